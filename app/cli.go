@@ -1,0 +1,315 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/score"
+	"steadfast/compute/synth"
+	"steadfast/plots"
+)
+
+// Exit statuses of the headless commands.
+const (
+	exitOK       = 0
+	exitBadInput = 2
+)
+
+// Main runs the command line: a subcommand runs headless, anything else opens the window.
+func Main(args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "run":
+			return headless(runCommand, args[1:], os.Stdout, os.Stderr)
+		case "rank":
+			return headless(rankCommand, args[1:], os.Stdout, os.Stderr)
+		case "synth":
+			return headless(synthCommand, args[1:], os.Stdout, os.Stderr)
+		case "help", "-h", "--help":
+			fmt.Fprint(os.Stdout, usage)
+			return exitOK
+		}
+	}
+	file := ""
+	if len(args) > 0 {
+		file = args[0]
+	}
+	RunWindow(file)
+	return exitOK
+}
+
+const usage = `Steadfast: stable biomarker discovery.
+
+  steadfast [FILE]                                  open the window (with FILE, or the built-in example)
+  steadfast run CONFIG.json -o OUTDIR               run a saved configuration (or saved run) headless
+  steadfast rank --data FILE --method NAME [--seed N] [--no-zscore]
+                                                    rank features on all samples: rank<TAB>feature<TAB>score
+  steadfast synth --preset d1k|d5k --samples N --seed S -o FILE.csv
+                                                    write a synthetic data set (SPEC section 8)
+`
+
+// headless runs cmd and turns its error into a one-line reason and exit status 2.
+func headless(cmd func(args []string, out io.Writer) error, args []string, out, errw io.Writer) int {
+	if err := cmd(args, out); err != nil {
+		fmt.Fprintln(errw, "steadfast:", strings.ReplaceAll(err.Error(), "\n", " "))
+		return exitBadInput
+	}
+	return exitOK
+}
+
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// interruptible returns a context cancelled by Ctrl-C.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+func rankCommand(args []string, out io.Writer) error {
+	fs := newFlags("rank")
+	data := fs.String("data", "", "data file")
+	method := fs.String("method", "fstat", "method: "+score.Names())
+	seed := fs.Uint64("seed", 1, "random seed")
+	noZ := fs.Bool("no-zscore", false, "do not z-score the features")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return errors.New("rank needs --data FILE")
+	}
+	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true})
+	if err != nil {
+		return err
+	}
+	ranker, err := score.New(score.Spec{Name: *method})
+	if err != nil {
+		return err
+	}
+	x := ds.X
+	if !*noZ {
+		x = cloneDense(ds.X)
+		dataset.Standardize(x)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	rk, err := ranker.Rank(ctx, x, ds.Labels, len(ds.Classes), dataset.Rand(*seed, 100))
+	if err != nil {
+		return err
+	}
+	w := newTSV(out)
+	for pos, j := range rk.Order {
+		fmt.Fprintf(w, "%d\t%s\t%.10g\n", pos+1, ds.Features[j], rk.Score[j])
+	}
+	return w.Flush()
+}
+
+func synthCommand(args []string, out io.Writer) error {
+	fs := newFlags("synth")
+	preset := fs.String("preset", "d1k", "d1k or d5k")
+	n := fs.Int("samples", 100, "number of samples")
+	seed := fs.Uint64("seed", 1, "random seed")
+	part := fs.Int("part", 0, "0 for a training set; 1, 2, ... for independent sets of the same population")
+	path := fs.String("o", "", "output CSV")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	p, ok := synth.Presets[*preset]
+	if !ok {
+		return fmt.Errorf("unknown preset %q (d1k or d5k)", *preset)
+	}
+	if *n < 2 || *n > 1_000_000 {
+		return fmt.Errorf("--samples must be between 2 and 1000000, not %d", *n)
+	}
+	if *path == "" {
+		return errors.New("synth needs -o FILE.csv")
+	}
+	ds, _ := synth.Generate(p, *n, *seed, *part)
+	f, err := os.Create(*path)
+	if err != nil {
+		return err
+	}
+	if err := dataset.WriteCSV(f, ds); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// runCommand runs a configuration (or a saved run's configuration) and writes
+// result.json, every figure in every format and its CSV.
+func runCommand(args []string, out io.Writer) error {
+	// flags may follow the config path
+	var cfgPath string
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		if !strings.HasPrefix(args[i], "-") && cfgPath == "" {
+			cfgPath = args[i]
+			continue
+		}
+		rest = append(rest, args[i])
+	}
+	fs := newFlags("run")
+	outDir := fs.String("o", "", "output folder")
+	data := fs.String("data", "", "data file (overrides the configuration's)")
+	if err := fs.Parse(rest); err != nil {
+		return err
+	}
+	if cfgPath == "" || *outDir == "" {
+		return errors.New("usage: steadfast run CONFIG.json -o OUTDIR")
+	}
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		return err
+	}
+	if *data != "" {
+		cfg.DataPath = *data
+	}
+	var ds *dataset.Dataset
+	if cfg.DataPath == "" {
+		ds = exampleData()
+	} else {
+		path := cfg.DataPath
+		if !filepath.IsAbs(path) {
+			if _, err := os.Stat(path); err != nil { // relative to the configuration
+				path = filepath.Join(filepath.Dir(cfgPath), path)
+			}
+		}
+		ds, err = loadData(path, cfg.Read, cfg.Prep)
+		if err != nil {
+			return err
+		}
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	last := -1
+	res, err := experiment.Run(ctx, cfg, ds, func(p experiment.Progress) {
+		pct := 100 * p.Done / max(p.Total, 1)
+		if pct/10 != last/10 {
+			fmt.Fprintf(os.Stderr, "%3d%% (%d/%d)\n", pct, p.Done, p.Total)
+			last = pct
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := SaveResult(filepath.Join(*outDir, "result.json"), res); err != nil {
+		return err
+	}
+	size := plots.ExportOptions{Width: 16 * 0.3937 * 72, Height: 10 * 0.3937 * 72, DPI: 300}
+	for _, f := range append(plots.All(res), topTables(res)...) {
+		formats := plots.Formats
+		if f.Build == nil {
+			formats = nil
+		}
+		paths, err := plots.Export(f, *outDir, formats, size)
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			fmt.Fprintln(out, p)
+		}
+	}
+	return nil
+}
+
+func topTables(res *experiment.Result) []plots.Figure {
+	var out []plots.Figure
+	for i := range res.Methods {
+		out = append(out, plots.TopTable(res, i))
+	}
+	return out
+}
+
+// Saved is the JSON file of a run: its configuration and, once run, its result.
+type Saved struct {
+	Config experiment.Config  `json:"config"`
+	Result *experiment.Result `json:"result,omitempty"`
+}
+
+// LoadConfig reads a configuration file; a saved run's file works too.
+func LoadConfig(path string) (experiment.Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return experiment.Config{}, err
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return experiment.Config{}, fmt.Errorf("%s: not a Steadfast configuration (%v)", filepath.Base(path), err)
+	}
+	cfg := experiment.DefaultConfig()
+	raw := b
+	if c, ok := probe["config"]; ok {
+		raw = c
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return cfg, fmt.Errorf("%s: %v", filepath.Base(path), err)
+	}
+	return cfg, nil
+}
+
+// SaveResult writes a run (configuration and result) as one JSON file.
+func SaveResult(path string, res *experiment.Result) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(Saved{Config: res.Config, Result: res})
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// LoadResult reads a saved run.
+func LoadResult(path string) (*Saved, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Saved
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: not a saved Steadfast run (%v)", filepath.Base(path), err)
+	}
+	if s.Result == nil {
+		return nil, fmt.Errorf("%s: holds a configuration but no results; run it first", filepath.Base(path))
+	}
+	return &s, nil
+}
+
+// loadData reads and preprocesses a data file.
+func loadData(path string, o dataset.Options, prep dataset.Prep) (*dataset.Dataset, error) {
+	ds, err := dataset.ReadFile(path, o)
+	if err != nil {
+		return nil, err
+	}
+	ds, dropped := dataset.Preprocess(ds, prep)
+	if len(dropped) > 0 {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%d features dropped (constant or incomplete)", len(dropped)))
+	}
+	return ds, nil
+}
+
+// exampleData is the built-in example: the D1k synthetic set with 100 samples, seed 1.
+func exampleData() *dataset.Dataset {
+	ds, _ := synth.Generate(synth.D1k, 100, 1, 0)
+	ds.Name = "example D1k (synthetic, 100 samples)"
+	return ds
+}

@@ -1,0 +1,216 @@
+package app
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/dataset"
+	"steadfast/plots"
+)
+
+// ShowOpen asks for a data file: a path typed in (Enter opens it) or chosen with Browse.
+func (u *UI) ShowOpen() {
+	path := widget.NewEntry()
+	path.SetPlaceHolder("/path/to/data.csv, .tsv, .gct (with its .cls) or .arff")
+	if u.path != "" {
+		path.SetText(u.path)
+	}
+	var d dialog.Dialog
+	open := func() {
+		p := strings.TrimSpace(path.Text)
+		if p == "" {
+			return
+		}
+		d.Hide()
+		u.LoadFile(p, u.readOptions())
+	}
+	path.OnSubmitted = func(string) { open() }
+	browse := widget.NewButton("Browse...", func() {
+		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil || r == nil {
+				return
+			}
+			r.Close()
+			path.SetText(r.URI().Path())
+		}, u.win)
+		fd.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".gct", ".arff"}))
+		fd.Show()
+	})
+	content := container.NewVBox(
+		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT with its CLS beside it, or WEKA ARFF."),
+		container.NewBorder(nil, nil, nil, browse, path))
+	d = dialog.NewCustomConfirm("Open data", "Open", "Cancel", content, func(ok bool) {
+		if ok {
+			open()
+		}
+	}, u.win)
+	d.Resize(fyne.NewSize(640, 200))
+	d.Show()
+	u.win.Canvas().Focus(path)
+}
+
+// ShowExport asks where and how to export the figure on the current result tab.
+func (u *UI) ShowExport() {
+	if u.result == nil {
+		u.showError(fmt.Errorf("nothing to export yet: press Run first"))
+		return
+	}
+	tab := u.tabs.SelectedIndex()
+	fig := u.currentFigure(tab)
+	dir := widget.NewEntry()
+	dir.SetText(u.app.Preferences().StringWithFallback("exportDir", exportDir()))
+	name := widget.NewEntry()
+	name.SetText(fig.Name)
+	checks := map[string]*widget.Check{}
+	fbox := container.NewHBox()
+	for _, f := range plots.Formats {
+		c := widget.NewCheck(strings.ToUpper(f), nil)
+		c.Checked = fig.Build != nil
+		checks[f] = c
+		fbox.Add(c)
+	}
+	width := widget.NewEntry()
+	width.SetText(u.app.Preferences().StringWithFallback("exportWidth", "16"))
+	height := widget.NewEntry()
+	height.SetText(u.app.Preferences().StringWithFallback("exportHeight", "10"))
+	unit := widget.NewSelect([]string{"cm", "in"}, nil)
+	unit.SetSelected(u.app.Preferences().StringWithFallback("exportUnit", "cm"))
+	dpi := widget.NewEntry()
+	dpi.SetText(u.app.Preferences().StringWithFallback("exportDPI", "300"))
+	var d dialog.Dialog
+	do := func() {
+		if err := u.export(fig, dir.Text, name.Text, checks, width.Text, height.Text, unit.Selected, dpi.Text); err != nil {
+			u.showError(err)
+			return
+		}
+		d.Hide()
+	}
+	dir.OnSubmitted = func(string) { do() }
+	name.OnSubmitted = func(string) { do() }
+	items := []*widget.FormItem{
+		{Text: "Folder", Widget: dir},
+		{Text: "File name", Widget: name, HintText: "without extension; a .csv of the numbers is written beside"},
+		{Text: "Formats", Widget: fbox},
+		{Text: "Width", Widget: width},
+		{Text: "Height", Widget: height},
+		{Text: "Unit", Widget: unit},
+		{Text: "PNG resolution (dpi)", Widget: dpi},
+	}
+	d = dialog.NewCustomConfirm("Export "+fig.Title, "Export", "Cancel", widget.NewForm(items...), func(ok bool) {
+		if ok {
+			do()
+		}
+	}, u.win)
+	d.Resize(fyne.NewSize(620, 420))
+	d.Show()
+	u.win.Canvas().Focus(dir)
+}
+
+func (u *UI) export(fig plots.Figure, dir, name string, checks map[string]*widget.Check, w, h, unit, dpiText string) error {
+	wv, err1 := strconv.ParseFloat(strings.TrimSpace(w), 64)
+	hv, err2 := strconv.ParseFloat(strings.TrimSpace(h), 64)
+	if err1 != nil || err2 != nil || wv <= 0 || hv <= 0 || wv > 200 || hv > 200 {
+		return fmt.Errorf("width and height must be numbers between 0 and 200 %s", unit)
+	}
+	dpi, err := strconv.Atoi(strings.TrimSpace(dpiText))
+	if err != nil || dpi < 30 || dpi > 2400 {
+		return fmt.Errorf("PNG resolution must be a whole number of dpi from 30 to 2400")
+	}
+	var formats []string
+	for _, f := range plots.Formats {
+		if checks[f].Checked {
+			formats = append(formats, f)
+		}
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("file name %q: give a name without folders", name)
+	}
+	fig.Name = name
+	wl, _ := plots.Length(wv, unit)
+	hl, _ := plots.Length(hv, unit)
+	dir = strings.TrimSpace(dir)
+	paths, err := plots.Export(fig, dir, formats, plots.ExportOptions{Width: wl, Height: hl, DPI: dpi})
+	if err != nil {
+		return err
+	}
+	p := u.app.Preferences()
+	p.SetString("exportDir", dir)
+	p.SetString("exportWidth", w)
+	p.SetString("exportHeight", h)
+	p.SetString("exportUnit", unit)
+	p.SetString("exportDPI", dpiText)
+	for _, path := range paths {
+		log.Printf("exported %s", path)
+	}
+	u.progress.Status.SetText(fmt.Sprintf("Exported %d files to %s.", len(paths), dir))
+	return nil
+}
+
+// ShowSaveRun saves the configuration and results as one JSON file.
+func (u *UI) ShowSaveRun() {
+	if u.result == nil {
+		u.showError(fmt.Errorf("nothing to save yet: press Run first"))
+		return
+	}
+	res := u.result
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil || wc == nil {
+			return
+		}
+		path := wc.URI().Path()
+		wc.Close()
+		if err := SaveResult(path, res); err != nil {
+			u.showError(err)
+			return
+		}
+		log.Printf("saved run %s", path)
+		u.progress.Status.SetText("Saved " + filepath.Base(path))
+	}, u.win)
+	d.SetFileName("steadfast-run.json")
+	d.Show()
+}
+
+// ShowOpenRun reopens a saved run: its results and its settings.
+func (u *UI) ShowOpenRun() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		u.OpenRun(path)
+	}, u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.Show()
+}
+
+// OpenRun shows a saved run and its settings; its data file is reloaded when it exists.
+func (u *UI) OpenRun(path string) {
+	s, err := LoadResult(path)
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	u.methods.set(s.Config.Methods)
+	u.protocol.set(s.Config)
+	u.zCheck.SetChecked(s.Config.ZScore)
+	u.setResult(s.Result)
+	if s.Config.DataPath != "" {
+		if _, err := os.Stat(s.Config.DataPath); err == nil {
+			u.LoadFile(s.Config.DataPath, s.Config.Read)
+		}
+	}
+	u.progress.Status.SetText("Opened run " + filepath.Base(path))
+	_ = dataset.Options{}
+}

@@ -1,0 +1,259 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/score"
+	"steadfast/widgets"
+)
+
+// methodPanel is a check box and a parameter form per method of the catalogue.
+type methodPanel struct {
+	content fyne.CanvasObject
+	checks  map[string]*widget.Check
+	forms   map[string]*widgets.ParamForm
+}
+
+func newMethodPanel() *methodPanel {
+	mp := &methodPanel{checks: map[string]*widget.Check{}, forms: map[string]*widgets.ParamForm{}}
+	box := container.NewVBox(widget.NewLabel("Choose the methods to compare. Each ranks the features of every training set."))
+	def := map[string]bool{}
+	for _, s := range experiment.DefaultConfig().Methods {
+		def[s.Name] = true
+	}
+	for _, in := range score.Catalog {
+		var ps []widgets.Param
+		for _, p := range in.Params {
+			ps = append(ps, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
+		}
+		form := widgets.NewParamForm(ps)
+		check := widget.NewCheck(in.Label, nil)
+		check.Checked = def[in.Name]
+		help := widget.NewLabel(in.Help)
+		help.Wrapping = fyne.TextWrapWord
+		mp.checks[in.Name], mp.forms[in.Name] = check, form
+		box.Add(widget.NewCard("", "", container.NewVBox(check, help, form.Content)))
+	}
+	mp.content = box
+	return mp
+}
+
+// specs returns the chosen methods with their parameters.
+func (mp *methodPanel) specs() ([]score.Spec, error) {
+	var out []score.Spec
+	for _, in := range score.Catalog {
+		if !mp.checks[in.Name].Checked {
+			continue
+		}
+		v, err := mp.forms[in.Name].Values()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Label, err)
+		}
+		out = append(out, score.Spec{Name: in.Name, Params: v})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("choose at least one method on the Methods tab")
+	}
+	return out, nil
+}
+
+// set shows the methods of a saved configuration.
+func (mp *methodPanel) set(specs []score.Spec) {
+	for name, c := range mp.checks {
+		c.SetChecked(false)
+		_ = name
+	}
+	for _, s := range specs {
+		if c, ok := mp.checks[s.Name]; ok {
+			c.SetChecked(true)
+			mp.forms[s.Name].Set(s.Params)
+		}
+	}
+}
+
+// protocolPanel chooses the resampling protocol, stability mode, k grid, seed and classifiers.
+type protocolPanel struct {
+	content  fyne.CanvasObject
+	protocol *widget.Select
+	help     *widget.Label
+	mode     *widget.Select
+	ks       *widget.Entry
+	seed     *widget.Entry
+	workers  *widget.Entry
+	accMax   *widget.Entry
+	classifs map[string]*widget.Check
+	labels   []string
+}
+
+func newProtocolPanel() *protocolPanel {
+	pp := &protocolPanel{classifs: map[string]*widget.Check{}}
+	for _, p := range experiment.Protocols {
+		pp.labels = append(pp.labels, p.Label)
+	}
+	pp.help = widget.NewLabel("")
+	pp.help.Wrapping = fyne.TextWrapWord
+	pp.protocol = widget.NewSelect(pp.labels, func(string) {
+		in := experiment.Protocols[pp.protocol.SelectedIndex()]
+		pp.help.SetText(fmt.Sprintf("%s. Default k grid: %s; stability: %s.", in.Help, gridHelp(in.Name), in.Mode))
+	})
+	pp.mode = widget.NewSelect([]string{"protocol's default", string(experiment.Reference), string(experiment.Pairwise)}, nil)
+	pp.mode.SetSelectedIndex(0)
+	pp.ks = widget.NewEntry()
+	pp.ks.SetPlaceHolder("protocol's grid, or e.g. 1-50 or 4,6,8,10,20")
+	pp.seed = widget.NewEntry()
+	pp.seed.SetText("1")
+	pp.workers = widget.NewEntry()
+	pp.workers.SetPlaceHolder("all cores")
+	pp.accMax = widget.NewEntry()
+	pp.accMax.SetText("50")
+	cbox := container.NewHBox()
+	for _, c := range experiment.Classifiers {
+		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
+		ch.Checked = true
+		pp.classifs[c] = ch
+		cbox.Add(ch)
+	}
+	pp.protocol.SetSelectedIndex(0)
+	form := widget.NewForm(
+		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
+		&widget.FormItem{Text: "Stability", Widget: pp.mode, HintText: "reference: each resample vs all samples; pairwise: all pairs of resamples"},
+		&widget.FormItem{Text: "k grid", Widget: pp.ks, HintText: "sizes of the selections compared"},
+		&widget.FormItem{Text: "Accuracy up to k", Widget: pp.accMax, HintText: "accuracy is measured for k in the grid up to this"},
+		&widget.FormItem{Text: "Classifiers", Widget: cbox},
+		&widget.FormItem{Text: "Seed", Widget: pp.seed, HintText: "same seed and settings, same result"},
+		&widget.FormItem{Text: "Workers", Widget: pp.workers, HintText: "goroutines; never changes the result"},
+	)
+	pp.content = container.NewVBox(form, pp.help)
+	return pp
+}
+
+func gridHelp(p experiment.Protocol) string {
+	switch p {
+	case experiment.DRAGS2008:
+		return "4, 6, 8, 10, 20, 30, 40, 50"
+	case experiment.Kalousis:
+		return "10 to p in steps of 5"
+	}
+	return "1 to 50"
+}
+
+// fill writes the panel's settings into cfg.
+func (pp *protocolPanel) fill(cfg *experiment.Config) error {
+	cfg.Protocol = experiment.Protocols[max(pp.protocol.SelectedIndex(), 0)].Name
+	switch pp.mode.SelectedIndex() {
+	case 1:
+		cfg.Mode = experiment.Reference
+	case 2:
+		cfg.Mode = experiment.Pairwise
+	default:
+		cfg.Mode = ""
+	}
+	ks, err := ParseKs(pp.ks.Text)
+	if err != nil {
+		return err
+	}
+	cfg.Ks = ks
+	seed, err := strconv.ParseUint(strings.TrimSpace(pp.seed.Text), 10, 64)
+	if err != nil {
+		return fmt.Errorf("seed: %q is not a whole number >= 0", pp.seed.Text)
+	}
+	cfg.Seed = seed
+	if t := strings.TrimSpace(pp.workers.Text); t != "" {
+		w, err := strconv.Atoi(t)
+		if err != nil || w < 1 || w > 256 {
+			return fmt.Errorf("workers: %q is not a whole number from 1 to 256", t)
+		}
+		cfg.Workers = w
+	}
+	am, err := strconv.Atoi(strings.TrimSpace(pp.accMax.Text))
+	if err != nil || am < 1 {
+		return fmt.Errorf("accuracy up to k: %q is not a whole number >= 1", pp.accMax.Text)
+	}
+	cfg.AccuracyMax = am
+	cfg.Classifiers = nil
+	for _, c := range experiment.Classifiers {
+		if pp.classifs[c].Checked {
+			cfg.Classifiers = append(cfg.Classifiers, c)
+		}
+	}
+	return nil
+}
+
+// set shows a saved configuration's protocol settings.
+func (pp *protocolPanel) set(cfg experiment.Config) {
+	for i, p := range experiment.Protocols {
+		if p.Name == cfg.Protocol {
+			pp.protocol.SetSelectedIndex(i)
+		}
+	}
+	pp.seed.SetText(strconv.FormatUint(cfg.Seed, 10))
+	pp.ks.SetText(FormatKs(cfg.Ks))
+	for c, ch := range pp.classifs {
+		ch.SetChecked(false)
+		for _, k := range cfg.Classifiers {
+			if k == c {
+				ch.SetChecked(true)
+			}
+		}
+	}
+}
+
+// ParseKs reads a k grid such as "1-50", "4,6,8,10,20-50:10" (a-b:step) or "" (the protocol's).
+func ParseKs(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		step := 1
+		if i := strings.IndexByte(part, ':'); i >= 0 {
+			st, err := strconv.Atoi(strings.TrimSpace(part[i+1:]))
+			if err != nil || st < 1 {
+				return nil, fmt.Errorf("k grid: step in %q is not a whole number >= 1", part)
+			}
+			step, part = st, part[:i]
+		}
+		lo, hi := part, part
+		if i := strings.IndexByte(part, '-'); i > 0 {
+			lo, hi = part[:i], part[i+1:]
+		}
+		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if err1 != nil || err2 != nil || a < 1 || b < a {
+			return nil, fmt.Errorf("k grid: %q is not k, a-b or a-b:step with 1 <= a <= b", part)
+		}
+		for k := a; k <= b; k += step {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// FormatKs writes a k grid compactly: runs of one become a-b.
+func FormatKs(ks []int) string {
+	var parts []string
+	for i := 0; i < len(ks); {
+		j := i
+		for j+1 < len(ks) && ks[j+1] == ks[j]+1 {
+			j++
+		}
+		if j > i+1 {
+			parts = append(parts, fmt.Sprintf("%d-%d", ks[i], ks[j]))
+		} else {
+			for t := i; t <= j; t++ {
+				parts = append(parts, strconv.Itoa(ks[t]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}

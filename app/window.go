@@ -1,0 +1,532 @@
+// Package app is Steadfast's window and its headless commands: it wires the user's
+// actions to compute jobs and shows their results.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"log"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/assets"
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/plots"
+	"steadfast/widgets"
+)
+
+// RunWindow opens the main window with file loaded (or the built-in example) and
+// returns when the window closes.
+func RunWindow(file string) {
+	a := fyneapp.NewWithID("org.steadfast.app")
+	a.SetIcon(assets.Icon)
+	w := a.NewWindow("Steadfast")
+	ui := NewUI(a, w)
+	w.SetContent(ui.Content())
+	w.Resize(fyne.NewSize(1280, 820))
+	if file != "" {
+		ui.LoadFile(file, dataset.Options{})
+	}
+	w.ShowAndRun()
+}
+
+// UI is the state and the widgets of the main window. Its methods run on the UI goroutine.
+type UI struct {
+	app fyne.App
+	win fyne.Window
+
+	raw     *dataset.Dataset // as read, before preprocessing
+	data    *dataset.Dataset // preprocessed, what a run uses
+	path    string           // "" for the built-in example
+	readOpt dataset.Options
+	dropped []string
+	result  *experiment.Result
+
+	cancel context.CancelFunc
+	runID  int
+	mu     sync.Mutex // guards lastProgress
+	lastUI time.Time
+
+	// Data tab
+	summary     *widget.Label
+	preview     *widgets.StringTable
+	orientation *widget.Select
+	classEntry  *widget.Entry
+	log2Check   *widget.Check
+	constCheck  *widget.Check
+	missCheck   *widget.Check
+	zCheck      *widget.Check
+
+	methods  *methodPanel
+	protocol *protocolPanel
+
+	// results
+	tabs        *container.AppTabs
+	stabChart   *widgets.Chart
+	stabMeasure *widget.Select
+	accChart    *widgets.Chart
+	accClass    *widget.Select
+	gridChart   *widgets.Chart
+	gridMethod  *widget.Select
+	gridK       *widget.Entry
+	gridTable   *widgets.StringTable
+	topMethod   *widget.Select
+	topTable    *widgets.StringTable
+	numbers     *widget.Label
+
+	progress *widgets.Progress
+	runBtn   *widget.Button
+	content  fyne.CanvasObject
+}
+
+// NewUI builds the window's widgets and opens the built-in example.
+func NewUI(a fyne.App, w fyne.Window) *UI {
+	u := &UI{app: a, win: w}
+	u.build()
+	u.setData(exampleData(), "", dataset.Options{})
+	return u
+}
+
+// Content is the window's root object.
+func (u *UI) Content() fyne.CanvasObject { return u.content }
+
+func (u *UI) build() {
+	u.summary = widget.NewLabel("")
+	u.summary.Wrapping = fyne.TextWrapWord
+	u.preview = widgets.NewStringTable()
+	u.orientation = widget.NewSelect([]string{"Detect", "Samples are rows", "Samples are columns"}, nil)
+	u.orientation.SetSelectedIndex(0)
+	u.classEntry = widget.NewEntry()
+	u.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
+	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
+		if u.path != "" {
+			u.LoadFile(u.path, u.readOptions())
+		}
+	})
+	prepChanged := func(bool) { u.applyPrep() }
+	u.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
+	u.constCheck = widget.NewCheck("drop constant features", prepChanged)
+	u.constCheck.Checked = true
+	u.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
+	u.zCheck = widget.NewCheck("z-score every feature (inside each training set)", nil)
+	u.zCheck.Checked = true
+	readForm := widget.NewForm(
+		widget.NewFormItem("Orientation", u.orientation),
+		widget.NewFormItem("Class column/row", u.classEntry),
+	)
+	dataTab := container.NewBorder(
+		container.NewVBox(
+			container.NewHBox(
+				widget.NewButtonWithIcon("Open data...", theme.FolderOpenIcon(), u.ShowOpen),
+				widget.NewButtonWithIcon("Example", theme.HomeIcon(), func() { u.setData(exampleData(), "", dataset.Options{}) }),
+			),
+			u.summary,
+			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
+			widget.NewCard("", "Preprocessing", container.NewVBox(u.log2Check, u.constCheck, u.missCheck, u.zCheck)),
+			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		), nil, nil, nil, u.preview.Table)
+
+	u.methods = newMethodPanel()
+	u.protocol = newProtocolPanel()
+
+	left := container.NewAppTabs(
+		container.NewTabItemWithIcon("Data", theme.FileIcon(), dataTab),
+		container.NewTabItemWithIcon("Methods", theme.ListIcon(), container.NewVScroll(u.methods.content)),
+		container.NewTabItemWithIcon("Protocol", theme.SettingsIcon(), container.NewVScroll(u.protocol.content)),
+	)
+
+	onErr := func(err error) { u.showError(err) }
+	u.stabChart = widgets.NewChart("Press Run to see how stable each method's selection is.")
+	u.stabChart.OnError = onErr
+	var measures []string
+	for _, m := range plots.Measures {
+		measures = append(measures, m.Label)
+	}
+	u.stabMeasure = widget.NewSelect(measures, func(string) { u.showResults() })
+	u.stabMeasure.SetSelectedIndex(0)
+	u.numbers = widget.NewLabel("")
+	u.numbers.Wrapping = fyne.TextWrapWord
+
+	u.accChart = widgets.NewChart("Accuracy appears after a run.")
+	u.accChart.OnError = onErr
+	u.accClass = widget.NewSelect(nil, func(string) { u.showResults() })
+
+	u.gridChart = widgets.NewChart("The selection-frequency grid appears after a run.")
+	u.gridChart.OnError = onErr
+	u.gridMethod = widget.NewSelect(nil, func(string) { u.showResults() })
+	u.gridK = widget.NewEntry()
+	u.gridK.SetText("10")
+	u.gridK.OnSubmitted = func(string) { u.showResults() }
+	u.gridTable = widgets.NewStringTable()
+
+	u.topMethod = widget.NewSelect(nil, func(string) { u.showResults() })
+	u.topTable = widgets.NewStringTable()
+
+	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
+	gridSplit.Offset = 0.72
+	u.tabs = container.NewAppTabs(
+		container.NewTabItem("Stability", container.NewBorder(
+			container.NewHBox(widget.NewLabel("Measure"), u.stabMeasure), u.numbers, nil, nil, u.stabChart)),
+		container.NewTabItem("Accuracy", container.NewBorder(
+			container.NewHBox(widget.NewLabel("Classifier"), u.accClass), nil, nil, nil, u.accChart)),
+		container.NewTabItem("Selection grid", container.NewBorder(
+			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK), nil, nil, nil, gridSplit)),
+		container.NewTabItem("Top features", container.NewBorder(
+			container.NewHBox(widget.NewLabel("Method"), u.topMethod), nil, nil, nil, u.topTable.Table)),
+	)
+
+	u.progress = widgets.NewProgress(u.Cancel)
+	u.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), u.Run)
+	u.runBtn.Importance = widget.HighImportance
+	toolbar := container.NewHBox(
+		u.runBtn,
+		widget.NewButtonWithIcon("Export figure...", theme.DocumentSaveIcon(), u.ShowExport),
+		widget.NewButtonWithIcon("Save run...", theme.DocumentSaveIcon(), u.ShowSaveRun),
+		widget.NewButtonWithIcon("Open run...", theme.FolderOpenIcon(), u.ShowOpenRun),
+	)
+	split := container.NewHSplit(left, u.tabs)
+	split.Offset = 0.34
+	u.content = container.NewBorder(toolbar, u.progress.Content, nil, nil, split)
+
+	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowOpen() })
+	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.Run() })
+	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowExport() })
+	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowSaveRun() })
+	u.win.SetCloseIntercept(func() {
+		if u.cancel != nil {
+			u.cancel()
+		}
+		u.win.Close()
+	})
+}
+
+func (u *UI) readOptions() dataset.Options {
+	o := dataset.Options{ClassName: strings.TrimSpace(u.classEntry.Text), CLSPath: u.readOpt.CLSPath}
+	switch u.orientation.SelectedIndex() {
+	case 1:
+		o.Orientation = dataset.SamplesAsRows
+	case 2:
+		o.Orientation = dataset.SamplesAsColumns
+	}
+	return o
+}
+
+func (u *UI) prep() dataset.Prep {
+	return dataset.Prep{Log2: u.log2Check.Checked, DropConstant: u.constCheck.Checked, DropMissing: u.missCheck.Checked}
+}
+
+// LoadFile reads path in the background; on success it replaces the data, on failure
+// it shows the reason and keeps the data the user had.
+func (u *UI) LoadFile(path string, o dataset.Options) {
+	u.progress.Start("Reading " + filepath.Base(path))
+	go func() {
+		ds, err := dataset.ReadFile(path, o)
+		fyne.Do(func() {
+			if err != nil {
+				u.progress.Finish("Could not read "+filepath.Base(path)+"; the previous data are kept.", false)
+				u.showError(err)
+				return
+			}
+			u.setData(ds, path, o)
+			u.progress.Finish(fmt.Sprintf("Read %s.", filepath.Base(path)), true)
+			log.Printf("loaded %s", path)
+		})
+	}()
+}
+
+// setData makes ds the current data and shows its summary.
+func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) {
+	u.raw, u.path, u.readOpt = ds, path, o
+	u.applyPrep()
+}
+
+// applyPrep preprocesses the data read and shows what the user should know.
+func (u *UI) applyPrep() {
+	if u.raw == nil {
+		return
+	}
+	u.data, u.dropped = dataset.Preprocess(u.raw, u.prep())
+	s := dataset.Summarize(u.raw)
+	n, p := u.data.Dims()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d samples, %d features", u.raw.Name, s.Samples, s.Features)
+	if p != s.Features {
+		fmt.Fprintf(&b, " (%d after preprocessing)", p)
+	}
+	b.WriteString("\nClasses: ")
+	for i, c := range s.Classes {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", c, s.ClassCounts[i])
+	}
+	if s.MissingCells > 0 {
+		fmt.Fprintf(&b, "\nMissing or non-finite values: %d cells in %d features (e.g. %s). Tick \"drop features with missing values\" to analyse the rest.",
+			s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
+	} else {
+		b.WriteString("\nNo missing values.")
+	}
+	if len(s.ConstantFeatures) > 0 {
+		fmt.Fprintf(&b, "\nConstant features: %d (%s)", len(s.ConstantFeatures), listSome(s.ConstantFeatures, 5))
+	}
+	if len(u.dropped) > 0 {
+		fmt.Fprintf(&b, "\nDropped: %d features (%s)", len(u.dropped), listSome(u.dropped, 5))
+	}
+	for _, note := range s.Notes {
+		b.WriteString("\nNote: " + note)
+	}
+	if len(s.Classes) < 2 {
+		b.WriteString("\nOnly one class: a stability study needs two or more.")
+	}
+	u.summary.SetText(b.String())
+	// preview: first samples x first features
+	cols := min(p, 8)
+	header := []string{"sample", "class"}
+	header = append(header, u.data.Features[:cols]...)
+	var rows [][]string
+	for i := 0; i < min(n, 12); i++ {
+		row := []string{u.data.Samples[i], u.data.Classes[u.data.Labels[i]]}
+		for j := 0; j < cols; j++ {
+			row = append(row, strconv.FormatFloat(u.data.X.At(i, j), 'g', 5, 64))
+		}
+		rows = append(rows, row)
+	}
+	u.preview.SetRows(header, rows, 90)
+	u.win.SetTitle("Steadfast")
+}
+
+func listSome(s []string, k int) string {
+	if len(s) <= k {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:k], ", ") + ", ..."
+}
+
+// Config gathers the settings of the forms.
+func (u *UI) Config() (experiment.Config, error) {
+	cfg := experiment.DefaultConfig()
+	cfg.DataPath, cfg.Read, cfg.Prep, cfg.ZScore = u.path, u.readOpt, u.prep(), u.zCheck.Checked
+	var err error
+	if cfg.Methods, err = u.methods.specs(); err != nil {
+		return cfg, err
+	}
+	if err = u.protocol.fill(&cfg); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// Run starts a study with the forms' settings in the background.
+func (u *UI) Run() {
+	if u.cancel != nil {
+		return // one run at a time; the button is disabled meanwhile
+	}
+	cfg, err := u.Config()
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	_, p := u.data.Dims()
+	if cfg, err = cfg.Resolved(p); err != nil {
+		u.showError(err)
+		return
+	}
+	if err := dataset.Validate(u.data, cfg.MinClassSize()); err != nil {
+		u.showError(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	u.cancel = cancel
+	u.runID++
+	id := u.runID
+	ds := u.data
+	u.runBtn.Disable()
+	u.progress.Start("Running")
+	log.Printf("run started: %s on %s", cfg.Protocol, ds.Name)
+	go func() {
+		res, err := experiment.Run(ctx, cfg, ds, func(p experiment.Progress) {
+			u.mu.Lock()
+			now := time.Now()
+			if now.Sub(u.lastUI) < 100*time.Millisecond && p.Done < p.Total {
+				u.mu.Unlock()
+				return
+			}
+			u.lastUI = now
+			u.mu.Unlock()
+			fyne.Do(func() {
+				if id == u.runID && u.cancel != nil {
+					u.progress.Update(p.Done, p.Total, p.Stage)
+				}
+			})
+		})
+		fyne.Do(func() { u.finishRun(id, res, err) })
+	}()
+}
+
+func (u *UI) finishRun(id int, res *experiment.Result, err error) {
+	if id != u.runID {
+		return // a newer run has started
+	}
+	u.cancel = nil
+	u.runBtn.Enable()
+	switch {
+	case errors.Is(err, context.Canceled):
+		u.progress.Finish("Cancelled; the previous results are kept.", false)
+		log.Printf("run cancelled")
+	case err != nil:
+		u.progress.Finish("The run failed; the previous results are kept.", false)
+		u.showError(err)
+	default:
+		u.progress.Finish(fmt.Sprintf("Finished in %s.", widgets.Duration(u.progress.Elapsed())), true)
+		u.setResult(res)
+		log.Printf("run finished in %.1f s", res.Seconds)
+	}
+}
+
+// Cancel stops the running study; its partial results are dropped.
+func (u *UI) Cancel() {
+	if u.cancel != nil {
+		u.cancel()
+		u.progress.Status.SetText("Cancelling...")
+	}
+}
+
+// Result is the result shown now.
+func (u *UI) Result() *experiment.Result { return u.result }
+
+func (u *UI) setResult(res *experiment.Result) {
+	u.result = res
+	var methods []string
+	for _, m := range res.Methods {
+		methods = append(methods, m.Label)
+	}
+	var classes []string
+	for _, c := range res.Config.Classifiers {
+		classes = append(classes, experiment.ClassifierLabel(c))
+	}
+	for _, s := range []*widget.Select{u.gridMethod, u.topMethod} {
+		s.Options = methods
+		if s.SelectedIndex() < 0 || s.SelectedIndex() >= len(methods) {
+			s.Selected = methods[0]
+		}
+		s.Refresh()
+	}
+	u.accClass.Options = classes
+	if u.accClass.SelectedIndex() < 0 && len(classes) > 0 {
+		u.accClass.Selected = classes[0]
+	}
+	u.accClass.Refresh()
+	u.gridK.SetText(strconv.Itoa(res.Config.GridK))
+	u.showResults()
+}
+
+// showResults redraws the result views from u.result and the selectors.
+func (u *UI) showResults() {
+	res := u.result
+	if res == nil || u.stabChart == nil {
+		return
+	}
+	u.stabChart.SetRender(renderer(u.currentFigure(0)))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %d samples. Whole-ranking stability (%s): ", res.Data.Name, res.Data.Samples, res.Config.Mode)
+	for i, m := range res.Methods {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s S_W = %.3f, S_R = %.3f", m.Label, m.SW, m.SR)
+	}
+	u.numbers.SetText(b.String())
+	if f := u.currentFigure(1); f.Build != nil {
+		u.accChart.SetRender(renderer(f))
+	} else {
+		u.accChart.SetRender(nil)
+	}
+	u.gridChart.SetRender(renderer(u.currentFigure(2)))
+	mi := max(u.gridMethod.SelectedIndex(), 0)
+	k := u.gridKValue()
+	var rows [][]string
+	count := map[int]int{}
+	for _, r := range res.Methods[mi].Runs {
+		for _, j := range r.Order[:min(k, len(r.Order))] {
+			count[j]++
+		}
+	}
+	for _, t := range res.Methods[mi].Top {
+		if c := count[t.Feature]; c > 0 {
+			rows = append(rows, []string{t.Name, fmt.Sprintf("%d/%d", c, len(res.Methods[mi].Runs))})
+		}
+	}
+	u.gridTable.SetRows([]string{"feature", "selected"}, rows, 140, 80)
+	top := plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
+	u.topTable.SetRows(top.Table[0], top.Table[1:], 160, 140, 90, 140, 140)
+}
+
+func (u *UI) gridKValue() int {
+	k, err := strconv.Atoi(strings.TrimSpace(u.gridK.Text))
+	if err != nil || k < 1 {
+		return u.result.Config.GridK
+	}
+	return k
+}
+
+// currentFigure is the figure shown on result tab i (0 stability, 1 accuracy, 2 grid, 3 top table).
+func (u *UI) currentFigure(tab int) plots.Figure {
+	res := u.result
+	switch tab {
+	case 0:
+		return plots.StabilityVsK(res, plots.Measures[max(u.stabMeasure.SelectedIndex(), 0)])
+	case 1:
+		ci := u.accClass.SelectedIndex()
+		if ci < 0 || ci >= len(res.Config.Classifiers) {
+			return plots.Figure{}
+		}
+		return plots.AccuracyVsK(res, res.Config.Classifiers[ci])
+	case 2:
+		return plots.SelectionGrid(res, max(u.gridMethod.SelectedIndex(), 0), u.gridKValue())
+	}
+	return plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
+}
+
+// renderer adapts a figure to the chart widget.
+func renderer(f plots.Figure) widgets.RenderFunc {
+	return func(w, h int) (image.Image, []image.Point, []string, error) {
+		r, err := plots.Render(f, w, h, 96)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		labels := make([]string, len(f.Points))
+		for i, p := range f.Points {
+			labels[i] = p.Label
+		}
+		return r.Image, r.Pixels, labels, nil
+	}
+}
+
+func (u *UI) showError(err error) {
+	log.Printf("error: %v", err)
+	d := dialog.NewError(err, u.win)
+	d.Show()
+}
+
+// exportDir is where figures go unless the user chooses otherwise.
+func exportDir() string {
+	if d, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(d, "Steadfast")
+	}
+	return "Steadfast"
+}

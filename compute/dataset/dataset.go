@@ -1,0 +1,304 @@
+// Package dataset reads expression tables (CSV/TSV, GCT+CLS, ARFF), checks them,
+// preprocesses them and draws the resampling splits used by the protocols.
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Dataset is an n x p expression matrix with names and one class label per sample.
+type Dataset struct {
+	Name     string     // file base name, for titles
+	X        *mat.Dense // n x p, samples as rows
+	Features []string   // p feature names, unique
+	Samples  []string   // n sample names
+	Labels   []int      // class index per sample, into Classes
+	Classes  []string   // class names in order of first appearance
+	Notes    []string   // what the reader changed or noticed (renamed duplicates, BOM, ...)
+}
+
+// Dims returns the number of samples n and features p.
+func (d *Dataset) Dims() (n, p int) { return d.X.Dims() }
+
+// ClassCounts returns the number of samples in each class.
+func (d *Dataset) ClassCounts() []int {
+	c := make([]int, len(d.Classes))
+	for _, l := range d.Labels {
+		c[l]++
+	}
+	return c
+}
+
+// Summary describes what a user should know about a dataset before a run.
+type Summary struct {
+	Samples, Features int
+	Classes           []string
+	ClassCounts       []int
+	MissingCells      int      // NaN, Inf or empty cells
+	MissingFeatures   []string // features with at least one missing cell
+	ConstantFeatures  []string // features with one value over all samples
+	Notes             []string
+}
+
+// Summarize counts samples, classes, missing cells and constant features.
+func Summarize(d *Dataset) Summary {
+	n, p := d.Dims()
+	s := Summary{Samples: n, Features: p, Classes: d.Classes, ClassCounts: d.ClassCounts(), Notes: d.Notes}
+	raw := d.X.RawMatrix()
+	missing := make([]int, p)
+	lo := make([]float64, p)
+	hi := make([]float64, p)
+	for j := range lo {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				missing[j]++
+				continue
+			}
+			lo[j] = math.Min(lo[j], v)
+			hi[j] = math.Max(hi[j], v)
+		}
+	}
+	for j := 0; j < p; j++ {
+		s.MissingCells += missing[j]
+		if missing[j] > 0 {
+			s.MissingFeatures = append(s.MissingFeatures, d.Features[j])
+		} else if lo[j] == hi[j] {
+			s.ConstantFeatures = append(s.ConstantFeatures, d.Features[j])
+		}
+	}
+	return s
+}
+
+// Validate returns an error a biologist can act on when the data cannot be analysed
+// with folds-fold stratified resampling: missing values, fewer than two classes,
+// or a class smaller than the number of folds.
+func Validate(d *Dataset, folds int) error {
+	n, p := d.Dims()
+	if n == 0 || p == 0 {
+		return fmt.Errorf("%s: no data (%d samples, %d features)", d.Name, n, p)
+	}
+	s := Summarize(d)
+	if s.MissingCells > 0 {
+		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; drop those features in the preprocessing options",
+			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
+	}
+	if len(d.Classes) < 2 {
+		return fmt.Errorf("%s: all %d samples are in one class (%q); stability and accuracy need at least two classes", d.Name, n, d.Classes[0])
+	}
+	for c, k := range s.ClassCounts {
+		if k < folds {
+			return fmt.Errorf("%s: class %q has %d samples, fewer than the %d folds asked for; choose a protocol with at most %d folds (for example DRAGS 2008, 3-fold)",
+				d.Name, d.Classes[c], k, folds, k)
+		}
+	}
+	return nil
+}
+
+// Prep are the dataset-wide preprocessing options. Z-scoring is not here: it is fitted
+// inside every training set (see Standardize).
+type Prep struct {
+	Log2         bool    `json:"log2"`
+	Log2Floor    float64 `json:"log2Floor"` // values below are raised to it before log2; <= 0 means 1
+	DropConstant bool    `json:"dropConstant"`
+	DropMissing  bool    `json:"dropMissing"`
+}
+
+// Preprocess returns a new dataset with log2 applied and constant or incomplete features
+// dropped, and the names of the features dropped.
+func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
+	n, p := d.Dims()
+	s := Summarize(d)
+	drop := map[string]bool{}
+	if o.DropMissing {
+		for _, f := range s.MissingFeatures {
+			drop[f] = true
+		}
+	}
+	floor := o.Log2Floor
+	if floor <= 0 {
+		floor = 1
+	}
+	var keep []int
+	for j, f := range d.Features {
+		if !drop[f] {
+			keep = append(keep, j)
+		}
+	}
+	x := mat.NewDense(n, max(len(keep), 1), nil)
+	for i := 0; i < n; i++ {
+		for jj, j := range keep {
+			v := d.X.At(i, j)
+			if o.Log2 && !math.IsNaN(v) {
+				v = math.Log2(math.Max(v, floor))
+			}
+			x.Set(i, jj, v)
+		}
+	}
+	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes}
+	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
+	for _, j := range keep {
+		out.Features = append(out.Features, d.Features[j])
+	}
+	if o.DropConstant {
+		// constancy is judged after log2, which can make a floored feature constant
+		cs := Summarize(out).ConstantFeatures
+		if len(cs) > 0 {
+			cset := map[string]bool{}
+			for _, f := range cs {
+				cset[f] = true
+			}
+			idx := make([]int, 0, len(out.Features))
+			for j, f := range out.Features {
+				if !cset[f] {
+					idx = append(idx, j)
+				}
+			}
+			out.X, out.Features = SelectFeatures(out.X, idx), pick(out.Features, idx)
+			for f := range cset {
+				drop[f] = true
+			}
+		}
+	}
+	for f := range drop {
+		dropped = append(dropped, f)
+	}
+	sort.Strings(dropped)
+	_ = p
+	return out, dropped
+}
+
+func pick(s []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out
+}
+
+// SelectFeatures returns the columns idx of x as a new matrix.
+func SelectFeatures(x *mat.Dense, idx []int) *mat.Dense {
+	n, _ := x.Dims()
+	out := mat.NewDense(n, max(len(idx), 1), nil)
+	raw, o := x.RawMatrix(), out.RawMatrix()
+	for i := 0; i < n; i++ {
+		src := raw.Data[i*raw.Stride:]
+		dst := o.Data[i*o.Stride:]
+		for jj, j := range idx {
+			dst[jj] = src[j]
+		}
+	}
+	if len(idx) == 0 {
+		return out.Slice(0, n, 0, 0).(*mat.Dense)
+	}
+	return out
+}
+
+// SelectSamples returns the rows idx of x and their labels.
+func SelectSamples(x *mat.Dense, y []int, idx []int) (*mat.Dense, []int) {
+	_, p := x.Dims()
+	out := mat.NewDense(len(idx), p, nil)
+	ly := make([]int, len(idx))
+	for ii, i := range idx {
+		out.SetRow(ii, x.RawRowView(i))
+		ly[ii] = y[i]
+	}
+	return out, ly
+}
+
+// Standardize z-scores the columns of train in place, z = (x - mean)/sd with the n-1
+// standard deviation, and applies the same training means and sds to each of others.
+// A column constant on the training samples becomes 0.
+func Standardize(train *mat.Dense, others ...*mat.Dense) {
+	n, p := train.Dims()
+	mean := make([]float64, p)
+	ss := make([]float64, p)
+	raw := train.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		for j, v := range row {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		for j, v := range row {
+			d := v - mean[j]
+			ss[j] += d * d
+		}
+	}
+	inv := make([]float64, p)
+	for j := range ss {
+		sd := math.Sqrt(ss[j] / float64(max(n-1, 1)))
+		if sd > 1e-12*math.Max(1, math.Abs(mean[j])) {
+			inv[j] = 1 / sd
+		}
+	}
+	for _, m := range append([]*mat.Dense{train}, others...) {
+		if m == nil {
+			continue
+		}
+		r := m.RawMatrix()
+		for i := 0; i < r.Rows; i++ {
+			row := r.Data[i*r.Stride : i*r.Stride+p]
+			for j := range row {
+				row[j] = (row[j] - mean[j]) * inv[j]
+			}
+		}
+	}
+}
+
+// uniqueNames makes names unique by appending _dup1, _dup2, ... to repeats, and
+// names empty ones after their position; it returns a note when it changed anything.
+func uniqueNames(names []string, what string) (string, []string) {
+	seen := make(map[string]int, len(names))
+	for _, s := range names {
+		seen[s] = 0
+	}
+	count := map[string]int{}
+	out := make([]string, len(names))
+	var renamed []string
+	for i, s := range names {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			s = fmt.Sprintf("%s%d", what, i+1)
+		}
+		if count[s] > 0 {
+			k := count[s]
+			cand := fmt.Sprintf("%s_dup%d", s, k)
+			for {
+				if _, ok := seen[cand]; !ok {
+					break
+				}
+				k++
+				cand = fmt.Sprintf("%s_dup%d", s, k)
+			}
+			count[s] = k + 1
+			seen[cand] = 0
+			renamed = append(renamed, s)
+			out[i] = cand
+			continue
+		}
+		count[s] = 1
+		out[i] = s
+	}
+	if len(renamed) == 0 {
+		return "", out
+	}
+	ex := renamed
+	if len(ex) > 3 {
+		ex = ex[:3]
+	}
+	return fmt.Sprintf("%d duplicate %s names renamed with a _dupN suffix (e.g. %s)", len(renamed), what, strings.Join(ex, ", ")), out
+}

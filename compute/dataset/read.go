@@ -1,0 +1,691 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ParseError locates a problem in an input file. Line and Column count from 1;
+// zero means the whole file or the whole line.
+type ParseError struct {
+	File   string
+	Line   int
+	Column int
+	Msg    string
+}
+
+func (e *ParseError) Error() string {
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s, line %d, column %d: %s", e.File, e.Line, e.Column, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s, line %d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Orientation says whether the samples of a delimited table are its rows or its columns.
+type Orientation string
+
+const (
+	Auto             Orientation = ""
+	SamplesAsRows    Orientation = "rows"
+	SamplesAsColumns Orientation = "columns"
+)
+
+// Options steer the readers; the zero value detects everything.
+type Options struct {
+	Orientation Orientation `json:"orientation,omitempty"`
+	ClassName   string      `json:"className,omitempty"` // class column (rows) or row (columns); "" detects
+	CLSPath     string      `json:"clsPath,omitempty"`   // GCT label file; "" means the .cls beside the .gct
+}
+
+// MaxFileSize is the largest file the readers accept (2 GiB).
+const MaxFileSize = 2 << 30
+
+// ReadFile reads a dataset, choosing the reader by the file's extension:
+// .gct (with its .cls), .arff, anything else as delimited text.
+func ReadFile(path string, o Options) (*Dataset, error) {
+	name := filepath.Base(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &ParseError{File: name, Msg: "cannot open: " + errors.Unwrap(err).Error()}
+	}
+	if st.IsDir() {
+		return nil, &ParseError{File: name, Msg: "is a folder, not a data file"}
+	}
+	if st.Size() > MaxFileSize {
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("is %.1f GB, larger than the %d GB Steadfast reads", float64(st.Size())/1e9, MaxFileSize>>30)}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ParseError{File: name, Msg: "cannot read: " + err.Error()}
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".gct":
+		cls := o.CLSPath
+		if cls == "" {
+			cls = strings.TrimSuffix(path, filepath.Ext(path)) + ".cls"
+		}
+		cb, err := os.ReadFile(cls)
+		if err != nil {
+			return nil, &ParseError{File: name, Msg: fmt.Sprintf("needs its class label file %s beside it (GenePattern CLS); it could not be read", filepath.Base(cls))}
+		}
+		return ReadGCT(name, b, filepath.Base(cls), cb)
+	case ".arff":
+		return ReadARFF(name, b, o)
+	}
+	return ReadDelimited(name, b, o)
+}
+
+// lines checks that b is text and splits it into lines without the BOM and line ends.
+func lines(file string, b []byte) ([]string, []string, error) {
+	var notes []string
+	if len(b) == 0 || len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil, &ParseError{File: file, Msg: "the file is empty"}
+	}
+	if bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) {
+		b = b[3:]
+		notes = append(notes, "UTF-8 byte-order mark removed")
+	}
+	head := b[:min(len(b), 8192)]
+	if bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(head[:max(0, len(head)-4)]) {
+		return nil, nil, &ParseError{File: file, Msg: "looks like a binary file (a spreadsheet or archive?); save it as CSV or tab-separated text"}
+	}
+	s := string(b)
+	if strings.Contains(s, "\r") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	ls := strings.Split(s, "\n")
+	for len(ls) > 0 && strings.TrimSpace(ls[len(ls)-1]) == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls, notes, nil
+}
+
+// splitFields splits a line at sep, honouring double quotes ("" is a literal quote).
+func splitFields(line string, sep byte) []string {
+	if strings.IndexByte(line, '"') < 0 {
+		f := strings.Split(line, string(sep))
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		return f
+	}
+	var out []string
+	var cur strings.Builder
+	inQ := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '"' && inQ && i+1 < len(line) && line[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case c == '"':
+			inQ = !inQ
+		case c == sep && !inQ:
+			out = append(out, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(out, strings.TrimSpace(cur.String()))
+}
+
+// parseCell reads one numeric cell. Empty, NA, NaN, ? and null are missing (NaN).
+// decimalComma accepts 1,5 for 1.5.
+func parseCell(s string, decimalComma bool) (float64, bool) {
+	switch strings.ToLower(s) {
+	case "", "na", "nan", "?", "null", "n/a", "#n/a":
+		return math.NaN(), true
+	}
+	if decimalComma {
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return v, true // ±Inf, reported as non-finite later
+		}
+		return 0, false
+	}
+	return v, true
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
+	return err == nil
+}
+
+var classNames = []string{"class", "label", "labels", "type", "group", "diagnosis", "phenotype", "outcome", "y", "target"}
+
+func isClassName(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, c := range classNames {
+		if s == c {
+			return true
+		}
+	}
+	return false
+}
+
+// detectSep picks tab, semicolon or comma, whichever splits the header most consistently.
+func detectSep(ls []string) byte {
+	best, bestN := byte(','), 0
+	for _, sep := range []byte{'\t', ';', ','} {
+		n := strings.Count(ls[0], string(sep))
+		if n == 0 {
+			continue
+		}
+		ok := true
+		for _, l := range ls[1:min(len(ls), 5)] {
+			if strings.Count(l, string(sep)) != n {
+				ok = false
+			}
+		}
+		if ok && n > bestN || bestN == 0 {
+			best, bestN = sep, n
+		}
+	}
+	return best
+}
+
+// ReadDelimited reads a CSV, TSV or semicolon table with samples as rows (a header of
+// feature names and a class column) or as columns (a first column of feature names and
+// a class row). Decimal commas are accepted when the separator is not a comma.
+func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
+	ls, notes, err := lines(file, b)
+	if err != nil {
+		return nil, err
+	}
+	sep := detectSep(ls)
+	rows := make([][]string, len(ls))
+	width := 0
+	for i, l := range ls {
+		rows[i] = splitFields(l, sep)
+		width = max(width, len(rows[i]))
+	}
+	if len(rows) < 2 || width < 2 {
+		return nil, &ParseError{File: file, Msg: "needs a header line and at least one data line with two or more columns; is the separator a comma, semicolon or tab?"}
+	}
+	for i, r := range rows {
+		if strings.TrimSpace(ls[i]) == "" {
+			return nil, &ParseError{File: file, Line: i + 1, Msg: "empty line inside the table"}
+		}
+		if len(r) != len(rows[0]) {
+			return nil, &ParseError{File: file, Line: i + 1, Column: min(len(r), len(rows[0])) + 1,
+				Msg: fmt.Sprintf("has %d fields but the header has %d (ragged row)", len(r), len(rows[0]))}
+		}
+	}
+	decimalComma := sep != ','
+	orient := o.Orientation
+	classIdx := -1
+	if o.ClassName != "" {
+		for j, h := range rows[0] {
+			if h == o.ClassName {
+				classIdx, orient = j, SamplesAsRows
+			}
+		}
+		if classIdx < 0 {
+			for i, r := range rows {
+				if r[0] == o.ClassName {
+					classIdx, orient = i, SamplesAsColumns
+				}
+			}
+		}
+		if classIdx < 0 {
+			return nil, &ParseError{File: file, Msg: fmt.Sprintf("no column or row is named %q", o.ClassName)}
+		}
+	}
+	if orient == Auto {
+		orient = detectOrientation(rows)
+	}
+	if orient == SamplesAsColumns {
+		rows = transpose(rows)
+	}
+	ds, err := fromRows(file, rows, orient, classIdx, decimalComma, sep)
+	if err != nil {
+		return nil, err
+	}
+	ds.Notes = append(notes, ds.Notes...)
+	return ds, nil
+}
+
+func detectOrientation(rows [][]string) Orientation {
+	for _, h := range rows[0] {
+		if isClassName(h) {
+			return SamplesAsRows
+		}
+	}
+	for _, r := range rows {
+		if isClassName(r[0]) {
+			return SamplesAsColumns
+		}
+	}
+	// the class is text: a last column of text means samples are rows
+	last := len(rows[0]) - 1
+	textCol := true
+	for _, r := range rows[1:min(len(rows), 20)] {
+		if isNumber(r[last]) {
+			textCol = false
+		}
+	}
+	if textCol {
+		return SamplesAsRows
+	}
+	return SamplesAsColumns
+}
+
+func transpose(rows [][]string) [][]string {
+	t := make([][]string, len(rows[0]))
+	for j := range t {
+		t[j] = make([]string, len(rows))
+		for i := range rows {
+			t[j][i] = rows[i][j]
+		}
+	}
+	return t
+}
+
+// fromRows builds a dataset from a table with samples as rows after the header row.
+// Positions in errors are mapped back to the file for transposed tables.
+func fromRows(file string, rows [][]string, orient Orientation, classIdx int, decimalComma bool, sep byte) (*Dataset, error) {
+	header := rows[0]
+	pos := func(i, j int) (int, int) { // table cell -> file line, column
+		if orient == SamplesAsColumns {
+			return j + 1, i + 1
+		}
+		return i + 1, j + 1
+	}
+	if classIdx < 0 {
+		for j, h := range header {
+			if isClassName(h) {
+				classIdx = j
+			}
+		}
+	}
+	if classIdx < 0 {
+		classIdx = len(header) - 1
+	}
+	// a first column of text (sample ids) is not a feature
+	idCol := -1
+	if classIdx != 0 {
+		text := true
+		for _, r := range rows[1:] {
+			if isNumber(r[0]) {
+				text = false
+				break
+			}
+		}
+		if text {
+			idCol = 0
+		}
+	}
+	var featCols []int
+	var names []string
+	for j, h := range header {
+		if j != classIdx && j != idCol {
+			featCols = append(featCols, j)
+			names = append(names, h)
+		}
+	}
+	n, p := len(rows)-1, len(featCols)
+	if p == 0 {
+		return nil, &ParseError{File: file, Msg: "no feature columns besides the class"}
+	}
+	x := mat.NewDense(n, p, nil)
+	ds := &Dataset{Name: file, X: x}
+	classOf := map[string]int{}
+	for i, r := range rows[1:] {
+		lab := strings.TrimSpace(r[classIdx])
+		if lab == "" || lab == "?" {
+			l, c := pos(i+1, classIdx)
+			return nil, &ParseError{File: file, Line: l, Column: c, Msg: "the class label is empty"}
+		}
+		k, ok := classOf[lab]
+		if !ok {
+			k = len(ds.Classes)
+			classOf[lab] = k
+			ds.Classes = append(ds.Classes, lab)
+		}
+		ds.Labels = append(ds.Labels, k)
+		if idCol >= 0 {
+			ds.Samples = append(ds.Samples, r[idCol])
+		} else {
+			ds.Samples = append(ds.Samples, fmt.Sprintf("sample%d", i+1))
+		}
+		row := x.RawRowView(i)
+		for jj, j := range featCols {
+			v, ok := parseCell(r[j], decimalComma)
+			if !ok {
+				l, c := pos(i+1, j)
+				msg := fmt.Sprintf("%q in feature %q is not a number", r[j], header[j])
+				if sep == ',' && strings.Count(r[j], ".") == 0 && isNumber(strings.Replace(r[j], ",", ".", 1)) {
+					msg += " (decimal comma? use ; or tab as separator)"
+				}
+				return nil, &ParseError{File: file, Line: l, Column: c, Msg: msg}
+			}
+			row[jj] = v
+		}
+	}
+	note, uniq := uniqueNames(names, "feature")
+	ds.Features = uniq
+	if note != "" {
+		ds.Notes = append(ds.Notes, note)
+	}
+	if note, s := uniqueNames(ds.Samples, "sample"); note != "" {
+		ds.Samples, ds.Notes = s, append(ds.Notes, note)
+	}
+	if orient == SamplesAsColumns {
+		ds.Notes = append(ds.Notes, "samples are the columns of this file")
+	}
+	return ds, nil
+}
+
+// ReadGCT reads a GenePattern GCT expression file (genes as rows, after a #1.2 line,
+// a dimensions line and a Name/Description header) with its CLS label file.
+func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error) {
+	ls, notes, err := lines(file, b)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasPrefix(strings.TrimSpace(ls[0]), "#1.") {
+		return nil, &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("a GCT file starts with #1.2, not %q", trunc(ls[0]))}
+	}
+	if len(ls) < 4 {
+		return nil, &ParseError{File: file, Msg: "a GCT file needs a version line, a dimensions line, a header and data lines"}
+	}
+	dims := strings.Fields(ls[1])
+	if len(dims) < 2 {
+		return nil, &ParseError{File: file, Line: 2, Msg: "expected two numbers: genes and samples"}
+	}
+	nGenes, e1 := strconv.Atoi(dims[0])
+	nSamp, e2 := strconv.Atoi(dims[1])
+	if e1 != nil || e2 != nil || nGenes <= 0 || nSamp <= 0 {
+		return nil, &ParseError{File: file, Line: 2, Msg: fmt.Sprintf("expected two positive whole numbers, found %q", ls[1])}
+	}
+	header := strings.Split(ls[2], "\t")
+	if len(header) != nSamp+2 {
+		return nil, &ParseError{File: file, Line: 3, Msg: fmt.Sprintf("header has %d sample columns, line 2 says %d", len(header)-2, nSamp)}
+	}
+	if len(ls)-3 != nGenes {
+		return nil, &ParseError{File: file, Msg: fmt.Sprintf("has %d gene lines, line 2 says %d", len(ls)-3, nGenes)}
+	}
+	labels, classes, err := readCLS(clsFile, cls, nSamp)
+	if err != nil {
+		return nil, err
+	}
+	x := mat.NewDense(nSamp, nGenes, nil)
+	raw := x.RawMatrix()
+	names := make([]string, nGenes)
+	for g := 0; g < nGenes; g++ {
+		f := strings.Split(ls[g+3], "\t")
+		if len(f) != nSamp+2 {
+			return nil, &ParseError{File: file, Line: g + 4, Column: min(len(f), nSamp+2) + 1,
+				Msg: fmt.Sprintf("has %d fields, the header has %d (ragged row)", len(f), nSamp+2)}
+		}
+		names[g] = strings.TrimSpace(f[0])
+		for s := 0; s < nSamp; s++ {
+			v, ok := parseCell(strings.TrimSpace(f[s+2]), false)
+			if !ok {
+				return nil, &ParseError{File: file, Line: g + 4, Column: s + 3, Msg: fmt.Sprintf("%q for gene %q is not a number", f[s+2], names[g])}
+			}
+			raw.Data[s*raw.Stride+g] = v
+		}
+	}
+	ds := &Dataset{Name: file, X: x, Labels: labels, Classes: classes, Notes: notes}
+	note, uniq := uniqueNames(names, "gene")
+	ds.Features = uniq
+	if note != "" {
+		ds.Notes = append(ds.Notes, note)
+	}
+	_, ds.Samples = uniqueNames(header[2:], "sample")
+	return ds, nil
+}
+
+// readCLS reads a categorical CLS file: "n k 1", "# name1 name2 ...", then n labels.
+func readCLS(file string, b []byte, nSamp int) ([]int, []string, error) {
+	ls, _, err := lines(file, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(ls) < 3 {
+		return nil, nil, &ParseError{File: file, Msg: "a CLS file has three lines: counts, # class names, labels"}
+	}
+	head := strings.Fields(ls[0])
+	if len(head) < 2 {
+		return nil, nil, &ParseError{File: file, Line: 1, Msg: "expected: samples classes 1"}
+	}
+	n, err := strconv.Atoi(head[0])
+	if err != nil {
+		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("%q is not a sample count", head[0])}
+	}
+	if n != nSamp {
+		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("says %d samples but the GCT file has %d", n, nSamp)}
+	}
+	names := strings.Fields(strings.TrimPrefix(strings.TrimSpace(ls[1]), "#"))
+	labs := strings.Fields(ls[2])
+	if len(labs) != nSamp {
+		return nil, nil, &ParseError{File: file, Line: 3, Msg: fmt.Sprintf("has %d labels but the GCT file has %d samples", len(labs), nSamp)}
+	}
+	numeric := true
+	for _, l := range labs {
+		if _, err := strconv.Atoi(l); err != nil {
+			numeric = false
+		}
+	}
+	var classes []string
+	idx := map[string]int{}
+	labels := make([]int, nSamp)
+	for i, l := range labs {
+		name := l
+		if numeric {
+			k, _ := strconv.Atoi(l)
+			if k >= 0 && k < len(names) {
+				name = names[k]
+			}
+		}
+		c, ok := idx[name]
+		if !ok {
+			c = len(classes)
+			idx[name] = c
+			classes = append(classes, name)
+		}
+		labels[i] = c
+	}
+	return labels, classes, nil
+}
+
+// ReadARFF reads a WEKA ARFF file (dense or sparse data). The class is the attribute
+// named by o.ClassName, else one named like "class", else the last nominal attribute.
+func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
+	ls, notes, err := lines(file, b)
+	if err != nil {
+		return nil, err
+	}
+	type attr struct {
+		name    string
+		nominal bool
+		line    int
+	}
+	var attrs []attr
+	data := -1
+	for i, l := range ls {
+		t := strings.TrimSpace(l)
+		if t == "" || t[0] == '%' {
+			continue
+		}
+		low := strings.ToLower(t)
+		switch {
+		case strings.HasPrefix(low, "@relation"):
+		case strings.HasPrefix(low, "@attribute"):
+			rest := strings.TrimSpace(t[len("@attribute"):])
+			var name string
+			if rest != "" && (rest[0] == '\'' || rest[0] == '"') {
+				end := strings.IndexByte(rest[1:], rest[0])
+				if end < 0 {
+					return nil, &ParseError{File: file, Line: i + 1, Msg: "unclosed quote in attribute name"}
+				}
+				name, rest = rest[1:end+1], strings.TrimSpace(rest[end+2:])
+			} else {
+				f := strings.Fields(rest)
+				if len(f) < 2 {
+					return nil, &ParseError{File: file, Line: i + 1, Msg: "an attribute needs a name and a type"}
+				}
+				name, rest = f[0], strings.TrimSpace(rest[len(f[0]):])
+			}
+			typ := strings.ToLower(rest)
+			nominal := strings.HasPrefix(typ, "{")
+			if !nominal && !strings.HasPrefix(typ, "numeric") && !strings.HasPrefix(typ, "real") && !strings.HasPrefix(typ, "integer") {
+				return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("attribute %q has type %q; Steadfast reads numeric attributes and one nominal class", name, rest)}
+			}
+			attrs = append(attrs, attr{name, nominal, i + 1})
+		case strings.HasPrefix(low, "@data"):
+			data = i + 1
+		default:
+			if data < 0 {
+				return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("unexpected %q before @data", trunc(t))}
+			}
+		}
+		if data >= 0 {
+			break
+		}
+	}
+	if data < 0 || len(attrs) < 2 {
+		return nil, &ParseError{File: file, Msg: "an ARFF file needs @attribute lines (features and a nominal class) and @data"}
+	}
+	classIdx := -1
+	for j, a := range attrs {
+		if (o.ClassName != "" && a.name == o.ClassName) || (o.ClassName == "" && isClassName(a.name) && a.nominal) {
+			classIdx = j
+		}
+	}
+	if classIdx < 0 {
+		for j, a := range attrs {
+			if a.nominal {
+				classIdx = j
+			}
+		}
+	}
+	if classIdx < 0 {
+		return nil, &ParseError{File: file, Msg: "no nominal class attribute (declared as {a,b,...})"}
+	}
+	var feat []int
+	var names []string
+	for j, a := range attrs {
+		if j != classIdx {
+			if a.nominal {
+				return nil, &ParseError{File: file, Line: a.line, Msg: fmt.Sprintf("attribute %q is nominal; only the class may be", a.name)}
+			}
+			feat = append(feat, j)
+			names = append(names, a.name)
+		}
+	}
+	col := make([]int, len(attrs)) // attribute -> feature column or -1
+	for j := range col {
+		col[j] = -1
+	}
+	for jj, j := range feat {
+		col[j] = jj
+	}
+	var vals []float64
+	var labNames []string
+	var labLines []int
+	for i := data; i < len(ls); i++ {
+		t := strings.TrimSpace(ls[i])
+		if t == "" || t[0] == '%' {
+			continue
+		}
+		row := make([]float64, len(feat))
+		lab := ""
+		if t[0] == '{' {
+			if !strings.HasSuffix(t, "}") {
+				return nil, &ParseError{File: file, Line: i + 1, Msg: "sparse row without closing }"}
+			}
+			for _, kv := range splitFields(t[1:len(t)-1], ',') {
+				f := strings.Fields(kv)
+				if len(f) != 2 {
+					return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("sparse entry %q is not 'index value'", kv)}
+				}
+				k, err := strconv.Atoi(f[0])
+				if err != nil || k < 0 || k >= len(attrs) {
+					return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("sparse index %q out of range", f[0])}
+				}
+				if k == classIdx {
+					lab = strings.Trim(f[1], "'\"")
+					continue
+				}
+				v, ok := parseCell(f[1], false)
+				if !ok {
+					return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("%q for %q is not a number", f[1], attrs[k].name)}
+				}
+				row[col[k]] = v
+			}
+		} else {
+			f := splitFields(t, ',')
+			if len(f) != len(attrs) {
+				return nil, &ParseError{File: file, Line: i + 1, Column: min(len(f), len(attrs)) + 1,
+					Msg: fmt.Sprintf("has %d values but %d attributes are declared (ragged row)", len(f), len(attrs))}
+			}
+			for j, s := range f {
+				if j == classIdx {
+					lab = strings.Trim(s, "'\"")
+					continue
+				}
+				v, ok := parseCell(s, false)
+				if !ok {
+					return nil, &ParseError{File: file, Line: i + 1, Column: j + 1, Msg: fmt.Sprintf("%q for %q is not a number", s, attrs[j].name)}
+				}
+				row[col[j]] = v
+			}
+		}
+		if lab == "" || lab == "?" {
+			return nil, &ParseError{File: file, Line: i + 1, Msg: "the class value is missing"}
+		}
+		vals = append(vals, row...)
+		labNames = append(labNames, lab)
+		labLines = append(labLines, i+1)
+	}
+	if len(labNames) == 0 {
+		return nil, &ParseError{File: file, Line: data, Msg: "no data rows after @data"}
+	}
+	ds := &Dataset{Name: file, X: mat.NewDense(len(labNames), len(feat), vals), Notes: notes}
+	idx := map[string]int{}
+	for i, l := range labNames {
+		c, ok := idx[l]
+		if !ok {
+			c = len(ds.Classes)
+			idx[l] = c
+			ds.Classes = append(ds.Classes, l)
+		}
+		ds.Labels = append(ds.Labels, c)
+		ds.Samples = append(ds.Samples, fmt.Sprintf("line%d", labLines[i]))
+	}
+	note, uniq := uniqueNames(names, "feature")
+	ds.Features = uniq
+	if note != "" {
+		ds.Notes = append(ds.Notes, note)
+	}
+	return ds, nil
+}
+
+func trunc(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}

@@ -1,0 +1,187 @@
+// Package experiment runs a stability study: a protocol's resamples, every method's
+// ranking on each, and the stability and accuracy curves over the k grid.
+package experiment
+
+import (
+	"fmt"
+	"runtime"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/score"
+)
+
+// Protocol names a resampling protocol of SPEC section 7.
+type Protocol string
+
+const (
+	DRAGS2008 Protocol = "drags2008" // 10 random stratified 3-fold partitions, reference stability
+	CV10x10   Protocol = "cv10x10"   // 10 x stratified 10-fold CV, pairwise stability
+	Kalousis  Protocol = "kalousis"  // outer 10-fold CV, inner 10-fold CV in each outer training set
+)
+
+// Mode says how stability is estimated.
+type Mode string
+
+const (
+	Reference Mode = "reference" // each resample against the result on all samples
+	Pairwise  Mode = "pairwise"  // all pairs of resamples within a repetition (or outer fold)
+)
+
+// ProtocolInfo describes a protocol for forms and titles.
+type ProtocolInfo struct {
+	Name                  Protocol
+	Label, Help           string
+	Repeats, Folds, Inner int
+	Mode                  Mode
+}
+
+// Protocols lists the protocols with their defaults.
+var Protocols = []ProtocolInfo{
+	{CV10x10, "10 x 10-fold CV", "CGS 2009 / MIDS 2013: 10 repetitions of stratified 10-fold CV; stability over all pairs within a repetition", 10, 10, 0, Pairwise},
+	{DRAGS2008, "DRAGS 2008 (3-fold x 10)", "10 random stratified 3-fold partitions (30 splits); each compared with the result on all samples", 10, 3, 0, Reference},
+	{Kalousis, "Kalousis nested CV", "outer stratified 10-fold CV; stability over the 10 inner-CV results of each outer training set", 1, 10, 10, Pairwise},
+}
+
+// LookupProtocol returns a protocol's description.
+func LookupProtocol(p Protocol) (ProtocolInfo, bool) {
+	for _, in := range Protocols {
+		if in.Name == p {
+			return in, true
+		}
+	}
+	return ProtocolInfo{}, false
+}
+
+// Classifier names for accuracy.
+var Classifiers = []string{"svm", "1nn", "3nn"}
+
+// ClassifierLabel is how a classifier is named in figures.
+func ClassifierLabel(c string) string {
+	switch c {
+	case "svm":
+		return "linear SVM"
+	case "1nn":
+		return "1-NN"
+	case "3nn":
+		return "3-NN"
+	}
+	return c
+}
+
+// Config is everything that decides a run; saved with its results, it reproduces them.
+type Config struct {
+	Version     int             `json:"version"`
+	DataPath    string          `json:"dataPath,omitempty"` // for headless runs
+	Read        dataset.Options `json:"read"`
+	Prep        dataset.Prep    `json:"prep"`
+	ZScore      bool            `json:"zscore"` // z-score inside every training set
+	Methods     []score.Spec    `json:"methods"`
+	Protocol    Protocol        `json:"protocol"`
+	Repeats     int             `json:"repeats,omitempty"`    // 0: the protocol's
+	Folds       int             `json:"folds,omitempty"`      // 0: the protocol's
+	InnerFolds  int             `json:"innerFolds,omitempty"` // Kalousis only; 0: 10
+	Mode        Mode            `json:"mode,omitempty"`       // "": the protocol's
+	Ks          []int           `json:"ks,omitempty"`         // empty: the protocol's grid
+	AccuracyMax int             `json:"accuracyMaxK,omitempty"`
+	Classifiers []string        `json:"classifiers"`
+	GridK       int             `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
+	Seed        uint64          `json:"seed"`
+	Workers     int             `json:"workers,omitempty"` // 0: all cores; never changes results
+}
+
+// DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.
+func DefaultConfig() Config {
+	return Config{Version: 1, ZScore: true, Prep: dataset.Prep{DropConstant: true},
+		Methods:  []score.Spec{{Name: "fstat"}, {Name: "svmrfe"}},
+		Protocol: CV10x10, Classifiers: []string{"svm", "1nn", "3nn"}, Seed: 1}
+}
+
+// DefaultKs is the k grid of a protocol for p features: DRAGS 4,6,8,10,20..50;
+// CV 1..50; Kalousis 10..p step 5. Every grid is cut at p.
+func DefaultKs(p Protocol, features int) []int {
+	var ks []int
+	switch p {
+	case DRAGS2008:
+		ks = []int{4, 6, 8, 10, 20, 30, 40, 50}
+	case Kalousis:
+		for k := 10; k <= features; k += 5 {
+			ks = append(ks, k)
+		}
+	default:
+		for k := 1; k <= 50; k++ {
+			ks = append(ks, k)
+		}
+	}
+	var out []int
+	for _, k := range ks {
+		if k <= features {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Resolved fills the defaults for a data set of p features and checks the settings.
+func (c Config) Resolved(p int) (Config, error) {
+	in, ok := LookupProtocol(c.Protocol)
+	if !ok {
+		return c, fmt.Errorf("unknown protocol %q (drags2008, cv10x10 or kalousis)", c.Protocol)
+	}
+	if c.Repeats <= 0 {
+		c.Repeats = in.Repeats
+	}
+	if c.Folds <= 0 {
+		c.Folds = in.Folds
+	}
+	if c.InnerFolds <= 0 {
+		c.InnerFolds = max(in.Inner, 2)
+	}
+	if c.Folds < 2 || c.InnerFolds < 2 {
+		return c, fmt.Errorf("folds must be at least 2")
+	}
+	if c.Mode == "" {
+		c.Mode = in.Mode
+	}
+	if c.Mode != Reference && c.Mode != Pairwise {
+		return c, fmt.Errorf("stability mode %q is neither reference nor pairwise", c.Mode)
+	}
+	if len(c.Ks) == 0 {
+		c.Ks = DefaultKs(c.Protocol, p)
+	}
+	for _, k := range c.Ks {
+		if k < 1 || k > p {
+			return c, fmt.Errorf("k = %d is outside 1..%d (the number of features)", k, p)
+		}
+	}
+	if c.AccuracyMax <= 0 {
+		c.AccuracyMax = 50
+	}
+	if c.GridK <= 0 {
+		c.GridK = min(10, p)
+	}
+	if len(c.Methods) == 0 {
+		return c, fmt.Errorf("choose at least one method")
+	}
+	for _, m := range c.Methods {
+		if _, err := score.New(m); err != nil {
+			return c, err
+		}
+	}
+	for _, cl := range c.Classifiers {
+		if cl != "svm" && cl != "1nn" && cl != "3nn" {
+			return c, fmt.Errorf("unknown classifier %q (svm, 1nn, 3nn)", cl)
+		}
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	return c, nil
+}
+
+// MinClassSize is the smallest class size the protocol's stratified folds need.
+func (c Config) MinClassSize() int {
+	if c.Protocol == Kalousis {
+		return max(c.Folds, c.InnerFolds)
+	}
+	return c.Folds
+}

@@ -1,0 +1,497 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"steadfast/compute/classify"
+	"steadfast/compute/dataset"
+	"steadfast/compute/score"
+	"steadfast/compute/stability"
+)
+
+// Version of the result format and of the program that wrote it.
+const Version = "0.1.0"
+
+// Result is what a run produced; with its Config it is saved as one JSON file.
+type Result struct {
+	Version string         `json:"version"`
+	Config  Config         `json:"config"`
+	Data    DataInfo       `json:"data"`
+	Methods []MethodResult `json:"methods"`
+	Seconds float64        `json:"seconds"`
+}
+
+// DataInfo identifies the data a run used.
+type DataInfo struct {
+	Name        string   `json:"name"`
+	Samples     int      `json:"samples"`
+	Features    []string `json:"features"`
+	Classes     []string `json:"classes"`
+	ClassCounts []int    `json:"classCounts"`
+	Dropped     []string `json:"dropped,omitempty"`
+}
+
+// Selection is one ranking's head: the best features of one resample.
+type Selection struct {
+	Label string `json:"label"` // e.g. "rep 3 fold 7"
+	Group int    `json:"group"` // repetition (or outer fold) whose runs are compared pairwise
+	Order []int  `json:"order"` // feature indices, best first, max(Ks) long
+}
+
+// StabilityPoint is the stability of the top-k selections.
+type StabilityPoint struct {
+	K       int     `json:"k"`
+	SimID   float64 `json:"simID"`
+	SimIDSD float64 `json:"simIDsd"`
+	SS      float64 `json:"ss"`
+	SSSD    float64 `json:"ssSD"`
+	SimVM   float64 `json:"simVM"` // Sim_V^M of the single features
+}
+
+// AccuracyPoint is the mean and standard deviation of test accuracy over the resamples.
+type AccuracyPoint struct {
+	K    int     `json:"k"`
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
+
+// FeatureStat summarises one feature over the resamples.
+type FeatureStat struct {
+	Feature   int     `json:"feature"`
+	Name      string  `json:"name"`
+	Frequency float64 `json:"frequency"` // share of resamples with it in the top GridK
+	MeanRank  float64 `json:"meanRank"`  // mean rank over resamples (1 = best)
+	Score     float64 `json:"score"`     // score on all samples
+	RefRank   int     `json:"refRank"`   // rank on all samples
+}
+
+// MethodResult is everything one method produced.
+type MethodResult struct {
+	Spec      score.Spec                 `json:"spec"`
+	Label     string                     `json:"label"`
+	Reference Selection                  `json:"reference"` // on all samples
+	Runs      []Selection                `json:"runs"`      // the resamples compared for stability
+	Stability []StabilityPoint           `json:"stability"`
+	SW        float64                    `json:"sw"` // Kalousis S_W over whole weight vectors
+	SR        float64                    `json:"sr"` // Kalousis S_R over whole rankings
+	Accuracy  map[string][]AccuracyPoint `json:"accuracy"`
+	Top       []FeatureStat              `json:"top"`
+	Seconds   float64                    `json:"seconds"`
+}
+
+// Progress reports finished units of work out of the total.
+type Progress struct {
+	Done, Total int
+	Stage       string
+}
+
+// task is one unit: rank the training samples of one split with one method, and
+// (when the split has test samples and Eval is set) measure accuracy over the k grid.
+type task struct {
+	method int
+	split  dataset.Split
+	label  string
+	group  int
+	stab   bool // counts for stability
+	eval   bool // counts for accuracy
+	ref    bool // the all-sample ranking
+}
+
+type taskOut struct {
+	order []int
+	score []float64
+	acc   map[string][]float64 // classifier -> accuracy at each accuracy k
+	secs  float64
+}
+
+// Run performs the study of cfg on ds. It returns ctx's error when cancelled; results
+// do not depend on cfg.Workers.
+func Run(ctx context.Context, cfg Config, ds *dataset.Dataset, progress func(Progress)) (*Result, error) {
+	start := time.Now()
+	n, p := ds.Dims()
+	cfg, err := cfg.Resolved(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
+		return nil, err
+	}
+	tasks := plan(cfg, ds)
+	maxK := 0
+	for _, k := range cfg.Ks {
+		maxK = max(maxK, k)
+	}
+	maxK = max(maxK, cfg.GridK)
+	var accKs []int
+	for _, k := range cfg.Ks {
+		if k <= cfg.AccuracyMax {
+			accKs = append(accKs, k)
+		}
+	}
+	outs := make([]taskOut, len(tasks))
+	var (
+		mu       sync.Mutex
+		done     int
+		firstErr error
+	)
+	if progress != nil {
+		progress(Progress{0, len(tasks), "ranking"})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out, err := runTask(ctx, cfg, ds, tasks[i], i, accKs)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				outs[i] = out
+				done++
+				d := done
+				mu.Unlock()
+				if progress != nil && err == nil {
+					progress(Progress{d, len(tasks), "ranking"})
+				}
+			}
+		}()
+	}
+feed:
+	for i := range tasks {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Version: Version, Config: cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
+	profiles := featureProfiles(ds, cfg.ZScore)
+	for m, spec := range cfg.Methods {
+		res.Methods = append(res.Methods, summarize(cfg, ds, m, spec, tasks, outs, maxK, accKs, profiles))
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// plan lists the tasks of cfg: per method, the all-sample ranking and the protocol's splits.
+func plan(cfg Config, ds *dataset.Dataset) []task {
+	n, _ := ds.Dims()
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	var splits []task
+	switch cfg.Protocol {
+	case Kalousis:
+		outer := dataset.StratifiedFolds(ds.Labels, cfg.Folds, dataset.Rand(cfg.Seed, 1, 0))
+		for o, s := range outer {
+			splits = append(splits, task{split: s, label: fmt.Sprintf("outer %d", o+1), group: o, eval: true})
+			inner := dataset.StratifiedFolds(dataset.Labels(ds.Labels, s.Train), cfg.InnerFolds, dataset.Rand(cfg.Seed, 2, uint64(o)))
+			for f, in := range inner {
+				sp := dataset.Split{Repeat: o, Fold: f, Train: dataset.Subset(s.Train, in.Train)}
+				splits = append(splits, task{split: sp, label: fmt.Sprintf("outer %d inner %d", o+1, f+1), group: o, stab: true})
+			}
+		}
+	default:
+		for r := 0; r < cfg.Repeats; r++ {
+			for f, s := range dataset.StratifiedFolds(ds.Labels, cfg.Folds, dataset.Rand(cfg.Seed, 1, uint64(r))) {
+				s.Repeat = r
+				splits = append(splits, task{split: s, label: fmt.Sprintf("rep %d fold %d", r+1, f+1), group: r, stab: true, eval: true})
+			}
+		}
+	}
+	var tasks []task
+	for m := range cfg.Methods {
+		tasks = append(tasks, task{method: m, split: dataset.Split{Train: all}, label: "all samples", ref: true})
+		for _, t := range splits {
+			t.method = m
+			tasks = append(tasks, t)
+		}
+	}
+	return tasks
+}
+
+// prepare copies the training (and test) samples, z-scored with the training statistics when asked.
+func prepare(cfg Config, ds *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int) {
+	xtr, ytr = dataset.SelectSamples(ds.X, ds.Labels, s.Train)
+	if len(s.Test) > 0 {
+		xte, yte = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
+	}
+	if cfg.ZScore {
+		dataset.Standardize(xtr, xte)
+	}
+	return
+}
+
+func runTask(ctx context.Context, cfg Config, ds *dataset.Dataset, t task, index int, accKs []int) (taskOut, error) {
+	start := time.Now()
+	r := dataset.Rand(cfg.Seed, 100, uint64(index))
+	ranker, err := score.New(cfg.Methods[t.method])
+	if err != nil {
+		return taskOut{}, err
+	}
+	xtr, ytr, xte, yte := prepare(cfg, ds, t.split)
+	rk, err := ranker.Rank(ctx, xtr, ytr, len(ds.Classes), r)
+	if err != nil {
+		return taskOut{}, err
+	}
+	out := taskOut{order: rk.Order, score: rk.Score}
+	if t.eval && xte != nil {
+		out.acc = map[string][]float64{}
+		for _, cl := range cfg.Classifiers {
+			accs := make([]float64, len(accKs))
+			for ki, k := range accKs {
+				a, err := accuracy(ctx, cl, xtr, ytr, xte, yte, rk.Order[:k], len(ds.Classes), r)
+				if err != nil {
+					return taskOut{}, err
+				}
+				accs[ki] = a
+			}
+			out.acc[cl] = accs
+		}
+	}
+	out.secs = time.Since(start).Seconds()
+	return out, nil
+}
+
+// accuracy trains classifier cl on the features sel of the training samples and
+// returns its accuracy on the test samples.
+func accuracy(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, sel []int, classes int, r *rand.Rand) (float64, error) {
+	a := dataset.SelectFeatures(xtr, sel)
+	b := dataset.SelectFeatures(xte, sel)
+	switch cl {
+	case "svm":
+		m := classify.LinearSVM{}
+		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
+			return 0, err
+		}
+		return classify.Accuracy(m.Predict(b), yte), nil
+	default:
+		k := 1
+		if cl == "3nn" {
+			k = 3
+		}
+		m := classify.KNN{K: k}
+		m.Fit(a, ytr, classes)
+		return classify.Accuracy(m.Predict(b), yte), nil
+	}
+}
+
+func meanSD(v []float64) (float64, float64) {
+	if len(v) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	if len(v) == 1 {
+		return v[0], 0
+	}
+	return stat.MeanStdDev(v, nil)
+}
+
+// summarize turns one method's task outputs into curves and tables.
+func summarize(cfg Config, ds *dataset.Dataset, m int, spec score.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, profiles [][]float64) MethodResult {
+	in, _ := score.Lookup(spec.Name)
+	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
+	_, p := ds.Dims()
+	var ref taskOut
+	var runs []taskOut
+	accs := map[string][][]float64{}
+	for i, t := range tasks {
+		if t.method != m {
+			continue
+		}
+		o := outs[i]
+		mr.Seconds += o.secs
+		head := append([]int(nil), o.order[:min(maxK, len(o.order))]...)
+		switch {
+		case t.ref:
+			ref = o
+			mr.Reference = Selection{Label: t.label, Order: head}
+		case t.stab:
+			runs = append(runs, o)
+			mr.Runs = append(mr.Runs, Selection{Label: t.label, Group: t.group, Order: head})
+		}
+		if t.eval && o.acc != nil {
+			for cl, a := range o.acc {
+				accs[cl] = append(accs[cl], a)
+			}
+		}
+	}
+	// pairs of runs compared for stability: index -1 is the reference
+	type pair struct{ a, b int }
+	var pairs []pair
+	if cfg.Mode == Reference {
+		for i := range runs {
+			pairs = append(pairs, pair{-1, i})
+		}
+	} else {
+		for i := range runs {
+			for j := i + 1; j < len(runs); j++ {
+				if mr.Runs[i].Group == mr.Runs[j].Group {
+					pairs = append(pairs, pair{i, j})
+				}
+			}
+		}
+	}
+	orderOf := func(i int) []int {
+		if i < 0 {
+			return ref.order
+		}
+		return runs[i].order
+	}
+	for _, k := range cfg.Ks {
+		var id, ss, vm []float64
+		for _, pr := range pairs {
+			a, b := orderOf(pr.a)[:k], orderOf(pr.b)[:k]
+			id = append(id, stability.SimID(a, b))
+			ss = append(ss, stability.Tanimoto(a, b))
+			if k <= 50 {
+				vm = append(vm, stability.SimVM(pick(profiles, a), pick(profiles, b)))
+			}
+		}
+		pt := StabilityPoint{K: k}
+		pt.SimID, pt.SimIDSD = meanSD(id)
+		pt.SS, pt.SSSD = meanSD(ss)
+		pt.SimVM, _ = meanSD(vm)
+		mr.Stability = append(mr.Stability, pt)
+	}
+	// S_W and S_R over whole vectors
+	var sw, sr []float64
+	rr := dataset.Rand(cfg.Seed, 200, uint64(m))
+	ranks := make(map[int][]float64)
+	rankOf := func(i int) []float64 {
+		if r, ok := ranks[i]; ok {
+			return r
+		}
+		s := ref.score
+		if i >= 0 {
+			s = runs[i].score
+		}
+		ranks[i] = stability.Ranks(s, rr)
+		return ranks[i]
+	}
+	scoreOf := func(i int) []float64 {
+		if i < 0 {
+			return ref.score
+		}
+		return runs[i].score
+	}
+	for _, pr := range pairs {
+		sw = append(sw, stability.Pearson(clampScores(scoreOf(pr.a)), clampScores(scoreOf(pr.b))))
+		sr = append(sr, stability.Spearman(rankOf(pr.a), rankOf(pr.b)))
+	}
+	mr.SW, _ = meanSD(sw)
+	mr.SR, _ = meanSD(sr)
+	for cl, per := range accs {
+		var pts []AccuracyPoint
+		for ki, k := range accKs {
+			v := make([]float64, len(per))
+			for r := range per {
+				v[r] = per[r][ki]
+			}
+			mean, sd := meanSD(v)
+			pts = append(pts, AccuracyPoint{K: k, Mean: mean, SD: sd})
+		}
+		mr.Accuracy[cl] = pts
+	}
+	mr.Top = topFeatures(ds, cfg.GridK, ref, runs, p)
+	return mr
+}
+
+// topFeatures lists the features ever in a resample's top k, by frequency then mean rank.
+func topFeatures(ds *dataset.Dataset, k int, ref taskOut, runs []taskOut, p int) []FeatureStat {
+	freq := make([]float64, p)
+	rankSum := make([]float64, p)
+	for _, r := range runs {
+		for pos, j := range r.order {
+			rankSum[j] += float64(pos + 1)
+			if pos < k {
+				freq[j]++
+			}
+		}
+	}
+	refRank := make([]int, p)
+	for pos, j := range ref.order {
+		refRank[j] = pos + 1
+	}
+	var out []FeatureStat
+	for j := 0; j < p; j++ {
+		if freq[j] == 0 && refRank[j] > k {
+			continue
+		}
+		fs := FeatureStat{Feature: j, Name: ds.Features[j], RefRank: refRank[j], Score: clamp(ref.score[j])}
+		if len(runs) > 0 {
+			fs.Frequency = freq[j] / float64(len(runs))
+			fs.MeanRank = rankSum[j] / float64(len(runs))
+		}
+		out = append(out, fs)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Frequency != out[b].Frequency {
+			return out[a].Frequency > out[b].Frequency
+		}
+		if out[a].MeanRank != out[b].MeanRank {
+			return out[a].MeanRank < out[b].MeanRank
+		}
+		return out[a].Feature < out[b].Feature
+	})
+	return out
+}
+
+// clamp keeps scores JSON-safe and finite for correlations (an F of a feature that
+// separates the classes perfectly is math.MaxFloat64).
+func clamp(v float64) float64 { return math.Max(-1e15, math.Min(1e15, v)) }
+
+func clampScores(s []float64) []float64 {
+	out := make([]float64, len(s))
+	for i, v := range s {
+		out[i] = clamp(v)
+	}
+	return out
+}
+
+// featureProfiles returns each feature's values over all samples (z-scored when asked),
+// for Sim_V^M of single features.
+func featureProfiles(ds *dataset.Dataset, z bool) [][]float64 {
+	n, p := ds.Dims()
+	x := mat.DenseCopyOf(ds.X)
+	if z {
+		dataset.Standardize(x)
+	}
+	out := make([][]float64, p)
+	for j := range out {
+		out[j] = make([]float64, n)
+		mat.Col(out[j], j, x)
+	}
+	return out
+}
+
+func pick(rows [][]float64, idx []int) [][]float64 {
+	out := make([][]float64, len(idx))
+	for i, j := range idx {
+		out[i] = rows[j]
+	}
+	return out
+}

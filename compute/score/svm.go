@@ -1,0 +1,110 @@
+package score
+
+import (
+	"context"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/classify"
+	"steadfast/compute/dataset"
+)
+
+func svmOf(p map[string]float64) classify.SVMParams {
+	return classify.SVMParams{C: p["C"], Tol: p["tol"], MaxIter: int(p["maxIter"])}
+}
+
+// SVMOne ranks by the squared weights of one linear SVM, sum_m w_mj^2 over the
+// one-vs-rest models.
+type SVMOne struct{ SVM classify.SVMParams }
+
+// Rank implements Ranker.
+func (s SVMOne) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
+	m := classify.LinearSVM{Params: s.SVM}
+	if err := m.Fit(ctx, x, y, classes, r); err != nil {
+		return Ranking{}, err
+	}
+	w := m.SquaredWeights()
+	return Ranking{Order: orderByScore(w), Score: w}, nil
+}
+
+// SVMRFE is recursive feature elimination with a linear SVM (Guyon et al. 2002): train,
+// drop the features with the smallest sum_m w_mj^2, retrain on the rest. The ranking is
+// the reverse order of elimination. Each round drops max(1, floor(Step * remaining))
+// features, or with Halve half of them until 50 remain and then one at a time.
+//
+// Score of feature j = (round in which j was dropped) + w_j^2 / (max w^2 of that round + tiny),
+// so later-dropped features score higher and ties inside a round follow the weights.
+type SVMRFE struct {
+	SVM   classify.SVMParams
+	Step  float64
+	Halve bool
+}
+
+// Rank implements Ranker.
+func (s SVMRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
+	_, p := x.Dims()
+	remaining := make([]int, p)
+	for j := range remaining {
+		remaining[j] = j
+	}
+	score := make([]float64, p)
+	order := make([]int, p)
+	back := p // order[back:] is filled
+	cur := x
+	for round := 0; len(remaining) > 0; round++ {
+		if err := ctx.Err(); err != nil {
+			return Ranking{}, err
+		}
+		if len(remaining) == 1 {
+			score[remaining[0]] = float64(round)
+			order[0] = remaining[0]
+			break
+		}
+		m := classify.LinearSVM{Params: s.SVM}
+		if err := m.Fit(ctx, cur, y, classes, r); err != nil {
+			return Ranking{}, err
+		}
+		w := m.SquaredWeights()
+		maxW := 0.0
+		for _, v := range w {
+			maxW = max(maxW, v)
+		}
+		pos := make([]int, len(remaining))
+		for i := range pos {
+			pos[i] = i
+		}
+		sort.SliceStable(pos, func(a, b int) bool { return w[pos[a]] < w[pos[b]] })
+		drop := s.dropCount(len(remaining))
+		for _, i := range pos[:drop] {
+			j := remaining[i]
+			score[j] = float64(round) + w[i]/(maxW+1e-300)*0.999
+			back--
+			order[back] = j
+		}
+		keep := make([]int, 0, len(remaining)-drop)
+		keepPos := pos[drop:]
+		sort.Ints(keepPos)
+		for _, i := range keepPos {
+			keep = append(keep, remaining[i])
+		}
+		cur = dataset.SelectFeatures(x, keep)
+		remaining = keep
+	}
+	return Ranking{Order: order, Score: score}, nil
+}
+
+func (s SVMRFE) dropCount(remaining int) int {
+	if s.Halve {
+		if remaining > 50 {
+			return remaining / 2
+		}
+		return 1
+	}
+	step := s.Step
+	if step <= 0 {
+		step = 0.1
+	}
+	return max(1, int(step*float64(remaining)))
+}

@@ -1,0 +1,136 @@
+package stability
+
+import "math"
+
+// MaxWeightMatching returns a maximum-weight matching of the complete bipartite graph
+// with weights w[i][j] >= 0 (rows one side, columns the other, any shape): match[i] is
+// the column matched to row i or -1, and total is the matched weight. It is the
+// Hungarian algorithm (shortest augmenting paths with potentials), O(n^2 m).
+func MaxWeightMatching(w [][]float64) (match []int, total float64) {
+	rows := len(w)
+	if rows == 0 {
+		return nil, 0
+	}
+	cols := len(w[0])
+	transposed := rows > cols
+	if transposed { // the algorithm wants rows <= cols
+		t := make([][]float64, cols)
+		for j := range t {
+			t[j] = make([]float64, rows)
+			for i := range w {
+				t[j][i] = w[i][j]
+			}
+		}
+		w, rows, cols = t, cols, rows
+	}
+	maxW := 0.0
+	for _, r := range w {
+		for _, v := range r {
+			maxW = math.Max(maxW, v)
+		}
+	}
+	// minimise cost = maxW - w; 1-based arrays as in the classic formulation
+	u := make([]float64, rows+1)
+	v := make([]float64, cols+1)
+	p := make([]int, cols+1) // p[j] = row matched to column j
+	way := make([]int, cols+1)
+	minv := make([]float64, cols+1)
+	used := make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j] = math.Inf(1)
+			used[j] = false
+		}
+		for {
+			used[j0] = true
+			i0 := p[j0]
+			delta, j1 := math.Inf(1), 0
+			for j := 1; j <= cols; j++ {
+				if used[j] {
+					continue
+				}
+				cur := (maxW - w[i0-1][j-1]) - u[i0] - v[j]
+				if cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= cols; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+			if p[j0] == 0 {
+				break
+			}
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	rowMatch := make([]int, rows)
+	for i := range rowMatch {
+		rowMatch[i] = -1
+	}
+	for j := 1; j <= cols; j++ {
+		if p[j] > 0 {
+			rowMatch[p[j]-1] = j - 1
+			total += w[p[j]-1][j-1]
+		}
+	}
+	if !transposed {
+		return rowMatch, total
+	}
+	match = make([]int, cols) // original rows = transposed columns
+	for i := range match {
+		match[i] = -1
+	}
+	for i, j := range rowMatch {
+		if j >= 0 {
+			match[j] = i
+		}
+	}
+	return match, total
+}
+
+// SimM is the DRAGS group similarity: the maximum-weight matching between the groups of
+// two selections with edge weights weight(i, j), divided by the matching's size
+// min(|G1|, |G2|). Empty selections give 0 unless both are empty (1).
+func SimM(n1, n2 int, weight func(i, j int) float64) float64 {
+	if n1 == 0 || n2 == 0 {
+		if n1 == n2 {
+			return 1
+		}
+		return 0
+	}
+	w := make([][]float64, n1)
+	for i := range w {
+		w[i] = make([]float64, n2)
+		for j := range w[i] {
+			w[i][j] = weight(i, j)
+		}
+	}
+	_, total := MaxWeightMatching(w)
+	return total / float64(min(n1, n2))
+}
+
+// SimIDM is Sim_ID^M: groups matched with the Dice similarity of their member sets.
+func SimIDM(g1, g2 [][]int) float64 {
+	return SimM(len(g1), len(g2), func(i, j int) float64 { return SimID(g1[i], g2[j]) })
+}
+
+// SimVM is Sim_V^M: groups matched with |Pearson r| between their centres c1[i], c2[j]
+// (the mean profile of each group over the samples; a single feature's own profile).
+func SimVM(c1, c2 [][]float64) float64 {
+	return SimM(len(c1), len(c2), func(i, j int) float64 { return math.Abs(Pearson(c1[i], c2[j])) })
+}

@@ -1,0 +1,189 @@
+// Package plots turns results into gonum plots, renders them for the screen and exports
+// them for papers (PNG, SVG, PDF, EPS) together with the CSV of the numbers drawn.
+package plots
+
+import (
+	"encoding/csv"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgeps"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Point is a drawn data point that a chart can name when the pointer rests on it.
+type Point struct {
+	X, Y  float64
+	Label string
+}
+
+// Figure is one chart: a builder called afresh for every render and export (a
+// *plot.Plot is not reused), the table of the numbers it draws, and its points.
+type Figure struct {
+	Name   string // file-safe, e.g. "stability-simid"
+	Title  string
+	Build  func() (*plot.Plot, error)
+	Table  [][]string // header row, then one row per drawn number
+	Points []Point
+}
+
+// Formats that Export writes.
+var Formats = []string{"png", "svg", "pdf", "eps"}
+
+// Length converts a size in unit "cm", "mm" or "in" to a vg.Length.
+func Length(v float64, unit string) (vg.Length, error) {
+	switch unit {
+	case "cm":
+		return vg.Length(v) * vg.Centimeter, nil
+	case "mm":
+		return vg.Length(v) * vg.Millimeter, nil
+	case "in", "inch", "inches":
+		return vg.Length(v) * vg.Inch, nil
+	}
+	return 0, fmt.Errorf("unknown unit %q (cm, mm or in)", unit)
+}
+
+// ExportOptions set an export's size and resolution.
+type ExportOptions struct {
+	Width, Height vg.Length
+	DPI           int // PNG only
+}
+
+// Export writes f to dir as name.FORMAT for each format and name.csv with its numbers,
+// and returns the paths written.
+func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, error) {
+	if o.Width <= 0 || o.Height <= 0 {
+		return nil, fmt.Errorf("figure size must be positive")
+	}
+	if o.DPI <= 0 {
+		o.DPI = 300
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, format := range formats {
+		p, err := f.Build()
+		if err != nil {
+			return paths, err
+		}
+		path := filepath.Join(dir, f.Name+"."+format)
+		var wt vg.CanvasSizer
+		var write func(*os.File) error
+		switch format {
+		case "png":
+			cv := vgimg.NewWith(vgimg.UseWH(o.Width, o.Height), vgimg.UseDPI(o.DPI), vgimg.UseBackgroundColor(image.White.C))
+			wt = cv
+			write = func(fh *os.File) error { _, err := vgimg.PngCanvas{Canvas: cv}.WriteTo(fh); return err }
+		case "svg":
+			cv := vgsvg.NewWith(vgsvg.UseWH(o.Width, o.Height), vgsvg.EmbedFonts(true))
+			wt = cv
+			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
+		case "pdf":
+			cv := vgpdf.New(o.Width, o.Height)
+			cv.EmbedFonts(true)
+			wt = cv
+			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
+		case "eps":
+			cv := vgeps.NewTitle(o.Width, o.Height, f.Title)
+			wt = cv
+			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
+		default:
+			return paths, fmt.Errorf("unknown format %q (png, svg, pdf, eps)", format)
+		}
+		p.Draw(draw.New(wt))
+		if err := writeFile(path, write); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	path := filepath.Join(dir, f.Name+".csv")
+	if err := WriteCSV(path, f.Table); err != nil {
+		return paths, err
+	}
+	return append(paths, path), nil
+}
+
+// writeFile writes through a temporary file and renames it, so a failed export never
+// leaves half a figure behind.
+func writeFile(path string, write func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".steadfast-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", filepath.Base(path), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// WriteCSV writes a table as CSV.
+func WriteCSV(path string, table [][]string) error {
+	return writeFile(path, func(fh *os.File) error {
+		w := csv.NewWriter(fh)
+		if err := w.WriteAll(table); err != nil {
+			return err
+		}
+		w.Flush()
+		return w.Error()
+	})
+}
+
+// Rendered is a figure drawn for the screen, with its points' pixel positions.
+type Rendered struct {
+	Image  image.Image
+	Pixels []image.Point // Pixels[i] is where Figure.Points[i] was drawn
+}
+
+// Render draws f at w x h pixels for a screen of the given dots per inch.
+func Render(f Figure, w, h int, dpi float64) (Rendered, error) {
+	if w < 10 || h < 10 {
+		w, h = max(w, 10), max(h, 10)
+	}
+	p, err := f.Build()
+	if err != nil {
+		return Rendered{}, err
+	}
+	scale := vg.Inch / vg.Length(dpi)
+	cv := vgimg.NewWith(vgimg.UseWH(vg.Length(w)*scale, vg.Length(h)*scale), vgimg.UseDPI(int(dpi)), vgimg.UseBackgroundColor(image.White.C))
+	dc := draw.New(cv)
+	p.Draw(dc)
+	data := p.DataCanvas(dc)
+	fx, fy := p.Transforms(&data)
+	r := Rendered{Image: cv.Image()}
+	bounds := r.Image.Bounds()
+	for _, pt := range f.Points {
+		x := float64(fx(pt.X)) * dpi / 72
+		y := float64(bounds.Dy()) - float64(fy(pt.Y))*dpi/72
+		r.Pixels = append(r.Pixels, image.Pt(int(x), int(y)))
+	}
+	return r, nil
+}
+
+// safeName turns a label into a file-safe name.
+func safeName(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}

@@ -1,0 +1,245 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"steadfast/compute/experiment"
+)
+
+// Measure is a stability measure drawn against k.
+type Measure struct {
+	Key, Label string
+	Value      func(experiment.StabilityPoint) float64
+}
+
+// Measures drawn by StabilityVsK.
+var Measures = []Measure{
+	{"simid", "Sim_ID (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID }},
+	{"ss", "Kalousis S_S (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS }},
+	{"simvm", "Sim_V^M (matched |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }},
+}
+
+func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+
+func protocolLabel(res *experiment.Result) string {
+	in, _ := experiment.LookupProtocol(res.Config.Protocol)
+	return fmt.Sprintf("%s, %s", in.Label, res.Config.Mode)
+}
+
+func style(p *plot.Plot) {
+	p.Legend.Top = true
+	p.Legend.Left = false
+	p.Add(plotter.NewGrid())
+}
+
+// StabilityVsK draws one curve per method of the measure against k; S_W and S_R of each
+// method are given in its legend entry.
+func StabilityVsK(res *experiment.Result, m Measure) Figure {
+	f := Figure{Name: "stability-" + m.Key, Title: fmt.Sprintf("%s stability vs k (%s)", m.Label, protocolLabel(res))}
+	f.Table = [][]string{{"method", "k", "measure", "mode", "value", "S_W", "S_R"}}
+	for _, mr := range res.Methods {
+		for _, s := range mr.Stability {
+			if m.Key == "simvm" && s.K > 50 {
+				continue
+			}
+			v := m.Value(s)
+			f.Table = append(f.Table, []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), f4(mr.SW), f4(mr.SR)})
+			f.Points = append(f.Points, Point{float64(s.K), v, fmt.Sprintf("%s, k = %d: %s = %.3f", mr.Label, s.K, m.Key, v)})
+		}
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = f.Title
+		p.X.Label.Text = "number of selected features k"
+		p.Y.Label.Text = m.Label
+		p.Y.Min, p.Y.Max = 0, 1
+		style(p)
+		for i, mr := range res.Methods {
+			var xy plotter.XYs
+			for _, s := range mr.Stability {
+				if m.Key == "simvm" && s.K > 50 {
+					continue
+				}
+				xy = append(xy, plotter.XY{X: float64(s.K), Y: m.Value(s)})
+			}
+			if len(xy) == 0 {
+				continue
+			}
+			l, sc, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				return nil, err
+			}
+			l.Color, sc.Color = plotutil.Color(i), plotutil.Color(i)
+			l.Dashes = plotutil.Dashes(i)
+			sc.Shape = plotutil.Shape(i)
+			sc.Radius = vg.Points(2)
+			p.Add(l, sc)
+			p.Legend.Add(fmt.Sprintf("%s (S_W %.2f, S_R %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
+		}
+		return p, nil
+	}
+	return f
+}
+
+// AccuracyVsK draws test accuracy of one classifier against k per method, with a band of
+// plus and minus one standard deviation over the resamples.
+func AccuracyVsK(res *experiment.Result, classifier string) Figure {
+	f := Figure{Name: "accuracy-" + classifier, Title: fmt.Sprintf("%s accuracy vs k (%s)", experiment.ClassifierLabel(classifier), protocolLabel(res))}
+	f.Table = [][]string{{"method", "classifier", "k", "mean", "sd"}}
+	for _, mr := range res.Methods {
+		for _, a := range mr.Accuracy[classifier] {
+			f.Table = append(f.Table, []string{mr.Label, classifier, strconv.Itoa(a.K), f4(a.Mean), f4(a.SD)})
+			f.Points = append(f.Points, Point{float64(a.K), a.Mean, fmt.Sprintf("%s, k = %d: %.3f ± %.3f", mr.Label, a.K, a.Mean, a.SD)})
+		}
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = f.Title
+		p.X.Label.Text = "number of selected features k"
+		p.Y.Label.Text = "test accuracy (mean ± sd)"
+		p.Y.Max = 1
+		style(p)
+		for i, mr := range res.Methods {
+			pts := mr.Accuracy[classifier]
+			if len(pts) == 0 {
+				continue
+			}
+			var xy, band plotter.XYs
+			for _, a := range pts {
+				xy = append(xy, plotter.XY{X: float64(a.K), Y: a.Mean})
+				band = append(band, plotter.XY{X: float64(a.K), Y: a.Mean + a.SD})
+			}
+			for j := len(pts) - 1; j >= 0; j-- {
+				band = append(band, plotter.XY{X: float64(pts[j].K), Y: pts[j].Mean - pts[j].SD})
+			}
+			c := plotutil.Color(i)
+			if len(pts) > 1 {
+				poly, err := plotter.NewPolygon(band)
+				if err != nil {
+					return nil, err
+				}
+				r, g, b, _ := c.RGBA()
+				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+				poly.LineStyle.Width = 0
+				p.Add(poly)
+			}
+			l, sc, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				return nil, err
+			}
+			l.Color, sc.Color = c, c
+			l.Dashes = plotutil.Dashes(i)
+			sc.Shape = plotutil.Shape(i)
+			sc.Radius = vg.Points(2)
+			p.Add(l, sc)
+			p.Legend.Add(mr.Label, l, sc)
+		}
+		return p, nil
+	}
+	return f
+}
+
+// SelectionGrid is the Kalousis selection-frequency grid of one method at k: one column
+// per feature ever in a resample's top k (most often selected first), one row per
+// resample, a mark where the feature was selected.
+func SelectionGrid(res *experiment.Result, method, k int) Figure {
+	mr := res.Methods[method]
+	f := Figure{Name: "selection-grid-" + safeName(mr.Label), Title: fmt.Sprintf("%s: features in the top %d of each resample (%s)", mr.Label, k, protocolLabel(res))}
+	count := map[int]int{}
+	for _, r := range mr.Runs {
+		for _, j := range r.Order[:min(k, len(r.Order))] {
+			count[j]++
+		}
+	}
+	feats := make([]int, 0, len(count))
+	for j := range count {
+		feats = append(feats, j)
+	}
+	sort.Slice(feats, func(a, b int) bool {
+		if count[feats[a]] != count[feats[b]] {
+			return count[feats[a]] > count[feats[b]]
+		}
+		return feats[a] < feats[b]
+	})
+	col := map[int]int{}
+	for c, j := range feats {
+		col[j] = c
+	}
+	f.Table = [][]string{{"resample", "feature", "column", "selected"}}
+	var xy plotter.XYs
+	for ri, r := range mr.Runs {
+		for _, j := range r.Order[:min(k, len(r.Order))] {
+			name := res.Data.Features[j]
+			xy = append(xy, plotter.XY{X: float64(col[j] + 1), Y: float64(ri + 1)})
+			f.Table = append(f.Table, []string{r.Label, name, strconv.Itoa(col[j] + 1), "1"})
+			f.Points = append(f.Points, Point{float64(col[j] + 1), float64(ri + 1), fmt.Sprintf("%s in %s (selected in %d of %d)", name, r.Label, count[j], len(mr.Runs))})
+		}
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = f.Title
+		p.X.Label.Text = fmt.Sprintf("features ever selected (%d), most frequent first", len(feats))
+		p.Y.Label.Text = "resample"
+		p.X.Min, p.X.Max = 0, float64(len(feats)+1)
+		p.Y.Min, p.Y.Max = 0, float64(len(mr.Runs)+1)
+		if len(feats) <= 40 {
+			var ticks []plot.Tick
+			for c, j := range feats {
+				ticks = append(ticks, plot.Tick{Value: float64(c + 1), Label: res.Data.Features[j]})
+			}
+			p.X.Tick.Marker = plot.ConstantTicks(ticks)
+			p.X.Tick.Label.Rotation = 1.5708
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YCenter
+		}
+		if len(xy) == 0 {
+			return p, nil
+		}
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.Shape = draw.BoxGlyph{}
+		sc.Radius = vg.Points(max(0.6, min(3, 150/float64(max(len(feats), len(mr.Runs))))))
+		sc.Color = color.RGBA{30, 60, 150, 255}
+		p.Add(sc)
+		return p, nil
+	}
+	return f
+}
+
+// TopTable is the table of features most often selected by one method.
+func TopTable(res *experiment.Result, method int) Figure {
+	mr := res.Methods[method]
+	f := Figure{Name: "top-features-" + safeName(mr.Label), Title: mr.Label + ": top features"}
+	f.Table = [][]string{{"feature", fmt.Sprintf("frequency in top %d", res.Config.GridK), "mean rank", "rank on all samples", "score on all samples"}}
+	for _, t := range mr.Top {
+		f.Table = append(f.Table, []string{t.Name, f4(t.Frequency), strconv.FormatFloat(t.MeanRank, 'f', 1, 64), strconv.Itoa(t.RefRank), strconv.FormatFloat(t.Score, 'g', 6, 64)})
+	}
+	return f
+}
+
+// All returns every chart of a result: stability for each measure, accuracy for each
+// classifier, and a selection grid per method.
+func All(res *experiment.Result) []Figure {
+	var out []Figure
+	for _, m := range Measures {
+		out = append(out, StabilityVsK(res, m))
+	}
+	for _, c := range res.Config.Classifiers {
+		out = append(out, AccuracyVsK(res, c))
+	}
+	for i := range res.Methods {
+		out = append(out, SelectionGrid(res, i, res.Config.GridK))
+	}
+	return out
+}

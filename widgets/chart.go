@@ -1,0 +1,195 @@
+// Package widgets holds reusable Fyne widgets: a chart view, a progress bar with
+// Cancel, a parameter form and a simple string table. It knows nothing of compute.
+package widgets
+
+import (
+	"image"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// RenderFunc draws a chart at w x h pixels and returns the image, the pixel position of
+// each data point and its label (shown when the pointer rests near it).
+type RenderFunc func(w, h int) (img image.Image, points []image.Point, labels []string, err error)
+
+// Chart shows an image rendered off the UI goroutine at the widget's pixel size,
+// re-rendered after a resize settles, and names the data point under the pointer.
+type Chart struct {
+	widget.BaseWidget
+	OnError func(error)
+
+	mu      sync.Mutex
+	render  RenderFunc
+	gen     int // bumped for every new render request; stale renders are dropped
+	timer   *time.Timer
+	img     *canvas.Image
+	tipText *canvas.Text
+	tipBg   *canvas.Rectangle
+	empty   *widget.Label
+	points  []image.Point
+	labels  []string
+	scale   float32
+	lastPx  fyne.Size
+}
+
+// NewChart returns an empty chart that shows placeholder until SetRender is called.
+func NewChart(placeholder string) *Chart {
+	c := &Chart{img: &canvas.Image{FillMode: canvas.ImageFillStretch, ScaleMode: canvas.ImageScaleSmooth},
+		tipText: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
+		tipBg:   canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
+		empty:   widget.NewLabel(placeholder), scale: 1}
+	c.empty.Alignment = fyne.TextAlignCenter
+	c.empty.Wrapping = fyne.TextWrapWord
+	c.tipText.TextSize = theme.TextSize() * 0.9
+	c.tipBg.StrokeColor = theme.Color(theme.ColorNameShadow)
+	c.tipBg.StrokeWidth = 1
+	c.tipText.Hide()
+	c.tipBg.Hide()
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetRender sets what the chart draws (nil clears it) and redraws now.
+func (c *Chart) SetRender(f RenderFunc) {
+	c.mu.Lock()
+	c.render = f
+	c.mu.Unlock()
+	if f == nil {
+		c.img.Image = nil
+		c.points, c.labels = nil, nil
+		c.empty.Show()
+		c.img.Refresh()
+		return
+	}
+	c.empty.Hide()
+	c.schedule(0)
+}
+
+// Resize re-renders after the size has settled for a moment.
+func (c *Chart) Resize(s fyne.Size) {
+	c.BaseWidget.Resize(s)
+	c.schedule(120 * time.Millisecond)
+}
+
+func (c *Chart) schedule(delay time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.render == nil {
+		return
+	}
+	if cv := fyne.CurrentApp().Driver().CanvasForObject(c); cv != nil {
+		c.scale = cv.Scale()
+	}
+	c.gen++
+	gen, f := c.gen, c.render
+	size := c.Size()
+	w, h := int(size.Width*c.scale), int(size.Height*c.scale)
+	if w < 50 || h < 50 {
+		return
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.timer = time.AfterFunc(delay, func() {
+		img, pts, labels, err := f(w, h)
+		fyne.Do(func() {
+			c.mu.Lock()
+			stale := gen != c.gen
+			c.mu.Unlock()
+			if stale {
+				return
+			}
+			if err != nil {
+				if c.OnError != nil {
+					c.OnError(err)
+				}
+				return
+			}
+			c.img.Image = img
+			c.points, c.labels = pts, labels
+			c.lastPx = fyne.NewSize(float32(w), float32(h))
+			c.img.Refresh()
+		})
+	})
+}
+
+// Image returns the image shown now, for tests.
+func (c *Chart) Image() image.Image { return c.img.Image }
+
+// MouseIn implements desktop.Hoverable.
+func (c *Chart) MouseIn(e *desktop.MouseEvent) { c.MouseMoved(e) }
+
+// MouseMoved shows the label of the nearest data point within 12 pixels.
+func (c *Chart) MouseMoved(e *desktop.MouseEvent) {
+	x, y := int(e.Position.X*c.scale), int(e.Position.Y*c.scale)
+	best, bestD := -1, 144
+	for i, p := range c.points {
+		dx, dy := p.X-x, p.Y-y
+		if d := dx*dx + dy*dy; d <= bestD {
+			best, bestD = i, d
+		}
+	}
+	if best < 0 {
+		c.MouseOut()
+		return
+	}
+	c.tipText.Text = c.labels[best]
+	ts := fyne.MeasureText(c.tipText.Text, c.tipText.TextSize, c.tipText.TextStyle)
+	pos := e.Position.Add(fyne.NewPos(12, -ts.Height-8))
+	if pos.X+ts.Width+8 > c.Size().Width {
+		pos.X = c.Size().Width - ts.Width - 8
+	}
+	pos.Y = max(pos.Y, 0)
+	c.tipBg.Move(pos)
+	c.tipBg.Resize(ts.Add(fyne.NewSize(8, 4)))
+	c.tipText.Move(pos.Add(fyne.NewPos(4, 2)))
+	c.tipText.Show()
+	c.tipBg.Show()
+	c.tipText.Refresh()
+	c.tipBg.Refresh()
+}
+
+// MouseOut hides the label.
+func (c *Chart) MouseOut() {
+	c.tipText.Hide()
+	c.tipBg.Hide()
+}
+
+// Tooltip returns the label shown now ("" when none), for tests.
+func (c *Chart) Tooltip() string {
+	if !c.tipText.Visible() {
+		return ""
+	}
+	return c.tipText.Text
+}
+
+// MinSize is small: a chart takes the room it is given.
+func (c *Chart) MinSize() fyne.Size { return fyne.NewSize(200, 150) }
+
+// CreateRenderer implements fyne.Widget.
+func (c *Chart) CreateRenderer() fyne.WidgetRenderer {
+	return &chartRenderer{c: c}
+}
+
+type chartRenderer struct{ c *Chart }
+
+func (r *chartRenderer) Layout(s fyne.Size) {
+	r.c.img.Resize(s)
+	r.c.img.Move(fyne.NewPos(0, 0))
+	r.c.empty.Resize(s)
+}
+func (r *chartRenderer) MinSize() fyne.Size { return r.c.MinSize() }
+func (r *chartRenderer) Refresh() {
+	r.c.img.Refresh()
+	r.c.empty.Refresh()
+}
+func (r *chartRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.c.img, r.c.empty, r.c.tipBg, r.c.tipText}
+}
+func (r *chartRenderer) Destroy() {}

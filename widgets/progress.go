@@ -1,0 +1,79 @@
+package widgets
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Progress is a progress bar with a status line, an estimate of the time left and a
+// Cancel button. Its methods must run on the UI goroutine.
+type Progress struct {
+	Bar     *widget.ProgressBar
+	Status  *widget.Label
+	Cancel  *widget.Button
+	Content fyne.CanvasObject
+	start   time.Time
+}
+
+// NewProgress returns an idle progress bar; onCancel runs when Cancel is tapped.
+func NewProgress(onCancel func()) *Progress {
+	p := &Progress{Bar: widget.NewProgressBar(), Status: widget.NewLabel("Ready.")}
+	p.Cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), onCancel)
+	p.Cancel.Disable()
+	p.Status.Truncation = fyne.TextTruncateEllipsis
+	p.Content = container.NewBorder(nil, nil, nil, p.Cancel, container.NewGridWithColumns(2, p.Bar, p.Status))
+	return p
+}
+
+// Start shows that work has begun.
+func (p *Progress) Start(what string) {
+	p.start = time.Now()
+	p.Bar.SetValue(0)
+	p.Status.SetText(what + "...")
+	p.Cancel.Enable()
+}
+
+// Update shows done of total units and the time left, extrapolated from the rate so far.
+func (p *Progress) Update(done, total int, what string) {
+	if total <= 0 {
+		return
+	}
+	f := float64(done) / float64(total)
+	p.Bar.SetValue(f)
+	left := "estimating time left"
+	if done > 0 && f < 1 {
+		el := time.Since(p.start)
+		rem := time.Duration(float64(el) * (1 - f) / f)
+		left = "about " + Duration(rem) + " left"
+	}
+	p.Status.SetText(fmt.Sprintf("%s %d/%d, %s", what, done, total, left))
+}
+
+// Finish shows the outcome and disables Cancel.
+func (p *Progress) Finish(msg string, ok bool) {
+	if ok {
+		p.Bar.SetValue(1)
+	}
+	p.Status.SetText(msg)
+	p.Cancel.Disable()
+}
+
+// Elapsed is the time since Start.
+func (p *Progress) Elapsed() time.Duration { return time.Since(p.start) }
+
+// Duration formats a duration for people: 45 s, 3 min 20 s, 1 h 5 min.
+func Duration(d time.Duration) string {
+	s := int(d.Seconds() + 0.5)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%d s", s)
+	case s < 3600:
+		return fmt.Sprintf("%d min %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d h %d min", s/3600, (s%3600)/60)
+}

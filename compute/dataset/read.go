@@ -109,6 +109,9 @@ func lines(file string, b []byte) ([]string, []string, error) {
 	for len(ls) > 0 && strings.TrimSpace(ls[len(ls)-1]) == "" {
 		ls = ls[:len(ls)-1]
 	}
+	if len(ls) == 0 {
+		return nil, nil, &ParseError{File: file, Msg: "the file is empty"}
+	}
 	return ls, notes, nil
 }
 

@@ -1,0 +1,130 @@
+package classify
+
+import (
+	"bufio"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/synth"
+)
+
+// TestLinearSVMMatchesSklearn compares weights and bias with scikit-learn's LinearSVC
+// (squared hinge, regularised bias) on z-scored Colon, first 40 genes; the references and
+// their command are in testdata/.
+func TestLinearSVMMatchesSklearn(t *testing.T) {
+	ds, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{})
+	if err != nil {
+		t.Skipf("shared data: %v", err)
+	}
+	idx := make([]int, 40)
+	for i := range idx {
+		idx[i] = i
+	}
+	x := dataset.SelectFeatures(ds.X, idx)
+	dataset.Standardize(x)
+	fh, err := os.Open("testdata/colon40_linearsvc.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		head := strings.Fields(sc.Text())
+		C, _ := strconv.ParseFloat(head[1], 64)
+		bias, _ := strconv.ParseFloat(head[3], 64)
+		sc.Scan()
+		var want []float64
+		for _, f := range strings.Split(sc.Text(), "\t") {
+			v, _ := strconv.ParseFloat(f, 64)
+			want = append(want, v)
+		}
+		m := LinearSVM{Params: SVMParams{C: C, Tol: 1e-8, MaxIter: 100000}}
+		if err := m.Fit(context.Background(), x, ds.Labels, 2, dataset.Rand(1)); err != nil {
+			t.Fatal(err)
+		}
+		if !m.Converged {
+			t.Errorf("C = %g: not converged in %d passes", C, m.Iter)
+		}
+		maxW := 0.0
+		for _, v := range want {
+			maxW = math.Max(maxW, math.Abs(v))
+		}
+		for j, v := range want {
+			if math.Abs(m.W[0][j]-v) > 1e-4*maxW {
+				t.Errorf("C = %g: w[%d] = %.6f, sklearn %.6f", C, j, m.W[0][j], v)
+			}
+		}
+		if math.Abs(m.B[0]-bias) > 1e-4*math.Max(1, math.Abs(bias)) {
+			t.Errorf("C = %g: bias %.6f, sklearn %.6f", C, m.B[0], bias)
+		}
+	}
+}
+
+func TestLinearSVMSeparatesAndMulticlass(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 200, 5, 0)
+	dataset.Standardize(ds.X)
+	m := LinearSVM{}
+	if err := m.Fit(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(1)); err != nil {
+		t.Fatal(err)
+	}
+	if acc := Accuracy(m.Predict(ds.X), ds.Labels); acc < 0.99 {
+		t.Errorf("training accuracy %.3f on separable data (p > n)", acc)
+	}
+	// three well-separated blobs in 2-D, one-vs-rest: every training point classified right
+	x := mat.NewDense(9, 2, []float64{0, 0, 0.2, 0.1, 0.1, 0.3, 5, 5, 5.2, 5.1, 4.9, 5.3, 0, 6, 0.2, 6.1, 0.1, 5.8})
+	y := []int{0, 0, 0, 1, 1, 1, 2, 2, 2}
+	if err := m.Fit(context.Background(), x, y, 3, dataset.Rand(1)); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.W) != 3 || Accuracy(m.Predict(x), y) != 1 {
+		t.Errorf("multi-class: %d models, accuracy %.2f", len(m.W), Accuracy(m.Predict(x), y))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := m.Fit(ctx, ds.X, ds.Labels, 2, dataset.Rand(1)); err == nil {
+		t.Error("a cancelled fit returned no error")
+	}
+}
+
+func TestKNNByHand(t *testing.T) {
+	// training points on a line: 0 (A), 1 (A), 10 (B), 11 (B), 12 (B)
+	x := mat.NewDense(5, 1, []float64{0, 1, 10, 11, 12})
+	y := []int{0, 0, 1, 1, 1}
+	q := mat.NewDense(3, 1, []float64{2, 9, 5.4})
+	k1 := KNN{K: 1}
+	k1.Fit(x, y, 2)
+	// 2 -> nearest 1 (A); 9 -> 10 (B); 5.4 -> 1 (dist 4.4) beats 10 (4.6): A
+	if got := k1.Predict(q); got[0] != 0 || got[1] != 1 || got[2] != 0 {
+		t.Errorf("1-NN %v", got)
+	}
+	k3 := KNN{K: 3}
+	k3.Fit(x, y, 2)
+	// 2 -> {1, 0, 10}: A A B -> A; 5.4 -> {1, 0, 10}: A
+	if got := k3.Predict(q); got[0] != 0 || got[1] != 1 || got[2] != 0 {
+		t.Errorf("3-NN %v", got)
+	}
+}
+
+func BenchmarkLinearSVMLung(b *testing.B) {
+	n, p := 181, 12533
+	if testing.Short() {
+		n, p = 60, 500
+	}
+	ds := synth.Benchmark(n, p)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := LinearSVM{}
+		if err := m.Fit(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(1, uint64(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/score"
+	"steadfast/compute/synth"
+)
+
+func smallConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Ks = []int{1, 5, 10, 20}
+	cfg.Repeats = 2
+	return cfg
+}
+
+func TestRunIsDeterministicAcrossWorkers(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 60, 2, 0)
+	var results []*Result
+	for _, w := range []int{1, 2, 5} {
+		cfg := smallConfig()
+		cfg.Workers = w
+		res, err := Run(context.Background(), cfg, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	for i := 1; i < len(results); i++ {
+		a, b := results[0].Methods, results[i].Methods
+		for m := range a {
+			a[m].Seconds, b[m].Seconds = 0, 0
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("results with %d workers differ from 1 worker", results[i].Config.Workers)
+		}
+	}
+	res := results[0]
+	if len(res.Methods) != 2 || len(res.Methods[0].Runs) != 20 {
+		t.Fatalf("%d methods, %d runs; want 2 and 2 x 10", len(res.Methods), len(res.Methods[0].Runs))
+	}
+	for _, m := range res.Methods {
+		for _, s := range m.Stability {
+			if s.SimID < 0 || s.SimID > 1 || s.SS > s.SimID+1e-12 {
+				t.Errorf("%s k=%d: Sim_ID %v, S_S %v (S_S <= Dice always)", m.Label, s.K, s.SimID, s.SS)
+			}
+		}
+		for _, c := range res.Config.Classifiers {
+			if len(m.Accuracy[c]) != 4 {
+				t.Errorf("%s %s: %d accuracy points", m.Label, c, len(m.Accuracy[c]))
+			}
+		}
+	}
+}
+
+func TestProtocolsShapes(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 80, 3, 0)
+	for _, tc := range []struct {
+		p    Protocol
+		runs int
+		mode Mode
+	}{
+		{DRAGS2008, 30, Reference}, // 10 x 3 splits
+		{Kalousis, 100, Pairwise},  // 10 outer x 10 inner
+	} {
+		cfg := DefaultConfig()
+		cfg.Protocol, cfg.Ks = tc.p, []int{5, 10}
+		cfg.Methods = []score.Spec{{Name: "fstat"}}
+		res, err := Run(context.Background(), cfg, ds, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.p, err)
+		}
+		m := res.Methods[0]
+		if len(m.Runs) != tc.runs || res.Config.Mode != tc.mode {
+			t.Errorf("%s: %d runs in mode %s", tc.p, len(m.Runs), res.Config.Mode)
+		}
+		if len(m.Accuracy["svm"]) != 2 {
+			t.Errorf("%s: no accuracy", tc.p)
+		}
+	}
+}
+
+func TestReferenceModeComparesWithAllSamples(t *testing.T) {
+	// Every resample of a 2-class set whose feature 0 separates perfectly ranks 0 first,
+	// as does the all-sample ranking: reference Sim_ID at k = 1 is exactly 1.
+	ds, _ := synth.Generate(synth.D1k, 60, 4, 0)
+	for i, l := range ds.Labels {
+		ds.X.Set(i, 0, float64(l)*100+float64(i%3))
+	}
+	cfg := DefaultConfig()
+	cfg.Methods = []score.Spec{{Name: "fstat"}}
+	cfg.Protocol, cfg.Mode, cfg.Ks = DRAGS2008, Reference, []int{1}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Methods[0].Stability[0].SimID; got != 1 {
+		t.Errorf("Sim_ID at k=1 = %v", got)
+	}
+	// with the one separating feature every classifier is right on every test sample
+	for _, c := range cfg.Classifiers {
+		if a := res.Methods[0].Accuracy[c][0]; a.Mean != 1 || a.SD != 0 {
+			t.Errorf("%s accuracy at k=1: %+v", c, a)
+		}
+	}
+	if res.Methods[0].Reference.Order[0] != 0 || res.Methods[0].Top[0].Feature != 0 || res.Methods[0].Top[0].Frequency != 1 {
+		t.Errorf("top feature %+v", res.Methods[0].Top[0])
+	}
+}
+
+func TestCancelStopsWithinASecond(t *testing.T) {
+	ds := synth.Benchmark(100, 4000)
+	cfg := DefaultConfig()
+	cfg.Methods = []score.Spec{{Name: "svmrfe", Params: map[string]float64{"step": 0.01}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{}, 1)
+	var stopped time.Time
+	go func() {
+		<-started
+		time.Sleep(300 * time.Millisecond)
+		stopped = time.Now()
+		cancel()
+	}()
+	_, err := Run(ctx, cfg, ds, func(p Progress) {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(stopped); d > time.Second {
+		t.Errorf("Run returned %v after cancel", d)
+	}
+}
+
+func TestBadDataIsRefused(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 12, 4, 0)
+	cfg := DefaultConfig() // 10-fold CV needs 10 samples per class; this set has 6
+	if _, err := Run(context.Background(), cfg, ds, nil); err == nil {
+		t.Error("a class smaller than the folds was accepted")
+	}
+	cfg.Ks = []int{5000}
+	ds, _ = synth.Generate(synth.D1k, 40, 4, 0)
+	if _, err := Run(context.Background(), cfg, ds, nil); err == nil {
+		t.Error("k larger than p accepted")
+	}
+	_ = dataset.Options{}
+}
+
+func BenchmarkStudySVMRFE10x10Lung(b *testing.B) {
+	n, p := 181, 12533
+	if testing.Short() {
+		n, p = 60, 500
+	}
+	ds := synth.Benchmark(n, p)
+	cfg := DefaultConfig()
+	cfg.Methods = []score.Spec{{Name: "svmrfe"}}
+	cfg.Classifiers = []string{"svm"}
+	cfg.ZScore = true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Run(context.Background(), cfg, ds, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package score
+
+import (
+	"bufio"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/synth"
+)
+
+func colon(t testing.TB) *dataset.Dataset {
+	t.Helper()
+	path := filepath.Join("..", "..", "..", "shared", "data", "colon.csv")
+	ds, err := dataset.ReadFile(path, dataset.Options{})
+	if err != nil {
+		t.Skipf("shared data: %v", err)
+	}
+	dataset.Standardize(ds.X)
+	return ds
+}
+
+// TestFStatColonMatchesSklearn compares every F value and the whole order with
+// sklearn.feature_selection.f_classif (testdata/make_reference.py has the command).
+func TestFStatColonMatchesSklearn(t *testing.T) {
+	ds := colon(t)
+	fh, err := os.Open("testdata/colon_fclassif.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	ref := map[string]float64{}
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		v, _ := strconv.ParseFloat(f[1], 64)
+		ref[f[0]] = v
+	}
+	rk, err := FStat{}.Rank(context.Background(), ds.X, ds.Labels, len(ds.Classes), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ref) != len(ds.Features) {
+		t.Fatalf("reference has %d features, data %d", len(ref), len(ds.Features))
+	}
+	for j, name := range ds.Features {
+		if want := ref[name]; math.Abs(rk.Score[j]-want) > 1e-9*math.Max(1, want) {
+			t.Errorf("F(%s) = %.12g, sklearn %.12g", name, rk.Score[j], want)
+		}
+	}
+	for pos := 1; pos < len(rk.Order); pos++ {
+		a, b := ref[ds.Features[rk.Order[pos-1]]], ref[ds.Features[rk.Order[pos]]]
+		if a < b-1e-9*b {
+			t.Fatalf("order differs from sklearn at rank %d", pos+1)
+		}
+	}
+	// sklearn's best: Hsa.8147 with F = 39.8127 (testdata)
+	if ds.Features[rk.Order[0]] != "Hsa.8147" {
+		t.Errorf("best feature %s", ds.Features[rk.Order[0]])
+	}
+}
+
+func TestFStatByHand(t *testing.T) {
+	// classes A = {1, 2, 3}, B = {5, 6, 7}: means 2, 6, grand mean 4.
+	// between = 3*4 + 3*4 = 24 over 1 df; within = 2 + 2 = 4 over 4 df; F = 24 / 1 = 24.
+	x := mat.NewDense(6, 2, []float64{1, 7, 2, 7, 3, 7, 5, 7, 6, 7, 7, 7})
+	f := FScores(x, []int{0, 0, 0, 1, 1, 1}, 2)
+	if math.Abs(f[0]-24) > 1e-12 || f[1] != 0 {
+		t.Errorf("F = %v, want [24 0]", f)
+	}
+}
+
+// TestSVMRFERanksInformativeFirst: on the D1k-like toy below only feature 0 carries the
+// class; SVM-RFE must keep it to the last round.
+func TestSVMRFERanksInformativeFirst(t *testing.T) {
+	r := dataset.Rand(3, 0)
+	n, p := 60, 30
+	x := mat.NewDense(n, p, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		y[i] = i % 2
+		for j := 0; j < p; j++ {
+			x.Set(i, j, r.NormFloat64())
+		}
+		x.Set(i, 0, float64(2*y[i]-1)*2+0.3*r.NormFloat64())
+	}
+	for _, rfe := range []SVMRFE{{Step: 0.1}, {Halve: true}} {
+		rk, err := rfe.Rank(context.Background(), x, y, 2, dataset.Rand(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rk.Order[0] != 0 {
+			t.Errorf("%+v: best is %d", rfe, rk.Order[0])
+		}
+		seen := map[int]bool{}
+		for pos, j := range rk.Order {
+			if seen[j] {
+				t.Fatalf("feature %d ranked twice", j)
+			}
+			seen[j] = true
+			if pos > 0 && rk.Score[j] > rk.Score[rk.Order[pos-1]] {
+				t.Fatalf("scores not decreasing along the order at %d", pos)
+			}
+		}
+	}
+}
+
+func TestCatalogParams(t *testing.T) {
+	if _, err := New(Spec{Name: "svmrfe", Params: map[string]float64{"C": -1}}); err == nil {
+		t.Error("C = -1 accepted")
+	}
+	if _, err := New(Spec{Name: "svmrfe", Params: map[string]float64{"bogus": 1}}); err == nil {
+		t.Error("unknown parameter accepted")
+	}
+	if _, err := New(Spec{Name: "nope"}); err == nil || !strings.Contains(err.Error(), "fstat") {
+		t.Errorf("unknown method: %v", err)
+	}
+	for _, in := range Catalog {
+		if _, err := New(Spec{Name: in.Name}); err != nil {
+			t.Errorf("%s with defaults: %v", in.Name, err)
+		}
+	}
+}
+
+func BenchmarkFStatLung(b *testing.B) {
+	x, y := lungSized(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		FScores(x, y, 2)
+	}
+}
+
+func BenchmarkSVMRFELung(b *testing.B) {
+	x, y := lungSized(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (SVMRFE{Step: 0.1}).Rank(context.Background(), x, y, 2, dataset.Rand(1, uint64(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// lungSized is a z-scored D5k-like set of Lung's size (12533 x 181); -short keeps it small.
+func lungSized(b testing.TB) (*mat.Dense, []int) {
+	n, p := 181, 12533
+	if testing.Short() {
+		n, p = 60, 500
+	}
+	ds := synth.Benchmark(n, p)
+	return ds.X, ds.Labels
+}

@@ -3,9 +3,11 @@
 package plots
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"image"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +97,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 		case "eps":
 			cv := vgeps.NewTitle(o.Width, o.Height, f.Title)
 			wt = cv
-			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
+			write = func(fh *os.File) error { return writeEPS(fh, cv) }
 		default:
 			return paths, fmt.Errorf("unknown format %q (png, svg, pdf, eps)", format)
 		}
@@ -110,6 +112,20 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 		return paths, err
 	}
 	return append(paths, path), nil
+}
+
+// writeEPS writes c with its header corrected: gonum/plot v0.17 writes "%%!PS-Adobe" and
+// "%%Creator" where EPS needs "%!PS-Adobe" as the first bytes and "%%Creator:".
+func writeEPS(w io.Writer, c *vgeps.Canvas) error {
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return err
+	}
+	b := buf.Bytes()
+	b = bytes.Replace(b, []byte("%%!PS-Adobe"), []byte("%!PS-Adobe"), 1)
+	b = bytes.Replace(b, []byte("%%Creator "), []byte("%%Creator: "), 1)
+	_, err := w.Write(b)
+	return err
 }
 
 // writeFile writes through a temporary file and renames it, so a failed export never

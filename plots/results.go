@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"sort"
 	"strconv"
 
@@ -35,10 +36,30 @@ func protocolLabel(res *experiment.Result) string {
 	return fmt.Sprintf("%s, %s", in.Label, res.Config.Mode)
 }
 
-func style(p *plot.Plot) {
+// style adds the grid and puts the legend in headroom above y = top, so that it never
+// hides a curve; ticks stop at top.
+func style(p *plot.Plot, entries int, bottom, top float64) {
 	p.Legend.Top = true
 	p.Legend.Left = false
 	p.Add(plotter.NewGrid())
+	p.Y.Min = bottom
+	p.Y.Max = top + (top-bottom)*0.075*float64(entries+1)
+	var ticks []plot.Tick
+	step := 0.1
+	if top-bottom > 0.5 {
+		step = 0.2
+	}
+	for v := 0.0; v <= top+1e-9; v += step / 2 {
+		if v < bottom-1e-9 {
+			continue
+		}
+		t := plot.Tick{Value: v}
+		if int(math.Round(v/(step/2)))%2 == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', 1, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 }
 
 // StabilityVsK draws one curve per method of the measure against k; S_W and S_R of each
@@ -61,8 +82,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		p.Title.Text = f.Title
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = m.Label
-		p.Y.Min, p.Y.Max = 0, 1
-		style(p)
+		style(p, len(res.Methods), 0, 1)
 		for i, mr := range res.Methods {
 			var xy plotter.XYs
 			for _, s := range mr.Stability {
@@ -106,8 +126,13 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 		p.Title.Text = f.Title
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = "test accuracy (mean ± sd)"
-		p.Y.Max = 1
-		style(p)
+		lo := 1.0
+		for _, mr := range res.Methods {
+			for _, a := range mr.Accuracy[classifier] {
+				lo = math.Min(lo, a.Mean-a.SD)
+			}
+		}
+		style(p, len(res.Methods), math.Max(0, math.Floor(lo*10)/10), 1)
 		for i, mr := range res.Methods {
 			pts := mr.Accuracy[classifier]
 			if len(pts) == 0 {

@@ -1,0 +1,115 @@
+package plots
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/synth"
+)
+
+func smallResult(t *testing.T) *experiment.Result {
+	t.Helper()
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Repeats, cfg.Ks = 2, []int{1, 2, 5, 10}
+	res, err := experiment.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestExportEveryFormat(t *testing.T) {
+	res := smallResult(t)
+	dir := t.TempDir()
+	w, _ := Length(16, "cm")
+	h, _ := Length(10, "cm")
+	for _, f := range All(res) {
+		paths, err := Export(f, dir, Formats, ExportOptions{Width: w, Height: h, DPI: 300})
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if len(paths) != 5 {
+			t.Fatalf("%s: wrote %v", f.Name, paths)
+		}
+	}
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	img, err := png.Decode(bytes.NewReader(read("stability-simid.png")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 16 cm x 10 cm at 300 dpi = 1890 x 1181 pixels (16 / 2.54 * 300)
+	if b := img.Bounds(); b.Dx() != 1890 || b.Dy() != 1181 {
+		t.Errorf("PNG is %d x %d", b.Dx(), b.Dy())
+	}
+	if b := read("stability-simid.pdf"); !bytes.HasPrefix(b, []byte("%PDF-")) || !bytes.Contains(b, []byte("FontFile")) {
+		t.Error("PDF header or embedded font missing")
+	}
+	if b := read("stability-simid.svg"); !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("@font-face")) {
+		t.Error("SVG without embedded fonts")
+	}
+	if b := read("stability-simid.eps"); !bytes.HasPrefix(b, []byte("%!PS-Adobe")) {
+		t.Error("EPS header missing")
+	}
+	rows, err := csv.NewReader(bytes.NewReader(read("stability-simid.csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// header + 2 methods x 4 ks; the values are those of the result
+	if len(rows) != 9 || rows[0][0] != "method" || rows[1][1] != "1" {
+		t.Errorf("CSV rows %v", rows[:2])
+	}
+	acc, _ := csv.NewReader(bytes.NewReader(read("accuracy-svm.csv"))).ReadAll()
+	if len(acc) != 9 {
+		t.Errorf("accuracy CSV has %d rows", len(acc))
+	}
+	if _, err := Export(All(res)[0], dir, []string{"gif"}, ExportOptions{Width: w, Height: h}); err == nil || !strings.Contains(err.Error(), "gif") {
+		t.Errorf("unknown format: %v", err)
+	}
+}
+
+func TestRenderPixelsInsideImage(t *testing.T) {
+	res := smallResult(t)
+	f := StabilityVsK(res, Measures[0])
+	r, err := Render(f, 800, 500, 96)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := r.Image.Bounds()
+	if b.Dx() != 800 || b.Dy() != 500 || len(r.Pixels) != len(f.Points) {
+		t.Fatalf("image %v, %d pixels for %d points", b, len(r.Pixels), len(f.Points))
+	}
+	for i, p := range r.Pixels {
+		if !p.In(b) {
+			t.Errorf("point %d (%v) drawn outside the image at %v", i, f.Points[i], p)
+		}
+	}
+	// larger k is further right
+	if r.Pixels[0].X >= r.Pixels[1].X {
+		t.Errorf("k=1 at x=%d, k=2 at x=%d", r.Pixels[0].X, r.Pixels[1].X)
+	}
+}
+
+func TestLength(t *testing.T) {
+	in, _ := Length(1, "in")
+	cm, _ := Length(2.54, "cm")
+	if d := float64(in - cm); d > 1e-9 || d < -1e-9 {
+		t.Errorf("1 in = %v, 2.54 cm = %v", in, cm)
+	}
+	if _, err := Length(1, "px"); err == nil {
+		t.Error("px accepted")
+	}
+}

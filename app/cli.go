@@ -191,6 +191,9 @@ func runCommand(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if abs, err := filepath.Abs(path); err == nil {
+			cfg.DataPath = abs // the saved run finds its data from anywhere
+		}
 	}
 	ctx, stop := interruptible()
 	defer stop()

@@ -89,7 +89,11 @@ func (u *UI) ShowExport() {
 	dpi.SetText(u.app.Preferences().StringWithFallback("exportDPI", "300"))
 	var d dialog.Dialog
 	do := func() {
-		if err := u.export(fig, dir.Text, name.Text, checks, width.Text, height.Text, unit.Selected, dpi.Text); err != nil {
+		formats := map[string]bool{}
+		for f, c := range checks {
+			formats[f] = c.Checked
+		}
+		if err := u.exportFormats(fig, dir.Text, name.Text, formats, width.Text, height.Text, unit.Selected, dpi.Text); err != nil {
 			u.showError(err)
 			return
 		}
@@ -116,7 +120,8 @@ func (u *UI) ShowExport() {
 	u.win.Canvas().Focus(dir)
 }
 
-func (u *UI) export(fig plots.Figure, dir, name string, checks map[string]*widget.Check, w, h, unit, dpiText string) error {
+// exportFormats writes fig in the formats ticked, with the size and resolution typed.
+func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string]bool, w, h, unit, dpiText string) error {
 	wv, err1 := strconv.ParseFloat(strings.TrimSpace(w), 64)
 	hv, err2 := strconv.ParseFloat(strings.TrimSpace(h), 64)
 	if err1 != nil || err2 != nil || wv <= 0 || hv <= 0 || wv > 200 || hv > 200 {
@@ -128,7 +133,7 @@ func (u *UI) export(fig plots.Figure, dir, name string, checks map[string]*widge
 	}
 	var formats []string
 	for _, f := range plots.Formats {
-		if checks[f].Checked {
+		if ticked[f] {
 			formats = append(formats, f)
 		}
 	}

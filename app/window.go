@@ -233,17 +233,18 @@ func (u *UI) prep() dataset.Prep {
 // LoadFile reads path in the background; on success it replaces the data, on failure
 // it shows the reason and keeps the data the user had.
 func (u *UI) LoadFile(path string, o dataset.Options) {
-	u.progress.Start("Reading " + filepath.Base(path))
+	// the progress bar and Cancel belong to runs; a load only writes the status line
+	u.progress.Status.SetText("Reading " + filepath.Base(path) + "...")
 	go func() {
 		ds, err := dataset.ReadFile(path, o)
 		fyne.Do(func() {
 			if err != nil {
-				u.progress.Finish("Could not read "+filepath.Base(path)+"; the previous data are kept.", false)
+				u.progress.Status.SetText("Could not read " + filepath.Base(path) + "; the previous data are kept.")
 				u.showError(err)
 				return
 			}
 			u.setData(ds, path, o)
-			u.progress.Finish(fmt.Sprintf("Read %s.", filepath.Base(path)), true)
+			u.progress.Status.SetText(fmt.Sprintf("Read %s.", filepath.Base(path)))
 			log.Printf("loaded %s", path)
 		})
 	}()

@@ -193,3 +193,12 @@ func (r *chartRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.c.img, r.c.empty, r.c.tipBg, r.c.tipText}
 }
 func (r *chartRenderer) Destroy() {}
+
+// PointPosition is where data point i is drawn, in the widget's coordinates.
+func (c *Chart) PointPosition(i int) (fyne.Position, bool) {
+	if i < 0 || i >= len(c.points) {
+		return fyne.Position{}, false
+	}
+	p := c.points[i]
+	return fyne.NewPos(float32(p.X)/c.scale, float32(p.Y)/c.scale), true
+}

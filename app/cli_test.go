@@ -1,0 +1,138 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"steadfast/compute/dataset"
+)
+
+var sharedData = filepath.Join("..", "..", "shared", "data")
+
+func TestRankCommandColon(t *testing.T) {
+	path := filepath.Join(sharedData, "colon.csv")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("shared data missing")
+	}
+	var out, errw bytes.Buffer
+	if code := headless(rankCommand, []string{"--data", path, "--method", "fstat"}, &out, &errw); code != 0 {
+		t.Fatalf("exit %d: %s", code, errw.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2000 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	// the same order as sklearn's f_classif (compute/score/testdata/colon_fclassif.tsv):
+	// Hsa.8147 39.8127, Hsa.692_dup2 33.1498, Hsa.37937 32.0159
+	want := []string{"1\tHsa.8147\t39.81266944", "2\tHsa.692_dup2\t33.149759", "3\tHsa.37937\t32.0159181"}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
+		}
+	}
+	prev := 1e308
+	for i, l := range lines {
+		f := strings.Split(l, "\t")
+		if len(f) != 3 || f[0] != strconv.Itoa(i+1) {
+			t.Fatalf("line %d malformed: %q", i+1, l)
+		}
+		v, _ := strconv.ParseFloat(f[2], 64)
+		if v > prev {
+			t.Fatalf("scores rise at line %d", i+1)
+		}
+		prev = v
+	}
+}
+
+func TestRankCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	ragged := filepath.Join(dir, "ragged.csv")
+	os.WriteFile(ragged, []byte("g1,g2,class\n1,2,A\n3,B\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", ragged}, "ragged.csv, line 3, column 3"},
+		{[]string{"--data", filepath.Join(dir, "none.csv")}, "none.csv: cannot open"},
+		{[]string{"--data", ragged, "--method", "magic"}, ""},
+		{[]string{}, "needs --data"},
+		{[]string{"--bogus"}, "bogus"},
+	} {
+		var out, errw bytes.Buffer
+		code := headless(rankCommand, tc.args, &out, &errw)
+		msg := errw.String()
+		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, msg, tc.want)
+		}
+	}
+}
+
+func TestSynthAndRunCommands(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d1k.csv")
+	var out, errw bytes.Buffer
+	if code := headless(synthCommand, []string{"--preset", "d1k", "--samples", "40", "--seed", "3", "-o", data}, &out, &errw); code != 0 {
+		t.Fatalf("synth: %s", errw.String())
+	}
+	ds, err := dataset.ReadFile(data, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, p := ds.Dims(); n != 40 || p != 1000 || len(ds.Classes) != 2 {
+		t.Fatalf("synth wrote %d x %d", n, p)
+	}
+	cfg := `{"dataPath": "d1k.csv", "protocol": "drags2008", "methods": [{"name": "fstat"}, {"name": "svmone"}],
+		"zscore": true, "classifiers": ["svm", "1nn"], "seed": 5, "ks": [2, 4, 8]}`
+	cfgPath := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfgPath, []byte(cfg), 0o644)
+	outDir := filepath.Join(dir, "out")
+	if code := headless(runCommand, []string{cfgPath, "-o", outDir}, &out, &errw); code != 0 {
+		t.Fatalf("run: %s", errw.String())
+	}
+	for _, f := range []string{"result.json", "stability-simid.pdf", "stability-simid.png", "stability-simid.svg", "stability-simid.eps", "stability-simid.csv", "accuracy-1nn.png", "selection-grid-svm-one.csv", "top-features-f-statistic.csv"} {
+		if st, err := os.Stat(filepath.Join(outDir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	saved, err := LoadResult(filepath.Join(outDir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved.Result.Config.Seed != 5 || len(saved.Result.Methods) != 2 || len(saved.Result.Methods[0].Runs) != 30 {
+		t.Errorf("saved run: seed %d, %d methods", saved.Result.Config.Seed, len(saved.Result.Methods))
+	}
+	// the saved run is a configuration too, and reproduces the same numbers
+	out2 := filepath.Join(dir, "out2")
+	if code := headless(runCommand, []string{filepath.Join(outDir, "result.json"), "-o", out2}, &out, &errw); code != 0 {
+		t.Fatalf("rerun: %s", errw.String())
+	}
+	again, _ := LoadResult(filepath.Join(out2, "result.json"))
+	a, _ := json.Marshal(saved.Result.Methods[1].Stability)
+	b, _ := json.Marshal(again.Result.Methods[1].Stability)
+	if string(a) != string(b) {
+		t.Error("re-running a saved run gave other stability values")
+	}
+	// bad configurations
+	os.WriteFile(cfgPath, []byte(`{"protocol": "cv10x10", "methods": [{"name": "fstat"}], "typo": 1}`), 0o644)
+	errw.Reset()
+	if code := headless(runCommand, []string{cfgPath, "-o", outDir}, &out, &errw); code != 2 || !strings.Contains(errw.String(), "typo") {
+		t.Errorf("unknown field: exit %d %q", code, errw.String())
+	}
+}
+
+func TestParseKs(t *testing.T) {
+	ks, err := ParseKs("1-3, 10, 20-40:10")
+	if err != nil || FormatKs(ks) != "1-3,10,20,30,40" {
+		t.Errorf("ParseKs = %v %v", ks, err)
+	}
+	for _, bad := range []string{"0", "5-2", "a", "1-10:0"} {
+		if _, err := ParseKs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

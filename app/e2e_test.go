@@ -1,0 +1,154 @@
+package app
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer collects a process's output while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestEndToEndUnderX builds the real binary, starts it on the X display (xvfb-run in CI),
+// and drives it with keystrokes only, as a user without a mouse would: open
+// leukemia.gct by typing its path, run the default study (10 x 10-fold CV, F-statistic
+// and SVM-RFE), export the stability figure, and check the PDF and PNG. Set
+// STEADFAST_SHOTS to a folder to keep screenshots (needs ImageMagick's import).
+func TestEndToEndUnderX(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped with -short")
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no X display (run under xvfb-run)")
+	}
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		t.Skip("xdotool not installed")
+	}
+	gct, err := filepath.Abs(filepath.Join(sharedData, "leukemia.gct"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(gct); err != nil {
+		t.Skip("shared data missing")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "steadfast")
+	build := exec.Command("go", "build", "-o", bin, "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	var log syncBuffer
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "HOME="+dir, "LANG=en_US.UTF-8")
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("application log:\n%s", log.String())
+		}
+	}()
+	xdo := func(args ...string) string {
+		out, err := exec.Command("xdotool", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("xdotool %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	var win string
+	waitFor(t, "the window", 60*time.Second, func() bool {
+		out, err := exec.Command("xdotool", "search", "--name", "^Steadfast$").Output()
+		win = strings.TrimSpace(strings.Split(string(out), "\n")[0])
+		return err == nil && win != ""
+	})
+	time.Sleep(2 * time.Second)
+	shots := os.Getenv("STEADFAST_SHOTS")
+	shot := func(name string) {
+		if shots == "" {
+			return
+		}
+		if _, err := exec.LookPath("import"); err == nil {
+			exec.Command("import", "-window", "root", filepath.Join(shots, name)).Run()
+		}
+	}
+	key := func(keys ...string) {
+		xdo("windowfocus", "--sync", win)
+		xdo(append([]string{"key", "--clearmodifiers"}, keys...)...)
+		time.Sleep(700 * time.Millisecond)
+	}
+	typeText := func(s string) {
+		xdo("type", "--delay", "5", s)
+		time.Sleep(300 * time.Millisecond)
+	}
+	waitLog := func(what string, timeout time.Duration) {
+		waitFor(t, "log line "+what, timeout, func() bool { return strings.Contains(log.String(), what) })
+	}
+	shot("e2e-1-start.png")
+	key("ctrl+o")
+	key("ctrl+a")
+	typeText(gct)
+	key("Return")
+	waitLog("loaded "+gct, 60*time.Second)
+	time.Sleep(time.Second)
+	shot("e2e-2-loaded.png")
+	key("ctrl+r")
+	waitLog("run started: cv10x10 on leukemia.gct", 10*time.Second)
+	time.Sleep(3 * time.Second)
+	shot("e2e-3-running.png")
+	waitLog("run finished", 15*time.Minute)
+	time.Sleep(2 * time.Second)
+	shot("e2e-4-results.png")
+	out := filepath.Join(dir, "figures")
+	key("ctrl+e")
+	key("ctrl+a")
+	typeText(out)
+	key("Return")
+	waitLog("exported "+filepath.Join(out, "stability-simid.csv"), 30*time.Second)
+	shot("e2e-5-exported.png")
+	pdf, err := os.ReadFile(filepath.Join(out, "stability-simid.pdf"))
+	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) || len(pdf) < 5000 {
+		t.Fatalf("PDF: %d bytes, %v", len(pdf), err)
+	}
+	fh, err := os.Open(filepath.Join(out, "stability-simid.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	img, err := png.Decode(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// default export size 16 x 10 cm at 300 dpi
+	if b := img.Bounds(); b.Dx() != 1890 || b.Dy() != 1181 {
+		t.Errorf("PNG is %v", b)
+	}
+	// the figure has both methods' curves: count pixels of their two colours
+	csv, _ := os.ReadFile(filepath.Join(out, "stability-simid.csv"))
+	if !strings.Contains(string(csv), "F-statistic,1,simid") || !strings.Contains(string(csv), "SVM-RFE,50,simid") {
+		t.Errorf("CSV lacks the methods' rows:\n%.300s", csv)
+	}
+}

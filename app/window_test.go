@@ -1,0 +1,175 @@
+package app
+
+import (
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"steadfast/compute/dataset"
+)
+
+func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// onUI reads UI state on the UI goroutine.
+func onUI[T any](f func() T) T {
+	var v T
+	fyne.DoAndWait(func() { v = f() })
+	return v
+}
+
+func newTestUI(t *testing.T) (*UI, fyne.Window) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("Steadfast")
+	u := NewUI(a, w)
+	w.SetContent(u.Content())
+	w.Resize(fyne.NewSize(1280, 820))
+	return u, w
+}
+
+func TestWindowLoadRunExport(t *testing.T) {
+	colon := filepath.Join(sharedData, "colon.csv")
+	if _, err := os.Stat(colon); err != nil {
+		t.Skip("shared data missing")
+	}
+	u, _ := newTestUI(t)
+	if !strings.Contains(u.summary.Text, "100 samples, 1000 features") {
+		t.Fatalf("example not shown: %q", u.summary.Text)
+	}
+	// a broken file: a message, and the example stays
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.csv")
+	os.WriteFile(bad, []byte("g1,g2,class\n1,2,A\n3,oops,B\n"), 0o644)
+	fyne.DoAndWait(func() { u.LoadFile(bad, dataset.Options{}) })
+	waitFor(t, "the error", 5*time.Second, func() bool { return onUI(func() string { return u.progress.Status.Text }) != "Reading broken.csv..." })
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "previous data are kept") || !strings.Contains(u.summary.Text, "1000 features") {
+		t.Fatalf("after a bad file: status %q, summary %q", st, u.summary.Text)
+	}
+	fyne.DoAndWait(func() { u.LoadFile(colon, dataset.Options{}) })
+	waitFor(t, "colon", 10*time.Second, func() bool {
+		return onUI(func() bool { return strings.Contains(u.summary.Text, "colon.csv: 62 samples, 2000 features") })
+	})
+	if !strings.Contains(u.summary.Text, "tumor 40, normal 22") {
+		t.Errorf("summary: %q", u.summary.Text)
+	}
+	// DRAGS 2008 protocol, F and SVM-ONE, a short k grid
+	fyne.DoAndWait(func() {
+		u.protocol.protocol.SetSelectedIndex(1)
+		u.protocol.ks.SetText("2,4,8,16")
+		u.methods.checks["svmrfe"].SetChecked(false)
+		u.methods.checks["svmone"].SetChecked(true)
+		test.Tap(u.runBtn)
+	})
+	waitFor(t, "the run", 60*time.Second, func() bool { return onUI(func() bool { return u.result != nil }) })
+	res := u.result
+	if res.Config.Protocol != "drags2008" || len(res.Methods) != 2 || res.Methods[1].Label != "SVM-ONE" || len(res.Methods[0].Runs) != 30 {
+		t.Fatalf("result: %s with %d methods", res.Config.Protocol, len(res.Methods))
+	}
+	if !strings.Contains(onUI(func() string { return u.numbers.Text }), "S_W") {
+		t.Error("S_W and S_R not shown")
+	}
+	waitFor(t, "the chart", 5*time.Second, func() bool { return onUI(func() image.Image { return u.stabChart.Image() }) != nil })
+	// hovering a drawn point names it
+	fyne.DoAndWait(func() {
+		pos, ok := u.stabChart.PointPosition(0)
+		if !ok {
+			t.Fatal("no points on the chart")
+		}
+		u.stabChart.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
+	})
+	if tip := onUI(u.stabChart.Tooltip); !strings.Contains(tip, "k = 2") {
+		t.Errorf("tooltip %q", tip)
+	}
+	// top features table: F's best on Colon is Hsa.8147 (sklearn f_classif, compute/score/testdata)
+	fyne.DoAndWait(func() { u.topMethod.SetSelectedIndex(0) })
+	if rows := onUI(u.topTable.Rows); len(rows) == 0 || rows[0][0] != "Hsa.8147" && rows[0][3] != "1" {
+		t.Errorf("top table starts %v", rows[0])
+	}
+	// export the stability figure as PDF and PNG
+	out := filepath.Join(dir, "figs")
+	fyne.DoAndWait(func() {
+		fig := u.currentFigure(0)
+		checks := map[string]bool{"png": true, "pdf": true}
+		err := u.exportFormats(fig, out, "stab", checks, "8", "3", "in", "150")
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	png, err := os.ReadFile(filepath.Join(out, "stab.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _, err := image.DecodeConfig(strings.NewReader(string(png))); err != nil || cfg.Width != 1200 || cfg.Height != 450 {
+		t.Errorf("PNG 8 x 3 in at 150 dpi: %+v %v", cfg, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "stab.pdf")); !strings.HasPrefix(string(b), "%PDF") {
+		t.Error("PDF not written")
+	}
+	if _, err := os.Stat(filepath.Join(out, "stab.csv")); err != nil {
+		t.Error("CSV not written")
+	}
+	// save and reopen
+	saved := filepath.Join(dir, "run.json")
+	if err := SaveResult(saved, res); err != nil {
+		t.Fatal(err)
+	}
+	fyne.DoAndWait(func() { u.result = nil; u.OpenRun(saved) })
+	if r := onUI(u.Result); r == nil || r.Config.Seed != res.Config.Seed || len(r.Methods) != 2 {
+		t.Fatal("reopened run not shown")
+	}
+	// a cancelled run keeps the previous results
+	fyne.DoAndWait(func() {
+		u.protocol.protocol.SetSelectedIndex(0)
+		u.protocol.ks.SetText("")
+		u.methods.checks["svmrfe"].SetChecked(true)
+		u.methods.forms["svmrfe"].Entry("step").SetText("0.01")
+		test.Tap(u.runBtn)
+	})
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	fyne.DoAndWait(func() { test.Tap(u.progress.Cancel) })
+	waitFor(t, "cancel", 2*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "Cancelled") || onUI(u.Result).Config.Protocol != "drags2008" {
+		t.Errorf("after cancel: %q", st)
+	}
+}
+
+func TestFormErrorsAreShownNotRun(t *testing.T) {
+	u, w := newTestUI(t)
+	fyne.DoAndWait(func() {
+		u.protocol.seed.SetText("minus one")
+		test.Tap(u.runBtn)
+	})
+	if u.cancel != nil {
+		t.Fatal("a run started with a bad seed")
+	}
+	fyne.DoAndWait(func() {
+		u.protocol.seed.SetText("1")
+		for _, c := range u.methods.checks {
+			c.SetChecked(false)
+		}
+		test.Tap(u.runBtn)
+	})
+	if u.cancel != nil {
+		t.Fatal("a run started with no method")
+	}
+	_ = w
+}

@@ -54,7 +54,7 @@ const usage = `Steadfast: stable biomarker discovery.
   steadfast run CONFIG.json -o OUTDIR               run a saved configuration (or saved run) headless
   steadfast rank --data FILE --method NAME [--seed N] [--no-zscore]
                                                     rank features on all samples: rank<TAB>feature<TAB>score
-  steadfast synth --preset d1k|d5k --samples N --seed S -o FILE.csv
+  steadfast synth --preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv
                                                     write a synthetic data set (SPEC section 8)
 `
 
@@ -119,6 +119,7 @@ func rankCommand(args []string, out io.Writer) error {
 func synthCommand(args []string, out io.Writer) error {
 	fs := newFlags("synth")
 	preset := fs.String("preset", "d1k", "d1k or d5k")
+	features := fs.Int("features", 0, "instead of a preset: this many features in groups of about 20 (e.g. 12533 for a Lung-sized set)")
 	n := fs.Int("samples", 100, "number of samples")
 	seed := fs.Uint64("seed", 1, "random seed")
 	part := fs.Int("part", 0, "0 for a training set; 1, 2, ... for independent sets of the same population")
@@ -129,6 +130,12 @@ func synthCommand(args []string, out io.Writer) error {
 	p, ok := synth.Presets[*preset]
 	if !ok {
 		return fmt.Errorf("unknown preset %q (d1k or d5k)", *preset)
+	}
+	if *features != 0 {
+		if *features < synth.Relevant*2 || *features > 1_000_000 {
+			return fmt.Errorf("--features must be between %d and 1000000", synth.Relevant*2)
+		}
+		p = synth.Sized(*features)
 	}
 	if *n < 2 || *n > 1_000_000 {
 		return fmt.Errorf("--samples must be between 2 and 1000000, not %d", *n)

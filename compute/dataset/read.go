@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -148,22 +150,46 @@ func splitFields(line string, sep byte) []string {
 // parseCell reads one numeric cell. Empty, NA, NaN, ? and null are missing (NaN).
 // decimalComma accepts 1,5 for 1.5.
 func parseCell(s string, decimalComma bool) (float64, bool) {
+	if decimalComma && strings.IndexByte(s, ',') >= 0 {
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err == nil {
+		return v, true
+	}
+	var ne *strconv.NumError
+	if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+		return v, true // ±Inf, reported as non-finite later
+	}
 	switch strings.ToLower(s) {
 	case "", "na", "nan", "?", "null", "n/a", "#n/a":
 		return math.NaN(), true
 	}
-	if decimalComma {
-		s = strings.Replace(s, ",", ".", 1)
+	return 0, false
+}
+
+// parallelRows calls f(i) for i in [0, n) on all cores and returns the error of the
+// smallest i that failed, so the message never depends on scheduling.
+func parallelRows(n int, f func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), max(n/16, 1))
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				errs[i] = f(i)
+			}
+		}(w)
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return v, true // ±Inf, reported as non-finite later
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
-		return 0, false
 	}
-	return v, true
+	return nil
 }
 
 func isNumber(s string) bool {
@@ -217,10 +243,10 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 	}
 	sep := detectSep(ls)
 	rows := make([][]string, len(ls))
+	parallelRows(len(ls), func(i int) error { rows[i] = splitFields(ls[i], sep); return nil })
 	width := 0
-	for i, l := range ls {
-		rows[i] = splitFields(l, sep)
-		width = max(width, len(rows[i]))
+	for _, r := range rows {
+		width = max(width, len(r))
 	}
 	if len(rows) < 2 || width < 2 {
 		return nil, &ParseError{File: file, Msg: "needs a header line and at least one data line with two or more columns; is the separator a comma, semicolon or tab?"}
@@ -371,6 +397,9 @@ func fromRows(file string, rows [][]string, orient Orientation, classIdx int, de
 		} else {
 			ds.Samples = append(ds.Samples, fmt.Sprintf("sample%d", i+1))
 		}
+	}
+	err := parallelRows(n, func(i int) error {
+		r := rows[i+1]
 		row := x.RawRowView(i)
 		for jj, j := range featCols {
 			v, ok := parseCell(r[j], decimalComma)
@@ -380,10 +409,14 @@ func fromRows(file string, rows [][]string, orient Orientation, classIdx int, de
 				if sep == ',' && strings.Count(r[j], ".") == 0 && isNumber(strings.Replace(r[j], ",", ".", 1)) {
 					msg += " (decimal comma? use ; or tab as separator)"
 				}
-				return nil, &ParseError{File: file, Line: l, Column: c, Msg: msg}
+				return &ParseError{File: file, Line: l, Column: c, Msg: msg}
 			}
 			row[jj] = v
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	note, uniq := uniqueNames(names, "feature")
 	ds.Features = uniq

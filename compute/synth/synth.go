@@ -104,11 +104,16 @@ func Generate(p Preset, n int, seed uint64, part int) (*dataset.Dataset, Truth) 
 	return ds, truth
 }
 
+// Sized is a preset of p features in groups of 20 +- 5.
+func Sized(p int) Preset {
+	return Preset{Name: fmt.Sprintf("p%d", p), Features: p, Groups: max(p/20, Relevant), Spread: 5}
+}
+
 // Benchmark returns a z-scored synthetic set of n samples and p features (groups of
 // about 20 correlated features, the class driven by ten groups), for benchmarks at the
 // papers' sizes (Lung: n = 181, p = 12533).
 func Benchmark(n, p int) *dataset.Dataset {
-	ds, _ := Generate(Preset{Name: "bench", Features: p, Groups: max(p/20, Relevant), Spread: 5}, n, 1, 0)
+	ds, _ := Generate(Sized(p), n, 1, 0)
 	dataset.Standardize(ds.X)
 	return ds
 }

@@ -51,7 +51,8 @@ func Main(args []string) int {
 const usage = `Steadfast: stable biomarker discovery.
 
   steadfast [FILE]                                  open the window (with FILE, or the built-in example)
-  steadfast run CONFIG.json -o OUTDIR               run a saved configuration (or saved run) headless
+  steadfast run CONFIG.json -o OUTDIR [--width 16 --height 10 --unit cm --dpi 300] [--data FILE]
+                                                    run a saved configuration (or saved run) headless
   steadfast rank --data FILE --method NAME [--seed N] [--no-zscore]
                                                     rank features on all samples: rank<TAB>feature<TAB>score
   steadfast synth --preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv
@@ -171,11 +172,23 @@ func runCommand(args []string, out io.Writer) error {
 	fs := newFlags("run")
 	outDir := fs.String("o", "", "output folder")
 	data := fs.String("data", "", "data file (overrides the configuration's)")
+	width := fs.Float64("width", 16, "figure width")
+	height := fs.Float64("height", 10, "figure height")
+	unit := fs.String("unit", "cm", "unit of width and height: cm, mm or in")
+	dpi := fs.Int("dpi", 300, "PNG resolution")
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
 	if cfgPath == "" || *outDir == "" {
 		return errors.New("usage: steadfast run CONFIG.json -o OUTDIR")
+	}
+	w, err := plots.Length(*width, *unit)
+	if err != nil {
+		return err
+	}
+	h, _ := plots.Length(*height, *unit)
+	if *width <= 0 || *height <= 0 || *dpi < 30 || *dpi > 2400 {
+		return errors.New("--width and --height must be positive and --dpi between 30 and 2400")
 	}
 	cfg, err := LoadConfig(cfgPath)
 	if err != nil {
@@ -218,7 +231,7 @@ func runCommand(args []string, out io.Writer) error {
 	if err := SaveResult(filepath.Join(*outDir, "result.json"), res); err != nil {
 		return err
 	}
-	size := plots.ExportOptions{Width: 16 * 0.3937 * 72, Height: 10 * 0.3937 * 72, DPI: 300}
+	size := plots.ExportOptions{Width: w, Height: h, DPI: *dpi}
 	for _, f := range append(plots.All(res), topTables(res)...) {
 		formats := plots.Formats
 		if f.Build == nil {

@@ -68,9 +68,13 @@ func TestExportEveryFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// header + 2 methods x 4 ks; the values are those of the result
-	if len(rows) != 9 || rows[0][0] != "method" || rows[1][1] != "1" {
+	// header + 2 methods x 4 ks + the random baseline at 4 ks; the values are those of the result
+	if len(rows) != 13 || rows[0][0] != "method" || rows[1][1] != "1" || rows[1][4] != f4(res.Methods[0].Stability[0].SimID) {
 		t.Errorf("CSV rows %v", rows[:2])
+	}
+	// random baseline of Sim_ID at k = 10 of p = 1000 features: 10/1000 (worked by hand)
+	if last := rows[12]; last[0] != "random selection" || last[1] != "10" || last[4] != "0.0100" {
+		t.Errorf("random baseline row %v", last)
 	}
 	acc, _ := csv.NewReader(bytes.NewReader(read("accuracy-svm.csv"))).ReadAll()
 	if len(acc) != 9 {

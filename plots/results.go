@@ -20,13 +20,18 @@ import (
 type Measure struct {
 	Key, Label string
 	Value      func(experiment.StabilityPoint) float64
+	Random     func(k, p float64) float64
 }
 
-// Measures drawn by StabilityVsK.
+// Measures drawn by StabilityVsK. Random is the expected value for two independent
+// random k-subsets of p features (nil when there is no closed form): they share k^2/p
+// features on average, so Dice = k/p and Tanimoto ~ (k^2/p)/(2k - k^2/p) = k/(2p - k).
 var Measures = []Measure{
-	{"simid", "Sim_ID (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID }},
-	{"ss", "Kalousis S_S (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS }},
-	{"simvm", "Sim_V^M (matched |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }},
+	{"simid", "Sim_ID (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID },
+		func(k, p float64) float64 { return k / p }},
+	{"ss", "Kalousis S_S (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS },
+		func(k, p float64) float64 { return k / (2*p - k) }},
+	{"simvm", "Sim_V^M (matched |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil},
 }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
@@ -77,12 +82,21 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			f.Points = append(f.Points, Point{float64(s.K), v, fmt.Sprintf("%s, k = %d: %s = %.3f", mr.Label, s.K, m.Key, v)})
 		}
 	}
+	p := float64(len(res.Data.Features))
+	var random plotter.XYs
+	if m.Random != nil && len(res.Methods) > 0 {
+		for _, s := range res.Methods[0].Stability {
+			v := m.Random(float64(s.K), p)
+			random = append(random, plotter.XY{X: float64(s.K), Y: v})
+			f.Table = append(f.Table, []string{"random selection", strconv.Itoa(s.K), m.Key, "expected", f4(v), "", ""})
+		}
+	}
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = m.Label
-		style(p, len(res.Methods), 0, 1)
+		style(p, len(res.Methods)+1, 0, 1)
 		for i, mr := range res.Methods {
 			var xy plotter.XYs
 			for _, s := range mr.Stability {
@@ -104,6 +118,16 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			sc.Radius = vg.Points(2)
 			p.Add(l, sc)
 			p.Legend.Add(fmt.Sprintf("%s (S_W %.2f, S_R %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
+		}
+		if len(random) > 1 {
+			l, err := plotter.NewLine(random)
+			if err != nil {
+				return nil, err
+			}
+			l.Color = color.Gray{140}
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(l)
+			p.Legend.Add("random selection", l)
 		}
 		return p, nil
 	}

@@ -5,7 +5,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// NewStringTable shows rows of text with a sticky header row; set rows with SetRows.
+// StringTable shows rows of text with a sticky header row; set rows with SetRows.
 type StringTable struct {
 	*widget.Table
 	header []string

@@ -5,6 +5,7 @@ package experiment
 import (
 	"fmt"
 	"runtime"
+	"sort"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/score"
@@ -148,9 +149,15 @@ func (c Config) Resolved(p int) (Config, error) {
 	if len(c.Ks) == 0 {
 		c.Ks = DefaultKs(c.Protocol, p)
 	}
-	for _, k := range c.Ks {
+	ks := append([]int(nil), c.Ks...)
+	sort.Ints(ks)
+	c.Ks = ks[:0]
+	for i, k := range ks {
 		if k < 1 || k > p {
 			return c, fmt.Errorf("k = %d is outside 1..%d (the number of features)", k, p)
+		}
+		if i == 0 || k != ks[i-1] {
+			c.Ks = append(c.Ks, k)
 		}
 	}
 	if c.AccuracyMax <= 0 {

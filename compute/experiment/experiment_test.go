@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -169,5 +170,33 @@ func BenchmarkStudySVMRFE10x10Lung(b *testing.B) {
 		if _, err := Run(context.Background(), cfg, ds, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestKalousisFullGridIsFastAndSaves(t *testing.T) {
+	// the Kalousis grid runs to p: 10, 15, ..., 1000 on D1k
+	ds, _ := synth.Generate(synth.D1k, 60, 6, 0)
+	cfg := DefaultConfig()
+	cfg.Protocol = Kalousis
+	cfg.Methods = []score.Spec{{Name: "fstat"}}
+	cfg.Classifiers = []string{"1nn"}
+	start := time.Now()
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Methods[0].Stability
+	if len(st) != 199 || st[len(st)-1].K != 1000 {
+		t.Fatalf("%d points up to k = %d", len(st), st[len(st)-1].K)
+	}
+	// all 1000 features selected by every run: identical sets
+	if last := st[len(st)-1]; last.SimID != 1 || last.SS != 1 {
+		t.Errorf("k = p: Sim_ID %v, S_S %v", last.SimID, last.SS)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Errorf("result does not encode: %v", err)
 	}
 }

@@ -54,7 +54,7 @@ type StabilityPoint struct {
 	SimIDSD float64 `json:"simIDsd"`
 	SS      float64 `json:"ss"`
 	SSSD    float64 `json:"ssSD"`
-	SimVM   float64 `json:"simVM"` // Sim_V^M of the single features
+	SimVM   float64 `json:"simVM,omitempty"` // Sim_V^M of the single features; only for k <= 50
 }
 
 // AccuracyPoint is the mean and standard deviation of test accuracy over the resamples.
@@ -300,9 +300,10 @@ func accuracy(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *ma
 	}
 }
 
+// meanSD is the mean and n-1 standard deviation of v; 0, 0 for no values (JSON has no NaN).
 func meanSD(v []float64) (float64, float64) {
 	if len(v) == 0 {
-		return math.NaN(), math.NaN()
+		return 0, 0
 	}
 	if len(v) == 1 {
 		return v[0], 0
@@ -340,7 +341,6 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec score.Spec, tasks []
 		}
 	}
 	// pairs of runs compared for stability: index -1 is the reference
-	type pair struct{ a, b int }
 	var pairs []pair
 	if cfg.Mode == Reference {
 		for i := range runs {
@@ -361,22 +361,7 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec score.Spec, tasks []
 		}
 		return runs[i].order
 	}
-	for _, k := range cfg.Ks {
-		var id, ss, vm []float64
-		for _, pr := range pairs {
-			a, b := orderOf(pr.a)[:k], orderOf(pr.b)[:k]
-			id = append(id, stability.SimID(a, b))
-			ss = append(ss, stability.Tanimoto(a, b))
-			if k <= 50 {
-				vm = append(vm, stability.SimVM(pick(profiles, a), pick(profiles, b)))
-			}
-		}
-		pt := StabilityPoint{K: k}
-		pt.SimID, pt.SimIDSD = meanSD(id)
-		pt.SS, pt.SSSD = meanSD(ss)
-		pt.SimVM, _ = meanSD(vm)
-		mr.Stability = append(mr.Stability, pt)
-	}
+	mr.Stability = stabilityCurves(cfg.Ks, pairs, orderOf, profiles)
 	// S_W and S_R over whole vectors
 	var sw, sr []float64
 	rr := dataset.Rand(cfg.Seed, 200, uint64(m))
@@ -418,6 +403,56 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec score.Spec, tasks []
 	}
 	mr.Top = topFeatures(ds, cfg.GridK, ref, runs, p)
 	return mr
+}
+
+// pair names two runs compared for stability; -1 is the all-sample reference.
+type pair struct{ a, b int }
+
+// maxSimVMK is the largest k for which Sim_V^M (a k x k matching) is computed.
+const maxSimVMK = 50
+
+// stabilityCurves averages Sim_ID, S_S and Sim_V^M over the pairs at every k of ks.
+// Overlaps for all k come from one pass per pair; the |r| matrix of a pair's top
+// features is computed once and its leading k x k block matched for each k.
+func stabilityCurves(ks []int, pairs []pair, orderOf func(int) []int, profiles [][]float64) []StabilityPoint {
+	id := make([][]float64, len(ks))
+	ss := make([][]float64, len(ks))
+	vm := make([][]float64, len(ks))
+	for _, pr := range pairs {
+		a, b := orderOf(pr.a), orderOf(pr.b)
+		common := stability.TopKOverlaps(a, b, ks)
+		var r [][]float64
+		for ki, k := range ks {
+			c := float64(common[ki])
+			id[ki] = append(id[ki], 2*c/float64(2*k))
+			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
+			if k > maxSimVMK {
+				continue
+			}
+			if r == nil {
+				m := min(maxSimVMK, len(a))
+				r = make([][]float64, m)
+				for i := range r {
+					r[i] = make([]float64, m)
+					for j := range r[i] {
+						r[i][j] = math.Abs(stability.Pearson(profiles[a[i]], profiles[b[j]]))
+					}
+				}
+			}
+			vm[ki] = append(vm[ki], stability.SimM(k, k, func(i, j int) float64 { return r[i][j] }))
+		}
+	}
+	out := make([]StabilityPoint, len(ks))
+	for ki, k := range ks {
+		pt := StabilityPoint{K: k}
+		pt.SimID, pt.SimIDSD = meanSD(id[ki])
+		pt.SS, pt.SSSD = meanSD(ss[ki])
+		if k <= maxSimVMK {
+			pt.SimVM, _ = meanSD(vm[ki])
+		}
+		out[ki] = pt
+	}
+	return out
 }
 
 // topFeatures lists the features ever in a resample's top k, by frequency then mean rank.

@@ -94,3 +94,35 @@ func Spearman(r1, r2 []float64) float64 {
 	}
 	return 1 - 6*s/(p*(p*p-1))
 }
+
+// TopKOverlaps returns |top_k(a) ∩ top_k(b)| for every k of ks (ascending, at most
+// len(a) and len(b)), where top_k is the first k entries of a ranking. One pass: O(max k).
+func TopKOverlaps(a, b []int, ks []int) []int {
+	out := make([]int, len(ks))
+	if len(ks) == 0 {
+		return out
+	}
+	maxK := ks[len(ks)-1]
+	inA := make(map[int]bool, maxK)
+	inB := make(map[int]bool, maxK)
+	common, next := 0, 0
+	for k := 1; k <= maxK; k++ {
+		x, y := a[k-1], b[k-1]
+		inA[x], inB[y] = true, true
+		if x == y {
+			common++
+		} else {
+			if inB[x] {
+				common++
+			}
+			if inA[y] {
+				common++
+			}
+		}
+		for next < len(ks) && ks[next] == k {
+			out[next] = common
+			next++
+		}
+	}
+	return out
+}

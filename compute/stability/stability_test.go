@@ -115,3 +115,23 @@ func TestGroupMeasuresByHand(t *testing.T) {
 		t.Errorf("Sim_V^M = %v", got)
 	}
 }
+
+func TestTopKOverlapsMatchesDirectCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for trial := 0; trial < 200; trial++ {
+		p := 2 + r.IntN(40)
+		a, b := r.Perm(p), r.Perm(p)
+		var ks []int
+		for k := 1; k <= p; k++ {
+			if r.IntN(3) == 0 || k == p {
+				ks = append(ks, k)
+			}
+		}
+		got := TopKOverlaps(a, b, ks)
+		for i, k := range ks {
+			if want := intersect(a[:k], b[:k]); got[i] != want {
+				t.Fatalf("p=%d k=%d: %d, direct count %d", p, k, got[i], want)
+			}
+		}
+	}
+}

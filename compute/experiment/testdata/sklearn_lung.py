@@ -1,7 +1,7 @@
 # The scikit-learn side of the speed comparison in the issue-2 closing note.
 # Made with:
 #   steadfast synth --features 12533 --samples 181 --seed 1 -o /tmp/lung.csv
-#   /usr/bin/python3 compute/experiment/testdata/sklearn_lung.py /tmp/lung.csv [--study]
+#   /usr/bin/python3 compute/experiment/testdata/sklearn_lung.py /tmp/lung.csv [--study [REPEATS]]
 # (Debian python3-sklearn 1.2.1, numpy 1.24; single process, as scikit-learn's liblinear is.)
 import sys, time
 import numpy as np
@@ -43,8 +43,10 @@ print(f"RFE 10% of remaining    {t*1000:10.1f} ms")
 if "--study" in sys.argv:
     # 10 x stratified 10-fold CV: z-score on the training fold, RFE with Steadfast's schedule,
     # test accuracy of LinearSVC on the top k for k = 1..50.
+    i = sys.argv.index("--study")
+    reps = int(sys.argv[i + 1]) if len(sys.argv) > i + 1 else 10
     t0 = time.perf_counter()
-    for r in range(10):
+    for r in range(reps):
         for tr, te in StratifiedKFold(10, shuffle=True, random_state=r).split(X, y):
             m, s = X[tr].mean(0), X[tr].std(0, ddof=1)
             s[s == 0] = 1
@@ -60,4 +62,4 @@ if "--study" in sys.argv:
             for k in range(1, 51):
                 sel = order[:k]
                 LinearSVC(C=1.0).fit(Ztr[:, sel], y[tr]).score(Zte[:, sel], y[te])
-    print(f"10x10 CV SVM-RFE study  {(time.perf_counter()-t0)*1000:10.1f} ms")
+    print(f"{reps}x10 CV SVM-RFE study  {(time.perf_counter()-t0)*1000:10.1f} ms")

@@ -1,0 +1,98 @@
+package widgets
+
+import (
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+)
+
+func TestParamFormValidates(t *testing.T) {
+	test.NewTempApp(t)
+	f := NewParamForm([]Param{
+		{Key: "C", Label: "C", Default: 1, Min: 0.001, Max: 100},
+		{Key: "n", Label: "Rounds", Default: 5, Min: 1, Max: 10, Integer: true},
+	})
+	v, err := f.Values()
+	if err != nil || v["C"] != 1 || v["n"] != 5 {
+		t.Fatalf("defaults: %v %v", v, err)
+	}
+	for _, tc := range []struct{ key, text, want string }{
+		{"C", "abc", "not a number"},
+		{"C", "1000", "between 0.001 and 100"},
+		{"n", "2.5", "whole number"},
+	} {
+		f.Entry(tc.key).SetText(tc.text)
+		if _, err := f.Values(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s = %q: %v", tc.key, tc.text, err)
+		}
+		f.Set(map[string]float64{"C": 1, "n": 5})
+	}
+}
+
+func TestProgressText(t *testing.T) {
+	test.NewTempApp(t)
+	cancelled := false
+	p := NewProgress(func() { cancelled = true })
+	if !p.Cancel.Disabled() {
+		t.Error("Cancel enabled before a start")
+	}
+	p.Start("Running")
+	p.start = time.Now().Add(-10 * time.Second) // 10 s for a quarter: 30 s left
+	p.Update(25, 100, "ranking")
+	if got := p.Status.Text; got != "ranking 25/100, about 30 s left" {
+		t.Errorf("status %q", got)
+	}
+	test.Tap(p.Cancel)
+	if !cancelled {
+		t.Error("Cancel did not call back")
+	}
+	p.Finish("done", true)
+	if p.Bar.Value != 1 || !p.Cancel.Disabled() {
+		t.Error("Finish")
+	}
+	for d, want := range map[time.Duration]string{45 * time.Second: "45 s", 200 * time.Second: "3 min 20 s", 3900 * time.Second: "1 h 5 min"} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q", d, got)
+		}
+	}
+}
+
+func TestChartRendersAndNamesPoints(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("chart")
+	c := NewChart("nothing yet")
+	w.SetContent(c)
+	w.Resize(fyne.NewSize(400, 300))
+	var asked image.Point
+	c.SetRender(func(wpx, hpx int) (image.Image, []image.Point, []string, error) {
+		asked = image.Pt(wpx, hpx)
+		img := image.NewRGBA(image.Rect(0, 0, wpx, hpx))
+		img.Set(50, 60, color.Black)
+		return img, []image.Point{{50, 60}}, []string{"k = 3: 0.9"}, nil
+	})
+	deadline := time.Now().Add(3 * time.Second)
+	for c.Image() == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c.Image() == nil {
+		t.Fatal("no image rendered")
+	}
+	if asked.X < 300 || asked.Y < 200 {
+		t.Errorf("rendered at %v for a 400 x 300 window", asked)
+	}
+	pos, _ := c.PointPosition(0)
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos.Add(fyne.NewPos(3, 3))}})
+	if c.Tooltip() != "k = 3: 0.9" {
+		t.Errorf("tooltip %q", c.Tooltip())
+	}
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos.Add(fyne.NewPos(80, 80))}})
+	if c.Tooltip() != "" {
+		t.Errorf("tooltip far away: %q", c.Tooltip())
+	}
+}

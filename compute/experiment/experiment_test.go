@@ -155,7 +155,13 @@ func TestBadDataIsRefused(t *testing.T) {
 	_ = dataset.Options{}
 }
 
-func BenchmarkStudySVMRFE10x10Lung(b *testing.B) {
+func BenchmarkStudySVMRFE10x10Lung(b *testing.B) { benchStudy(b, 0) }
+
+// BenchmarkStudySVMRFE10x10LungOneWorker is the same study on one goroutine, as
+// scikit-learn's liblinear runs.
+func BenchmarkStudySVMRFE10x10LungOneWorker(b *testing.B) { benchStudy(b, 1) }
+
+func benchStudy(b *testing.B, workers int) {
 	n, p := 181, 12533
 	if testing.Short() {
 		n, p = 60, 500
@@ -165,6 +171,7 @@ func BenchmarkStudySVMRFE10x10Lung(b *testing.B) {
 	cfg.Methods = []score.Spec{{Name: "svmrfe"}}
 	cfg.Classifiers = []string{"svm"}
 	cfg.ZScore = true
+	cfg.Workers = workers
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Run(context.Background(), cfg, ds, nil); err != nil {

@@ -1,0 +1,287 @@
+package group
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Group is a set of features with one representative.
+type Group struct {
+	Members        []int   `json:"members"` // feature indices, ascending
+	Representative int     `json:"representative"`
+	Density        int     `json:"density"` // DGF: features within h of the peak; others: size
+	Relevance      float64 `json:"relevance"`
+	peak           []float64 // DGF's density peak
+}
+
+// DGFParams configure the dense group finder. Zero values take the defaults of SPEC
+// section 2: K = 5, flat kernel, no elimination, 100 iterations.
+type DGFParams struct {
+	K         int  // neighbours for the bandwidth, 2..25
+	Gaussian  bool // Gaussian kernel (sigma = h/2, cut at 1.5h) instead of the flat one
+	Eliminate bool // drop groups whose peak's mean distance to its K nearest features exceeds h
+	MaxIter   int
+}
+
+// DGFResult is what DGF found.
+type DGFResult struct {
+	Groups []Group // by decreasing density, then by the peak's coordinates
+	H      float64 // bandwidth
+	Peaks  int     // unique peaks before elimination
+	// FullScans counts mean-shift steps or look-ups that left a seed's candidate list and
+	// scanned every feature (kept exact, only slower).
+	FullScans int64
+}
+
+// candidateFactor sets the radius of the candidate lists, R = candidateFactor * h.
+const candidateFactor = 1.5
+
+// DGF finds the dense feature groups of x (n samples x p features, z-scored by the
+// caller): every feature starts a mean shift y <- mean of the features within h of y
+// (flat kernel), until the step is below 1e-3 h; the stationary points, densest first,
+// merge into the nearest earlier peak within h; a peak's group is every feature within
+// h of it. Distances come from blocked matrix products, and each shift step looks only
+// at the features within 1.5 h of its seed, which the triangle inequality proves
+// sufficient while y stays within 0.5 h of the seed (else it scans all features).
+func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
+	if prm.K <= 0 {
+		prm.K = 5
+	}
+	if prm.MaxIter <= 0 {
+		prm.MaxIter = 100
+	}
+	ps := newPoints(x)
+	p := ps.len()
+	if p < 2 {
+		return DGFResult{}, fmt.Errorf("DGF needs at least two features")
+	}
+	h, _, err := ps.bandwidth(ctx, prm.K)
+	if err != nil {
+		return DGFResult{}, err
+	}
+	if h == 0 {
+		return DGFResult{}, fmt.Errorf("DGF: bandwidth is 0 (features duplicate each other); drop duplicates first")
+	}
+	R := candidateFactor * h
+	cand, err := ps.neighbors(ctx, R)
+	if err != nil {
+		return DGFResult{}, err
+	}
+	res := DGFResult{H: h}
+	_, n := ps.pt.Dims()
+	type stationary struct {
+		y       []float64
+		yy      float64
+		drift   float64 // ||y - x_seed||
+		density int
+		seed    int
+	}
+	st := make([]stationary, p)
+	var scans atomic.Int64
+	// within returns the features within radius r of y, a point near seed (drift from it).
+	within := func(y []float64, yy float64, seed int, drift, r float64, visit func(k int, d2 float64)) {
+		r2 := r * r
+		if drift+r <= R {
+			if d := ps.dist2(y, yy, seed); d <= r2 {
+				visit(seed, d)
+			}
+			for _, k := range cand[seed] {
+				if d := ps.dist2(y, yy, int(k)); d <= r2 {
+					visit(int(k), d)
+				}
+			}
+			return
+		}
+		scans.Add(1)
+		for k := 0; k < p; k++ {
+			if d := ps.dist2(y, yy, k); d <= r2 {
+				visit(k, d)
+			}
+		}
+	}
+	sigma2 := (h / 2) * (h / 2)
+	err = parallel(ctx, p, func(seed int) {
+		x0 := ps.pt.RawRowView(seed)
+		y := append([]float64(nil), x0...)
+		next := make([]float64, n)
+		drift := 0.0
+		for it := 0; it < prm.MaxIter; it++ {
+			yy := dot(y, y)
+			clear(next)
+			wsum := 0.0
+			radius := h
+			if prm.Gaussian {
+				radius = R
+			}
+			within(y, yy, seed, drift, radius, func(k int, d2 float64) {
+				w := 1.0
+				if prm.Gaussian {
+					w = math.Exp(-d2 / (2 * sigma2))
+				}
+				wsum += w
+				r := ps.pt.RawRowView(k)
+				for i, v := range r {
+					next[i] += w * v
+				}
+			})
+			if wsum == 0 {
+				break
+			}
+			step := 0.0
+			for i := range next {
+				next[i] /= wsum
+				d := next[i] - y[i]
+				step += d * d
+			}
+			y, next = next, y
+			drift = math.Sqrt(dist2(y, x0))
+			if math.Sqrt(step) < 1e-3*h {
+				break
+			}
+		}
+		yy := dot(y, y)
+		density := 0
+		within(y, yy, seed, drift, h, func(int, float64) { density++ })
+		st[seed] = stationary{y: y, yy: yy, drift: drift, density: density, seed: seed}
+	})
+	if err != nil {
+		return DGFResult{}, err
+	}
+	// peaks: densest first; ties by the point's coordinates, largest first as scikit-learn's
+	// MeanShift does, never by feature order
+	order := make([]int, p)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		sa, sb := &st[order[a]], &st[order[b]]
+		if sa.density != sb.density {
+			return sa.density > sb.density
+		}
+		for i := range sa.y {
+			if sa.y[i] != sb.y[i] {
+				return sa.y[i] > sb.y[i]
+			}
+		}
+		return false
+	})
+	var peaks []int          // seeds whose stationary point is a peak
+	peakOf := make([]int, p) // seed -> peak index, -1 when not a peak seed
+	for i := range peakOf {
+		peakOf[i] = -1
+	}
+	maxDrift := 0.0
+	for _, s := range order {
+		cur := &st[s]
+		best, bestD := -1, h*h
+		consider := func(r int) {
+			if d := dist2(cur.y, st[peaks[r]].y); d < bestD || (d == bestD && best >= 0 && r < best) {
+				best, bestD = r, d
+			}
+		}
+		if cur.drift+maxDrift+h <= R {
+			// a peak within h of cur.y has its seed within h + both drifts of this seed
+			for _, k := range cand[s] {
+				if r := peakOf[k]; r >= 0 {
+					consider(r)
+				}
+			}
+			if r := peakOf[s]; r >= 0 {
+				consider(r)
+			}
+		} else {
+			scans.Add(1)
+			for r := range peaks {
+				consider(r)
+			}
+		}
+		if best < 0 || bestD >= h*h {
+			peakOf[s] = len(peaks)
+			peaks = append(peaks, s)
+			maxDrift = math.Max(maxDrift, cur.drift)
+		}
+	}
+	res.Peaks = len(peaks)
+	var knnScratch sync.Pool
+	groups := make([]Group, len(peaks))
+	keep := make([]bool, len(peaks))
+	err = parallel(ctx, len(peaks), func(r int) {
+		pk := &st[peaks[r]]
+		var members []int
+		within(pk.y, pk.yy, pk.seed, pk.drift, h, func(k int, _ float64) { members = append(members, k) })
+		sort.Ints(members)
+		groups[r] = Group{Members: members, Density: len(members), Representative: -1, peak: pk.y}
+		keep[r] = true
+		if prm.Eliminate {
+			s, _ := knnScratch.Get().([]float64)
+			if s == nil {
+				s = make([]float64, 0, p)
+			}
+			var d2 []float64
+			within(pk.y, pk.yy, pk.seed, pk.drift, R-pk.drift, func(_ int, d float64) { d2 = append(d2, d) })
+			if len(d2) < prm.K {
+				d2 = d2[:0]
+				scans.Add(1)
+				for k := 0; k < p; k++ {
+					d2 = append(d2, ps.dist2(pk.y, pk.yy, k))
+				}
+			}
+			keep[r] = kNearestMean(d2, -1, prm.K, s) <= h
+			knnScratch.Put(s[:0])
+		}
+	})
+	if err != nil {
+		return DGFResult{}, err
+	}
+	for r, g := range groups {
+		if keep[r] && len(g.Members) > 0 {
+			res.Groups = append(res.Groups, g)
+		}
+	}
+	res.FullScans = scans.Load()
+	return res, nil
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+func dist2(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		d := v - b[i]
+		s += d * d
+	}
+	return s
+}
+
+// parallel calls f(i) for i in [0, n) on all cores; f must only write its own slots.
+func parallel(ctx context.Context, n int, f func(i int)) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < maxWorkers(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}

@@ -1,0 +1,194 @@
+// Package group finds groups of correlated features: dense groups by mean shift (DGF)
+// and their selection (DRAGS), consensus groups over bootstraps (CGS), and k-means
+// feature clusters.
+package group
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// points holds the features as points in sample space: row j of pt is feature j's
+// values over the n samples, with its squared norm.
+type points struct {
+	pt   *mat.Dense // p x n
+	norm []float64  // ||x_j||^2
+}
+
+func newPoints(x *mat.Dense) points {
+	n, p := x.Dims()
+	pt := mat.NewDense(p, n, nil)
+	pt.CloneFrom(x.T())
+	norm := make([]float64, p)
+	for j := range norm {
+		r := pt.RawRowView(j)
+		s := 0.0
+		for _, v := range r {
+			s += v * v
+		}
+		norm[j] = s
+	}
+	return points{pt, norm}
+}
+
+func (ps points) len() int { n, _ := ps.pt.Dims(); return n }
+
+// dist2 is the squared distance between a point y (with squared norm yy) and feature j.
+func (ps points) dist2(y []float64, yy float64, j int) float64 {
+	r := ps.pt.RawRowView(j)
+	dot := 0.0
+	for i, v := range r {
+		dot += v * y[i]
+	}
+	return math.Max(yy-2*dot+ps.norm[j], 0)
+}
+
+func maxWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// blockRows is how many features share one matrix product when distances are computed.
+const blockRows = 512
+
+// pairwise visits the squared distances of every feature to all others, a block of
+// features at a time: the block's distances are one matrix product B = X_block X^T.
+// visit(j, d2) is called once per feature j with d2[k] = ||x_j - x_k||^2, from several
+// goroutines; d2 is reused after visit returns.
+func (ps points) pairwise(ctx context.Context, visit func(j int, d2 []float64)) error {
+	p, n := ps.pt.Dims()
+	workers := maxWorkers()
+	blocks := (p + blockRows - 1) / blockRows
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]float64, blockRows*p)
+			for b := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				lo, hi := b*blockRows, min((b+1)*blockRows, p)
+				rows := hi - lo
+				c := blas64.General{Rows: rows, Cols: p, Stride: p, Data: buf[:rows*p]}
+				a := blas64.General{Rows: rows, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data[lo*n : hi*n]}
+				all := blas64.General{Rows: p, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data}
+				blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, all, 0, c)
+				for r := 0; r < rows; r++ {
+					j := lo + r
+					d2 := c.Data[r*p : (r+1)*p]
+					for k, g := range d2 {
+						d2[k] = math.Max(ps.norm[j]-2*g+ps.norm[k], 0)
+					}
+					visit(j, d2)
+				}
+			}
+		}()
+	}
+	for b := 0; b < blocks; b++ {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- b
+	}
+	close(next)
+	wg.Wait()
+	return ctx.Err()
+}
+
+// kNearestMean returns the mean of the K smallest values of d2[k] (k != j), as distances.
+func kNearestMean(d2 []float64, j, K int, scratch []float64) float64 {
+	scratch = scratch[:0]
+	for k, v := range d2 {
+		if k != j {
+			scratch = append(scratch, v)
+		}
+	}
+	K = min(K, len(scratch))
+	if K == 0 {
+		return 0
+	}
+	partialSort(scratch, K)
+	s := 0.0
+	for _, v := range scratch[:K] {
+		s += math.Sqrt(v)
+	}
+	return s / float64(K)
+}
+
+// partialSort moves the k smallest values of v to v[:k] (in any order), by quickselect.
+func partialSort(v []float64, k int) {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		pivot := v[(lo+hi)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		if k-1 <= j {
+			hi = j
+		} else if k-1 >= i {
+			lo = i
+		} else {
+			return
+		}
+	}
+}
+
+// bandwidth returns h, the mean over features of the mean distance to the K nearest
+// other features, and each feature's K-nearest mean distance (SPEC section 2).
+func (ps points) bandwidth(ctx context.Context, K int) (float64, []float64, error) {
+	p := ps.len()
+	knn := make([]float64, p)
+	var pool sync.Pool
+	err := ps.pairwise(ctx, func(j int, d2 []float64) {
+		s, _ := pool.Get().([]float64)
+		if s == nil {
+			s = make([]float64, 0, p)
+		}
+		knn[j] = kNearestMean(d2, j, K, s)
+		pool.Put(s[:0])
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	h := 0.0
+	for _, v := range knn {
+		h += v
+	}
+	return h / float64(p), knn, nil
+}
+
+// neighbors lists, for every feature, the features within radius.
+func (ps points) neighbors(ctx context.Context, radius float64) ([][]int32, error) {
+	p := ps.len()
+	list := make([][]int32, p)
+	r2 := radius * radius
+	err := ps.pairwise(ctx, func(j int, d2 []float64) {
+		var l []int32
+		for k, v := range d2 {
+			if v <= r2 && k != j {
+				l = append(l, int32(k))
+			}
+		}
+		sort.Slice(l, func(a, b int) bool { return d2[l[a]] < d2[l[b]] })
+		list[j] = l
+	})
+	return list, err
+}

@@ -13,10 +13,10 @@ import (
 
 // Group is a set of features with one representative.
 type Group struct {
-	Members        []int   `json:"members"` // feature indices, ascending
-	Representative int     `json:"representative"`
-	Density        int     `json:"density"` // DGF: features within h of the peak; others: size
-	Relevance      float64 `json:"relevance"`
+	Members        []int     `json:"members"` // feature indices, ascending
+	Representative int       `json:"representative"`
+	Density        int       `json:"density"` // DGF: features within h of the peak; others: size
+	Relevance      float64   `json:"relevance"`
 	peak           []float64 // DGF's density peak
 }
 

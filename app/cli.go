@@ -14,7 +14,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
-	"steadfast/compute/score"
+	"steadfast/compute/method"
 	"steadfast/compute/synth"
 	"steadfast/plots"
 )
@@ -82,7 +82,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 func rankCommand(args []string, out io.Writer) error {
 	fs := newFlags("rank")
 	data := fs.String("data", "", "data file")
-	method := fs.String("method", "fstat", "method: "+score.Names())
+	name := fs.String("method", "fstat", "method: "+method.Names())
 	seed := fs.Uint64("seed", 1, "random seed")
 	noZ := fs.Bool("no-zscore", false, "do not z-score the features")
 	if err := fs.Parse(args); err != nil {
@@ -95,7 +95,7 @@ func rankCommand(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ranker, err := score.New(score.Spec{Name: *method})
+	ranker, err := method.New(method.Spec{Name: *name})
 	if err != nil {
 		return err
 	}

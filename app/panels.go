@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/experiment"
-	"steadfast/compute/score"
+	"steadfast/compute/method"
 	"steadfast/widgets"
 )
 
@@ -28,7 +28,7 @@ func newMethodPanel() *methodPanel {
 	for _, s := range experiment.DefaultConfig().Methods {
 		def[s.Name] = true
 	}
-	for _, in := range score.Catalog {
+	for _, in := range method.Catalog {
 		var ps []widgets.Param
 		for _, p := range in.Params {
 			ps = append(ps, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
@@ -46,9 +46,9 @@ func newMethodPanel() *methodPanel {
 }
 
 // specs returns the chosen methods with their parameters.
-func (mp *methodPanel) specs() ([]score.Spec, error) {
-	var out []score.Spec
-	for _, in := range score.Catalog {
+func (mp *methodPanel) specs() ([]method.Spec, error) {
+	var out []method.Spec
+	for _, in := range method.Catalog {
 		if !mp.checks[in.Name].Checked {
 			continue
 		}
@@ -56,7 +56,7 @@ func (mp *methodPanel) specs() ([]score.Spec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in.Label, err)
 		}
-		out = append(out, score.Spec{Name: in.Name, Params: v})
+		out = append(out, method.Spec{Name: in.Name, Params: v})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("choose at least one method on the Methods tab")
@@ -65,7 +65,7 @@ func (mp *methodPanel) specs() ([]score.Spec, error) {
 }
 
 // set shows the methods of a saved configuration.
-func (mp *methodPanel) set(specs []score.Spec) {
+func (mp *methodPanel) set(specs []method.Spec) {
 	for name, c := range mp.checks {
 		c.SetChecked(false)
 		_ = name

@@ -8,7 +8,7 @@ import (
 	"sort"
 
 	"steadfast/compute/dataset"
-	"steadfast/compute/score"
+	"steadfast/compute/method"
 )
 
 // Protocol names a resampling protocol of SPEC section 7.
@@ -76,7 +76,7 @@ type Config struct {
 	Read        dataset.Options `json:"read"`
 	Prep        dataset.Prep    `json:"prep"`
 	ZScore      bool            `json:"zscore"` // z-score inside every training set
-	Methods     []score.Spec    `json:"methods"`
+	Methods     []method.Spec   `json:"methods"`
 	Protocol    Protocol        `json:"protocol"`
 	Repeats     int             `json:"repeats,omitempty"`    // 0: the protocol's
 	Folds       int             `json:"folds,omitempty"`      // 0: the protocol's
@@ -93,7 +93,7 @@ type Config struct {
 // DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.
 func DefaultConfig() Config {
 	return Config{Version: 1, ZScore: true, Prep: dataset.Prep{DropConstant: true},
-		Methods:  []score.Spec{{Name: "fstat"}, {Name: "svmrfe"}},
+		Methods:  []method.Spec{{Name: "fstat"}, {Name: "svmrfe"}},
 		Protocol: CV10x10, Classifiers: []string{"svm", "1nn", "3nn"}, Seed: 1}
 }
 
@@ -170,7 +170,7 @@ func (c Config) Resolved(p int) (Config, error) {
 		return c, fmt.Errorf("choose at least one method")
 	}
 	for _, m := range c.Methods {
-		if _, err := score.New(m); err != nil {
+		if _, err := method.New(m); err != nil {
 			return c, err
 		}
 	}

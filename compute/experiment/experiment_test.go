@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"steadfast/compute/dataset"
-	"steadfast/compute/score"
+	"steadfast/compute/method"
 	"steadfast/compute/synth"
 )
 
@@ -71,7 +71,7 @@ func TestProtocolsShapes(t *testing.T) {
 	} {
 		cfg := DefaultConfig()
 		cfg.Protocol, cfg.Ks = tc.p, []int{5, 10}
-		cfg.Methods = []score.Spec{{Name: "fstat"}}
+		cfg.Methods = []method.Spec{{Name: "fstat"}}
 		res, err := Run(context.Background(), cfg, ds, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.p, err)
@@ -94,7 +94,7 @@ func TestReferenceModeComparesWithAllSamples(t *testing.T) {
 		ds.X.Set(i, 0, float64(l)*100+float64(i%3))
 	}
 	cfg := DefaultConfig()
-	cfg.Methods = []score.Spec{{Name: "fstat"}}
+	cfg.Methods = []method.Spec{{Name: "fstat"}}
 	cfg.Protocol, cfg.Mode, cfg.Ks = DRAGS2008, Reference, []int{1}
 	res, err := Run(context.Background(), cfg, ds, nil)
 	if err != nil {
@@ -117,7 +117,7 @@ func TestReferenceModeComparesWithAllSamples(t *testing.T) {
 func TestCancelStopsWithinASecond(t *testing.T) {
 	ds := synth.Benchmark(100, 4000)
 	cfg := DefaultConfig()
-	cfg.Methods = []score.Spec{{Name: "svmrfe", Params: map[string]float64{"step": 0.01}}}
+	cfg.Methods = []method.Spec{{Name: "svmrfe", Params: map[string]float64{"step": 0.01}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{}, 1)
 	var stopped time.Time
@@ -168,7 +168,7 @@ func benchStudy(b *testing.B, workers int) {
 	}
 	ds := synth.Benchmark(n, p)
 	cfg := DefaultConfig()
-	cfg.Methods = []score.Spec{{Name: "svmrfe"}}
+	cfg.Methods = []method.Spec{{Name: "svmrfe"}}
 	cfg.Classifiers = []string{"svm"}
 	cfg.ZScore = true
 	cfg.Workers = workers
@@ -185,7 +185,7 @@ func TestKalousisFullGridIsFastAndSaves(t *testing.T) {
 	ds, _ := synth.Generate(synth.D1k, 60, 6, 0)
 	cfg := DefaultConfig()
 	cfg.Protocol = Kalousis
-	cfg.Methods = []score.Spec{{Name: "fstat"}}
+	cfg.Methods = []method.Spec{{Name: "fstat"}}
 	cfg.Classifiers = []string{"1nn"}
 	start := time.Now()
 	res, err := Run(context.Background(), cfg, ds, nil)

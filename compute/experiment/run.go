@@ -14,7 +14,7 @@ import (
 
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
-	"steadfast/compute/score"
+	"steadfast/compute/method"
 	"steadfast/compute/stability"
 )
 
@@ -76,7 +76,7 @@ type FeatureStat struct {
 
 // MethodResult is everything one method produced.
 type MethodResult struct {
-	Spec      score.Spec                 `json:"spec"`
+	Spec      method.Spec                `json:"spec"`
 	Label     string                     `json:"label"`
 	Reference Selection                  `json:"reference"` // on all samples
 	Runs      []Selection                `json:"runs"`      // the resamples compared for stability
@@ -249,7 +249,7 @@ func prepare(cfg Config, ds *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, 
 func runTask(ctx context.Context, cfg Config, ds *dataset.Dataset, t task, index int, accKs []int) (taskOut, error) {
 	start := time.Now()
 	r := dataset.Rand(cfg.Seed, 100, uint64(index))
-	ranker, err := score.New(cfg.Methods[t.method])
+	ranker, err := method.New(cfg.Methods[t.method])
 	if err != nil {
 		return taskOut{}, err
 	}
@@ -312,8 +312,8 @@ func meanSD(v []float64) (float64, float64) {
 }
 
 // summarize turns one method's task outputs into curves and tables.
-func summarize(cfg Config, ds *dataset.Dataset, m int, spec score.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, profiles [][]float64) MethodResult {
-	in, _ := score.Lookup(spec.Name)
+func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, profiles [][]float64) MethodResult {
+	in, _ := method.Lookup(spec.Name)
 	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
 	_, p := ds.Dims()
 	var ref taskOut

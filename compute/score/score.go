@@ -1,13 +1,11 @@
-// Package score ranks features: filters (F-statistic) and SVM-based rankers
-// (SVM-ONE, SVM-RFE). Every method is listed in Catalog with its parameters.
+// Package score ranks single features: filters (F-statistic) and SVM-based rankers
+// (SVM-ONE, SVM-RFE). compute/method lists them with their parameters.
 package score
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"sort"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -16,119 +14,15 @@ import (
 type Ranking struct {
 	Order []int     `json:"order"` // feature indices, best first
 	Score []float64 `json:"score"` // per feature, higher is better
+	// Groups, for group methods: Groups[i] holds the members of the group whose
+	// representative is Order[i]; features after len(Groups) are not representatives.
+	Groups [][]int `json:"groups,omitempty"`
 }
 
 // Ranker ranks the columns of x (training samples as rows) against the labels y.
 // r supplies any randomness; ctx cancels.
 type Ranker interface {
 	Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error)
-}
-
-// Param describes one numeric parameter of a method, for forms and validation.
-type Param struct {
-	Key      string  `json:"key"`
-	Label    string  `json:"label"`
-	Help     string  `json:"help"`
-	Default  float64 `json:"default"`
-	Min, Max float64
-	Integer  bool
-}
-
-// Info describes a method.
-type Info struct {
-	Name   string // as in configs and on the command line
-	Label  string // as shown to users
-	Help   string
-	Params []Param
-	New    func(p map[string]float64) Ranker
-}
-
-// Spec selects a method and its parameters; missing parameters take their defaults.
-type Spec struct {
-	Name   string             `json:"name"`
-	Params map[string]float64 `json:"params,omitempty"`
-}
-
-var svmParams = []Param{
-	{Key: "C", Label: "C", Help: "SVM cost: larger fits the training data harder", Default: 1, Min: 1e-6, Max: 1e6},
-	{Key: "tol", Label: "Tolerance", Help: "stop when the dual's projected-gradient gap is below this", Default: 1e-4, Min: 1e-10, Max: 1},
-	{Key: "maxIter", Label: "Max passes", Help: "iteration cap of the SVM solver (passes over the samples)", Default: 1000, Min: 1, Max: 1e6, Integer: true},
-}
-
-// Catalog lists every ranker, in the order shown to users.
-var Catalog = []Info{
-	{Name: "fstat", Label: "F-statistic", Help: "one-way ANOVA F of each feature against the classes",
-		New: func(map[string]float64) Ranker { return FStat{} }},
-	{Name: "svmone", Label: "SVM-ONE", Help: "squared weights w_j^2 of one linear SVM (one-vs-rest, summed)",
-		Params: svmParams, New: func(p map[string]float64) Ranker { return SVMOne{SVM: svmOf(p)} }},
-	{Name: "svmrfe", Label: "SVM-RFE", Help: "Guyon 2002: retrain the linear SVM and drop the features with the smallest w_j^2, repeatedly",
-		Params: append([]Param{
-			{Key: "step", Label: "Drop per round", Help: "share of the remaining features dropped each round", Default: 0.1, Min: 0.001, Max: 0.9},
-			{Key: "halve", Label: "Halve to 50", Help: "1: halve until 50 remain, then one at a time (DRAGS paper); 0: drop the share above", Default: 0, Min: 0, Max: 1, Integer: true},
-		}, svmParams...),
-		New: func(p map[string]float64) Ranker {
-			return SVMRFE{SVM: svmOf(p), Step: p["step"], Halve: p["halve"] == 1}
-		}},
-}
-
-// Lookup returns the catalogue entry of a method name.
-func Lookup(name string) (Info, bool) {
-	for _, in := range Catalog {
-		if in.Name == name {
-			return in, true
-		}
-	}
-	return Info{}, false
-}
-
-// Names lists the method names, for messages.
-func Names() string {
-	var s []string
-	for _, in := range Catalog {
-		s = append(s, in.Name)
-	}
-	return strings.Join(s, ", ")
-}
-
-// New builds the ranker of spec after filling defaults and checking the ranges.
-func New(spec Spec) (Ranker, error) {
-	in, ok := Lookup(spec.Name)
-	if !ok {
-		return nil, fmt.Errorf("unknown method %q; known: %s", spec.Name, Names())
-	}
-	p, err := Resolve(in, spec.Params)
-	if err != nil {
-		return nil, err
-	}
-	return in.New(p), nil
-}
-
-// Resolve fills the defaults of in's parameters and checks each against its range.
-func Resolve(in Info, given map[string]float64) (map[string]float64, error) {
-	p := map[string]float64{}
-	for _, d := range in.Params {
-		v, ok := given[d.Key]
-		if !ok {
-			v = d.Default
-		}
-		if v < d.Min || v > d.Max {
-			return nil, fmt.Errorf("%s: %s = %g is outside %g..%g", in.Label, d.Label, v, d.Min, d.Max)
-		}
-		if d.Integer && v != float64(int(v)) {
-			return nil, fmt.Errorf("%s: %s must be a whole number, not %g", in.Label, d.Label, v)
-		}
-		p[d.Key] = v
-	}
-	for k := range given {
-		found := false
-		for _, d := range in.Params {
-			found = found || d.Key == k
-		}
-		if !found {
-			return nil, fmt.Errorf("%s has no parameter %q", in.Label, k)
-		}
-	}
-	return p, nil
 }
 
 // orderByScore returns the feature indices by decreasing score, ties by index.

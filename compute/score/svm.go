@@ -11,10 +11,6 @@ import (
 	"steadfast/compute/dataset"
 )
 
-func svmOf(p map[string]float64) classify.SVMParams {
-	return classify.SVMParams{C: p["C"], Tol: p["tol"], MaxIter: int(p["maxIter"])}
-}
-
 // SVMOne ranks by the squared weights of one linear SVM, sum_m w_mj^2 over the
 // one-vs-rest models.
 type SVMOne struct{ SVM classify.SVMParams }

@@ -49,6 +49,9 @@ func RunWindow(file string) {
 type UI struct {
 	app fyne.App
 	win fyne.Window
+	// do hands work from a background goroutine to the UI goroutine: fyne.Do, or in
+	// tests a lock shared with the test's reads (Fyne's test driver runs fyne.Do inline).
+	do func(func())
 
 	raw     *dataset.Dataset // as read, before preprocessing
 	data    *dataset.Dataset // preprocessed, what a run uses
@@ -96,7 +99,7 @@ type UI struct {
 
 // NewUI builds the window's widgets and opens the built-in example.
 func NewUI(a fyne.App, w fyne.Window) *UI {
-	u := &UI{app: a, win: w}
+	u := &UI{app: a, win: w, do: fyne.Do}
 	u.build()
 	u.setData(exampleData(), "", dataset.Options{})
 	return u
@@ -237,7 +240,7 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 	u.progress.Status.SetText("Reading " + filepath.Base(path) + "...")
 	go func() {
 		ds, err := dataset.ReadFile(path, o)
-		fyne.Do(func() {
+		u.do(func() {
 			if err != nil {
 				u.progress.Status.SetText("Could not read " + filepath.Base(path) + "; the previous data are kept.")
 				u.showError(err)
@@ -369,13 +372,13 @@ func (u *UI) Run() {
 			}
 			u.lastUI = now
 			u.mu.Unlock()
-			fyne.Do(func() {
+			u.do(func() {
 				if id == u.runID && u.cancel != nil {
 					u.progress.Update(p.Done, p.Total, p.Stage)
 				}
 			})
 		})
-		fyne.Do(func() { u.finishRun(id, res, err) })
+		u.do(func() { u.finishRun(id, res, err) })
 	}()
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"image"
+	"sync"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,10 +27,20 @@ func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool)
 	}
 }
 
-// onUI reads UI state on the UI goroutine.
+// uiLock stands in for the UI goroutine in tests: the UI's handoffs and the test's
+// reads and actions take it in turn.
+var uiLock sync.Mutex
+
+func serialized(f func()) {
+	uiLock.Lock()
+	defer uiLock.Unlock()
+	f()
+}
+
+// onUI reads UI state as the UI goroutine would.
 func onUI[T any](f func() T) T {
 	var v T
-	fyne.DoAndWait(func() { v = f() })
+	serialized(func() { v = f() })
 	return v
 }
 
@@ -37,6 +48,7 @@ func newTestUI(t *testing.T) (*UI, fyne.Window) {
 	a := test.NewTempApp(t)
 	w := a.NewWindow("Steadfast")
 	u := NewUI(a, w)
+	u.do = serialized
 	w.SetContent(u.Content())
 	w.Resize(fyne.NewSize(1280, 820))
 	return u, w
@@ -55,12 +67,12 @@ func TestWindowLoadRunExport(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "broken.csv")
 	os.WriteFile(bad, []byte("g1,g2,class\n1,2,A\n3,oops,B\n"), 0o644)
-	fyne.DoAndWait(func() { u.LoadFile(bad, dataset.Options{}) })
+	serialized(func() { u.LoadFile(bad, dataset.Options{}) })
 	waitFor(t, "the error", 5*time.Second, func() bool { return onUI(func() string { return u.progress.Status.Text }) != "Reading broken.csv..." })
 	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "previous data are kept") || !strings.Contains(u.summary.Text, "1000 features") {
 		t.Fatalf("after a bad file: status %q, summary %q", st, u.summary.Text)
 	}
-	fyne.DoAndWait(func() { u.LoadFile(colon, dataset.Options{}) })
+	serialized(func() { u.LoadFile(colon, dataset.Options{}) })
 	waitFor(t, "colon", 10*time.Second, func() bool {
 		return onUI(func() bool { return strings.Contains(u.summary.Text, "colon.csv: 62 samples, 2000 features") })
 	})
@@ -68,24 +80,24 @@ func TestWindowLoadRunExport(t *testing.T) {
 		t.Errorf("summary: %q", u.summary.Text)
 	}
 	// DRAGS 2008 protocol, F and SVM-ONE, a short k grid
-	fyne.DoAndWait(func() {
+	serialized(func() {
 		u.protocol.protocol.SetSelectedIndex(1)
 		u.protocol.ks.SetText("2,4,8,16")
 		u.methods.checks["svmrfe"].SetChecked(false)
 		u.methods.checks["svmone"].SetChecked(true)
 		test.Tap(u.runBtn)
 	})
-	waitFor(t, "the run", 60*time.Second, func() bool { return onUI(func() bool { return u.result != nil }) })
-	res := u.result
+	// wait for what the user sees last: the whole-ranking numbers under the chart
+	waitFor(t, "the run", 60*time.Second, func() bool {
+		return onUI(func() bool { return strings.Contains(u.numbers.Text, "S_W") && u.cancel == nil })
+	})
+	res := onUI(u.Result)
 	if res.Config.Protocol != "drags2008" || len(res.Methods) != 2 || res.Methods[1].Label != "SVM-ONE" || len(res.Methods[0].Runs) != 30 {
 		t.Fatalf("result: %s with %d methods", res.Config.Protocol, len(res.Methods))
 	}
-	if !strings.Contains(onUI(func() string { return u.numbers.Text }), "S_W") {
-		t.Error("S_W and S_R not shown")
-	}
 	waitFor(t, "the chart", 5*time.Second, func() bool { return onUI(func() image.Image { return u.stabChart.Image() }) != nil })
 	// hovering a drawn point names it
-	fyne.DoAndWait(func() {
+	serialized(func() {
 		pos, ok := u.stabChart.PointPosition(0)
 		if !ok {
 			t.Fatal("no points on the chart")
@@ -96,13 +108,13 @@ func TestWindowLoadRunExport(t *testing.T) {
 		t.Errorf("tooltip %q", tip)
 	}
 	// top features table: F's best on Colon is Hsa.8147 (sklearn f_classif, compute/score/testdata)
-	fyne.DoAndWait(func() { u.topMethod.SetSelectedIndex(0) })
+	serialized(func() { u.topMethod.SetSelectedIndex(0) })
 	if rows := onUI(u.topTable.Rows); len(rows) == 0 || rows[0][0] != "Hsa.8147" && rows[0][3] != "1" {
 		t.Errorf("top table starts %v", rows[0])
 	}
 	// export the stability figure as PDF and PNG
 	out := filepath.Join(dir, "figs")
-	fyne.DoAndWait(func() {
+	serialized(func() {
 		fig := u.currentFigure(0)
 		checks := map[string]bool{"png": true, "pdf": true}
 		err := u.exportFormats(fig, out, "stab", checks, "8", "3", "in", "150")
@@ -128,12 +140,12 @@ func TestWindowLoadRunExport(t *testing.T) {
 	if err := SaveResult(saved, res); err != nil {
 		t.Fatal(err)
 	}
-	fyne.DoAndWait(func() { u.result = nil; u.OpenRun(saved) })
+	serialized(func() { u.result = nil; u.OpenRun(saved) })
 	if r := onUI(u.Result); r == nil || r.Config.Seed != res.Config.Seed || len(r.Methods) != 2 {
 		t.Fatal("reopened run not shown")
 	}
 	// a cancelled run keeps the previous results
-	fyne.DoAndWait(func() {
+	serialized(func() {
 		u.protocol.protocol.SetSelectedIndex(0)
 		u.protocol.ks.SetText("")
 		u.methods.checks["svmrfe"].SetChecked(true)
@@ -142,7 +154,7 @@ func TestWindowLoadRunExport(t *testing.T) {
 	})
 	time.Sleep(300 * time.Millisecond)
 	start := time.Now()
-	fyne.DoAndWait(func() { test.Tap(u.progress.Cancel) })
+	serialized(func() { test.Tap(u.progress.Cancel) })
 	waitFor(t, "cancel", 2*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("cancel took %v", d)
@@ -154,14 +166,14 @@ func TestWindowLoadRunExport(t *testing.T) {
 
 func TestFormErrorsAreShownNotRun(t *testing.T) {
 	u, w := newTestUI(t)
-	fyne.DoAndWait(func() {
+	serialized(func() {
 		u.protocol.seed.SetText("minus one")
 		test.Tap(u.runBtn)
 	})
 	if u.cancel != nil {
 		t.Fatal("a run started with a bad seed")
 	}
-	fyne.DoAndWait(func() {
+	serialized(func() {
 		u.protocol.seed.SetText("1")
 		for _, c := range u.methods.checks {
 			c.SetChecked(false)

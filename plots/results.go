@@ -31,8 +31,12 @@ var Measures = []Measure{
 		func(k, p float64) float64 { return k / p }},
 	{"ss", "Kalousis S_S (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS },
 		func(k, p float64) float64 { return k / (2*p - k) }},
-	{"simvm", "Sim_V^M (matched |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil},
+	{"simidm", "Sim_ID^M (matched groups)", func(s experiment.StabilityPoint) float64 { return s.SimIDM }, nil},
+	{"simvm", "Sim_V^M (matched centres, |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil},
 }
+
+// matched says whether a measure is a matching measure, computed for k <= 50 only.
+func (m Measure) matched() bool { return m.Key == "simidm" || m.Key == "simvm" }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
@@ -74,7 +78,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 	f.Table = [][]string{{"method", "k", "measure", "mode", "value", "S_W", "S_R"}}
 	for _, mr := range res.Methods {
 		for _, s := range mr.Stability {
-			if m.Key == "simvm" && s.K > 50 {
+			if m.matched() && s.K > 50 {
 				continue
 			}
 			v := m.Value(s)
@@ -100,7 +104,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		for i, mr := range res.Methods {
 			var xy plotter.XYs
 			for _, s := range mr.Stability {
-				if m.Key == "simvm" && s.K > 50 {
+				if m.matched() && s.K > 50 {
 					continue
 				}
 				xy = append(xy, plotter.XY{X: float64(s.K), Y: m.Value(s)})

@@ -42,9 +42,10 @@ type DataInfo struct {
 
 // Selection is one ranking's head: the best features of one resample.
 type Selection struct {
-	Label string `json:"label"` // e.g. "rep 3 fold 7"
-	Group int    `json:"group"` // repetition (or outer fold) whose runs are compared pairwise
-	Order []int  `json:"order"` // feature indices, best first, max(Ks) long
+	Label  string  `json:"label"`            // e.g. "rep 3 fold 7"
+	Group  int     `json:"group"`            // repetition (or outer fold) whose runs are compared pairwise
+	Order  []int   `json:"order"`            // feature indices, best first, max(Ks) long
+	Groups [][]int `json:"groups,omitempty"` // group methods: members of the group of Order[i]
 }
 
 // StabilityPoint is the stability of the top-k selections.
@@ -54,7 +55,8 @@ type StabilityPoint struct {
 	SimIDSD float64 `json:"simIDsd"`
 	SS      float64 `json:"ss"`
 	SSSD    float64 `json:"ssSD"`
-	SimVM   float64 `json:"simVM,omitempty"` // Sim_V^M of the single features; only for k <= 50
+	SimVM   float64 `json:"simVM,omitempty"`  // Sim_V^M of the selected groups' centres; k <= 50
+	SimIDM  float64 `json:"simIDM,omitempty"` // Sim_ID^M of the selected groups; k <= 50
 }
 
 // AccuracyPoint is the mean and standard deviation of test accuracy over the resamples.
@@ -107,8 +109,9 @@ type task struct {
 }
 
 type taskOut struct {
-	order []int
-	score []float64
+	order  []int
+	score  []float64
+	groups [][]int
 	acc   map[string][]float64 // classifier -> accuracy at each accuracy k
 	secs  float64
 }
@@ -258,7 +261,7 @@ func runTask(ctx context.Context, cfg Config, ds *dataset.Dataset, t task, index
 	if err != nil {
 		return taskOut{}, err
 	}
-	out := taskOut{order: rk.Order, score: rk.Score}
+	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups}
 	if t.eval && xte != nil {
 		out.acc = map[string][]float64{}
 		for _, cl := range cfg.Classifiers {
@@ -326,13 +329,17 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		o := outs[i]
 		mr.Seconds += o.secs
 		head := append([]int(nil), o.order[:min(maxK, len(o.order))]...)
+		var groups [][]int
+		if o.groups != nil {
+			groups = o.groups[:min(maxK, len(o.groups))]
+		}
 		switch {
 		case t.ref:
 			ref = o
-			mr.Reference = Selection{Label: t.label, Order: head}
+			mr.Reference = Selection{Label: t.label, Order: head, Groups: groups}
 		case t.stab:
 			runs = append(runs, o)
-			mr.Runs = append(mr.Runs, Selection{Label: t.label, Group: t.group, Order: head})
+			mr.Runs = append(mr.Runs, Selection{Label: t.label, Group: t.group, Order: head, Groups: groups})
 		}
 		if t.eval && o.acc != nil {
 			for cl, a := range o.acc {
@@ -355,11 +362,11 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 			}
 		}
 	}
-	orderOf := func(i int) []int {
+	orderOf := func(i int) taskOut {
 		if i < 0 {
-			return ref.order
+			return ref
 		}
-		return runs[i].order
+		return runs[i]
 	}
 	mr.Stability = stabilityCurves(cfg.Ks, pairs, orderOf, profiles)
 	// S_W and S_R over whole vectors
@@ -408,38 +415,92 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 // pair names two runs compared for stability; -1 is the all-sample reference.
 type pair struct{ a, b int }
 
-// maxSimVMK is the largest k for which Sim_V^M (a k x k matching) is computed.
-const maxSimVMK = 50
+// maxMatchedK is the largest k for which the matched measures Sim_V^M and Sim_ID^M
+// (a k x k assignment per pair) are computed.
+const maxMatchedK = 50
 
-// stabilityCurves averages Sim_ID, S_S and Sim_V^M over the pairs at every k of ks.
-// Overlaps for all k come from one pass per pair; the |r| matrix of a pair's top
-// features is computed once and its leading k x k block matched for each k.
-func stabilityCurves(ks []int, pairs []pair, orderOf func(int) []int, profiles [][]float64) []StabilityPoint {
+// groupOf returns the members of the i-th selected group of a run: its group for group
+// methods, else the single feature.
+func groupOf(o taskOut, i int) []int {
+	if i < len(o.groups) {
+		return o.groups[i]
+	}
+	return o.order[i : i+1]
+}
+
+// centre is the mean profile of a group's members.
+func centre(profiles [][]float64, members []int) []float64 {
+	if len(members) == 1 {
+		return profiles[members[0]]
+	}
+	c := make([]float64, len(profiles[members[0]]))
+	for _, j := range members {
+		for i, v := range profiles[j] {
+			c[i] += v
+		}
+	}
+	for i := range c {
+		c[i] /= float64(len(members))
+	}
+	return c
+}
+
+// diceSorted is Sim_ID of two ascending member lists.
+func diceSorted(a, b []int) float64 {
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return 2 * float64(common) / float64(len(a)+len(b))
+}
+
+// stabilityCurves averages Sim_ID, S_S, Sim_V^M and Sim_ID^M over the pairs at every k
+// of ks. Sim_ID and S_S compare the top-k representatives, with the overlaps for all k
+// from one pass per pair. The matched measures compare the top-k groups (a single
+// feature is a group of one); each pair's weight matrices are computed once, and their
+// leading k x k blocks matched for each k.
+func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, profiles [][]float64) []StabilityPoint {
 	id := make([][]float64, len(ks))
 	ss := make([][]float64, len(ks))
 	vm := make([][]float64, len(ks))
+	idm := make([][]float64, len(ks))
 	for _, pr := range pairs {
-		a, b := orderOf(pr.a), orderOf(pr.b)
-		common := stability.TopKOverlaps(a, b, ks)
-		var r [][]float64
+		a, b := runOf(pr.a), runOf(pr.b)
+		common := stability.TopKOverlaps(a.order, b.order, ks)
+		var rv, rd [][]float64
 		for ki, k := range ks {
 			c := float64(common[ki])
 			id[ki] = append(id[ki], 2*c/float64(2*k))
 			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
-			if k > maxSimVMK {
+			if k > maxMatchedK {
 				continue
 			}
-			if r == nil {
-				m := min(maxSimVMK, len(a))
-				r = make([][]float64, m)
-				for i := range r {
-					r[i] = make([]float64, m)
-					for j := range r[i] {
-						r[i][j] = math.Abs(stability.Pearson(profiles[a[i]], profiles[b[j]]))
+			if rv == nil {
+				m := min(maxMatchedK, len(a.order), len(b.order))
+				ca, cb := make([][]float64, m), make([][]float64, m)
+				for i := 0; i < m; i++ {
+					ca[i], cb[i] = centre(profiles, groupOf(a, i)), centre(profiles, groupOf(b, i))
+				}
+				rv, rd = make([][]float64, m), make([][]float64, m)
+				for i := 0; i < m; i++ {
+					rv[i], rd[i] = make([]float64, m), make([]float64, m)
+					for j := 0; j < m; j++ {
+						rv[i][j] = math.Abs(stability.Pearson(ca[i], cb[j]))
+						rd[i][j] = diceSorted(groupOf(a, i), groupOf(b, j))
 					}
 				}
 			}
-			vm[ki] = append(vm[ki], stability.SimM(k, k, func(i, j int) float64 { return r[i][j] }))
+			vm[ki] = append(vm[ki], stability.SimM(k, k, func(i, j int) float64 { return rv[i][j] }))
+			idm[ki] = append(idm[ki], stability.SimM(k, k, func(i, j int) float64 { return rd[i][j] }))
 		}
 	}
 	out := make([]StabilityPoint, len(ks))
@@ -447,8 +508,9 @@ func stabilityCurves(ks []int, pairs []pair, orderOf func(int) []int, profiles [
 		pt := StabilityPoint{K: k}
 		pt.SimID, pt.SimIDSD = meanSD(id[ki])
 		pt.SS, pt.SSSD = meanSD(ss[ki])
-		if k <= maxSimVMK {
+		if k <= maxMatchedK {
 			pt.SimVM, _ = meanSD(vm[ki])
+			pt.SimIDM, _ = meanSD(idm[ki])
 		}
 		out[ki] = pt
 	}

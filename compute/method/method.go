@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"steadfast/compute/classify"
+	"steadfast/compute/group"
 	"steadfast/compute/score"
 )
 
@@ -56,6 +57,46 @@ var Catalog = []Info{
 		New: func(p map[string]float64) score.Ranker {
 			return score.SVMRFE{SVM: svmOf(p), Step: p["step"], Halve: p["halve"] == 1}
 		}},
+}
+
+var dgfParams = []Param{
+	{Key: "K", Label: "K (bandwidth)", Help: "h = mean distance of every feature to its K nearest features; see the K chooser", Default: 5, Min: 2, Max: 25, Integer: true},
+	{Key: "gaussian", Label: "Gaussian kernel", Help: "1: Gaussian kernel (sigma = h/2); 0: flat kernel as in the paper", Default: 0, Min: 0, Max: 1, Integer: true},
+	{Key: "eliminate", Label: "Drop sparse groups", Help: "1: drop groups whose peak's mean distance to its K nearest features exceeds h", Default: 0, Min: 0, Max: 1, Integer: true},
+}
+
+func dgfOf(p map[string]float64) group.DGFParams {
+	return group.DGFParams{K: int(p["K"]), Gaussian: p["gaussian"] == 1, Eliminate: p["eliminate"] == 1}
+}
+
+func init() {
+	Catalog = append(Catalog,
+		Info{Name: "drags", Label: "DRAGS", Group: true,
+			Help: "Yu et al. 2008: dense feature groups by mean shift (DGF), ranked by the mean F of their members; one representative per group",
+			Params: append([]Param{
+				{Key: "densest", Label: "Densest groups", Help: "rank only the N densest groups (0: all; the CGS paper used 50)", Default: 0, Min: 0, Max: 1e6, Integer: true},
+			}, dgfParams...),
+			New: func(p map[string]float64) score.Ranker {
+				return group.DRAGS{DGF: dgfOf(p), Densest: int(p["densest"])}
+			}},
+		Info{Name: "cgs", Label: "CGS", Group: true,
+			Help: "Loscalzo et al. 2009: consensus of DGF groups over t bootstraps (average linkage, W > 0.5), ranked by the representative's F",
+			Params: append([]Param{
+				{Key: "t", Label: "Bootstraps t", Help: "DGF runs on bootstrap samples of the training set", Default: 10, Min: 1, Max: 1000, Integer: true},
+			}, dgfParams...),
+			New: func(p map[string]float64) score.Ranker {
+				return group.CGS{DGF: dgfOf(p), Bootstraps: int(p["t"])}
+			}},
+		Info{Name: "kmeans", Label: "K-means groups", Group: true,
+			Help: "features clustered by k-means (least within-cluster SS of the restarts), clusters ranked by the F of the feature nearest each centre",
+			Params: []Param{
+				{Key: "clusters", Label: "Clusters", Help: "number of feature clusters; select at most this many groups", Default: 50, Min: 1, Max: 1e5, Integer: true},
+				{Key: "restarts", Label: "Restarts", Help: "random k-means++ starts; the best is kept", Default: 50, Min: 1, Max: 1000, Integer: true},
+			},
+			New: func(p map[string]float64) score.Ranker {
+				return group.KMeans{Clusters: int(p["clusters"]), Restarts: int(p["restarts"])}
+			}},
+	)
 }
 
 func svmOf(p map[string]float64) classify.SVMParams {

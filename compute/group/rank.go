@@ -1,0 +1,283 @@
+package group
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/score"
+)
+
+// representativeByCorrelation returns the member with the highest mean correlation to the
+// other members (DRAGS); x is z-scored, so r_ij = x_i'x_j / (n-1).
+func representativeByCorrelation(ps points, members []int) int {
+	if len(members) <= 2 {
+		return members[0]
+	}
+	best, bestS := members[0], math.Inf(-1)
+	for _, i := range members {
+		s := 0.0
+		for _, j := range members {
+			if i != j {
+				s += dot(ps.pt.RawRowView(i), ps.pt.RawRowView(j))
+			}
+		}
+		if s > bestS {
+			best, bestS = i, s
+		}
+	}
+	return best
+}
+
+// representativeByCentre returns the member nearest the mean of the members' profiles.
+func representativeByCentre(ps points, members []int) int {
+	_, n := ps.pt.Dims()
+	c := make([]float64, n)
+	for _, j := range members {
+		for i, v := range ps.pt.RawRowView(j) {
+			c[i] += v
+		}
+	}
+	for i := range c {
+		c[i] /= float64(len(members))
+	}
+	cc := dot(c, c)
+	best, bestD := members[0], math.Inf(1)
+	for _, j := range members {
+		if d := ps.dist2(c, cc, j); d < bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// groupRanking turns ranked groups into a Ranking: their representatives first (a group
+// whose representative is already listed is skipped), then every other feature by F.
+// Score = relevance + (max F + 1) for representatives, F for the rest, so scores follow
+// the order.
+func groupRanking(groups []Group, f []float64) score.Ranking {
+	p := len(f)
+	maxF := 0.0
+	for _, v := range f {
+		maxF = math.Max(maxF, math.Min(v, 1e15))
+	}
+	rk := score.Ranking{Score: make([]float64, p)}
+	used := make([]bool, p)
+	for _, g := range groups {
+		if used[g.Representative] {
+			continue
+		}
+		used[g.Representative] = true
+		rk.Order = append(rk.Order, g.Representative)
+		rk.Groups = append(rk.Groups, g.Members)
+		rk.Score[g.Representative] = math.Min(g.Relevance, 1e15) + maxF + 1
+	}
+	var rest []int
+	for j := 0; j < p; j++ {
+		if !used[j] {
+			rest = append(rest, j)
+			rk.Score[j] = math.Min(f[j], 1e15)
+		}
+	}
+	sort.SliceStable(rest, func(a, b int) bool { return f[rest[a]] > f[rest[b]] })
+	rk.Order = append(rk.Order, rest...)
+	return rk
+}
+
+// DRAGS selects dense groups by relevance (Yu, Ding, Loscalzo 2008): DGF's groups, limited
+// to the Densest most dense ones when Densest > 0, ranked by the mean F of their members;
+// representative = the member most correlated on average with the others.
+type DRAGS struct {
+	DGF     DGFParams
+	Densest int
+}
+
+// Rank implements score.Ranker.
+func (d DRAGS) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, _ *rand.Rand) (score.Ranking, error) {
+	groups, err := d.Groups(ctx, x, y, classes)
+	if err != nil {
+		return score.Ranking{}, err
+	}
+	return groupRanking(groups, score.FScores(x, y, classes)), nil
+}
+
+// Groups returns DRAGS's ranked groups.
+func (d DRAGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int) ([]Group, error) {
+	res, err := DGF(ctx, x, d.DGF)
+	if err != nil {
+		return nil, err
+	}
+	groups := res.Groups // densest first
+	if d.Densest > 0 && len(groups) > d.Densest {
+		groups = groups[:d.Densest]
+	}
+	f := score.FScores(x, y, classes)
+	ps := newPoints(x)
+	for i := range groups {
+		g := &groups[i]
+		s := 0.0
+		for _, j := range g.Members {
+			s += math.Min(f[j], 1e15)
+		}
+		g.Relevance = s / float64(len(g.Members))
+		g.Representative = representativeByCorrelation(ps, g.Members)
+	}
+	sortByRelevance(groups)
+	return groups, nil
+}
+
+func sortByRelevance(groups []Group) {
+	sort.SliceStable(groups, func(a, b int) bool {
+		if groups[a].Relevance != groups[b].Relevance {
+			return groups[a].Relevance > groups[b].Relevance
+		}
+		return groups[a].Representative < groups[b].Representative
+	})
+}
+
+// KMeans clusters the features (points in sample space) into Clusters clusters by
+// Lloyd's algorithm from k-means++ starts, Restarts times, keeping the clustering with
+// the least within-cluster sum of squares; representative = member nearest the centre;
+// clusters ranked by the representative's F.
+type KMeans struct {
+	Clusters int
+	Restarts int
+}
+
+// Rank implements score.Ranker.
+func (k KMeans) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (score.Ranking, error) {
+	groups, err := k.Groups(ctx, x, y, classes, r)
+	if err != nil {
+		return score.Ranking{}, err
+	}
+	return groupRanking(groups, score.FScores(x, y, classes)), nil
+}
+
+// Groups returns the ranked clusters.
+func (k KMeans) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) ([]Group, error) {
+	ps := newPoints(x)
+	p, n := ps.pt.Dims()
+	K := min(max(k.Clusters, 1), p)
+	restarts := max(k.Restarts, 1)
+	var bestAssign []int
+	bestSS := math.Inf(1)
+	assign := make([]int, p)
+	centres := make([][]float64, K)
+	for i := range centres {
+		centres[i] = make([]float64, n)
+	}
+	d2 := make([]float64, p)
+	cflat := make([]float64, K*n)
+	cnorm := make([]float64, K)
+	cross := make([]float64, p*K)
+	for rs := 0; rs < restarts; rs++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// k-means++ starts
+		first := r.IntN(p)
+		copy(centres[0], ps.pt.RawRowView(first))
+		for j := range d2 {
+			d2[j] = dist2(ps.pt.RawRowView(j), centres[0])
+		}
+		for c := 1; c < K; c++ {
+			total := 0.0
+			for _, v := range d2 {
+				total += v
+			}
+			u := r.Float64() * total
+			pick := p - 1
+			for j, v := range d2 {
+				u -= v
+				if u <= 0 {
+					pick = j
+					break
+				}
+			}
+			copy(centres[c], ps.pt.RawRowView(pick))
+			for j := range d2 {
+				d2[j] = math.Min(d2[j], dist2(ps.pt.RawRowView(j), centres[c]))
+			}
+		}
+		ss := 0.0
+		for it := 0; it < 100; it++ {
+			changed := false
+			ss = 0
+			// ||x_j - c||^2 = ||x_j||^2 - 2 x_j'c + ||c||^2, the cross terms as one product
+			for c := range centres {
+				copy(cflat[c*n:(c+1)*n], centres[c])
+				cnorm[c] = dot(centres[c], centres[c])
+			}
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+				blas64.General{Rows: p, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data},
+				blas64.General{Rows: K, Cols: n, Stride: n, Data: cflat}, 0,
+				blas64.General{Rows: p, Cols: K, Stride: K, Data: cross})
+			for j := 0; j < p; j++ {
+				b, bd := 0, math.Inf(1)
+				for c := 0; c < K; c++ {
+					if d := ps.norm[j] - 2*cross[j*K+c] + cnorm[c]; d < bd {
+						b, bd = c, d
+					}
+				}
+				bd = math.Max(bd, 0)
+				if it == 0 || assign[j] != b {
+					changed = true
+				}
+				assign[j] = b
+				ss += bd
+			}
+			if !changed && it > 0 {
+				break
+			}
+			counts := make([]int, K)
+			for c := range centres {
+				clear(centres[c])
+			}
+			for j := 0; j < p; j++ {
+				counts[assign[j]]++
+				for i, v := range ps.pt.RawRowView(j) {
+					centres[assign[j]][i] += v
+				}
+			}
+			for c := range centres {
+				if counts[c] == 0 { // an empty cluster restarts at the farthest point
+					far, fd := 0, -1.0
+					for j := 0; j < p; j++ {
+						if d := dist2(ps.pt.RawRowView(j), centres[assign[j]]); d > fd {
+							far, fd = j, d
+						}
+					}
+					copy(centres[c], ps.pt.RawRowView(far))
+					continue
+				}
+				for i := range centres[c] {
+					centres[c][i] /= float64(counts[c])
+				}
+			}
+		}
+		if ss < bestSS {
+			bestSS = ss
+			bestAssign = append(bestAssign[:0], assign...)
+		}
+	}
+	members := make([][]int, K)
+	for j, c := range bestAssign {
+		members[c] = append(members[c], j)
+	}
+	f := score.FScores(x, y, classes)
+	var groups []Group
+	for _, m := range members {
+		if len(m) == 0 {
+			continue
+		}
+		rep := representativeByCentre(ps, m)
+		groups = append(groups, Group{Members: m, Representative: rep, Density: len(m), Relevance: f[rep]})
+	}
+	sortByRelevance(groups)
+	return groups, nil
+}

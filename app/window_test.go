@@ -2,10 +2,10 @@ package app
 
 import (
 	"image"
-	"sync"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 

@@ -112,8 +112,8 @@ type taskOut struct {
 	order  []int
 	score  []float64
 	groups [][]int
-	acc   map[string][]float64 // classifier -> accuracy at each accuracy k
-	secs  float64
+	acc    map[string][]float64 // classifier -> accuracy at each accuracy k
+	secs   float64
 }
 
 // Run performs the study of cfg on ds. It returns ctx's error when cancelled; results

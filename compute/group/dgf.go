@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -75,80 +76,143 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	}
 	res := DGFResult{H: h}
 	_, n := ps.pt.Dims()
+	// A moving point y is anchored at a feature a with drift ||y - x_a||; while
+	// drift + r <= R, every feature within r of y is in a's candidate list (triangle
+	// inequality). The anchor follows y to its nearest feature.
 	type stationary struct {
 		y       []float64
 		yy      float64
-		drift   float64 // ||y - x_seed||
+		anchor  int
+		drift   float64 // ||y - x_anchor||
 		density int
-		seed    int
 	}
-	st := make([]stationary, p)
 	var scans atomic.Int64
-	// within returns the features within radius r of y, a point near seed (drift from it).
-	within := func(y []float64, yy float64, seed int, drift, r float64, visit func(k int, d2 float64)) {
+	// within visits the features within radius r of y, anchored at a with drift; it
+	// returns the nearest feature to y among those it looked at and its squared distance.
+	within := func(y []float64, yy float64, a int, drift, r float64, visit func(k int, d2 float64)) (int, float64) {
 		r2 := r * r
-		if drift+r <= R {
-			if d := ps.dist2(y, yy, seed); d <= r2 {
-				visit(seed, d)
+		near, nearD := a, math.Inf(1)
+		look := func(k int) {
+			d := ps.dist2(y, yy, k)
+			if d < nearD || (d == nearD && k < near) {
+				near, nearD = k, d
 			}
-			for _, k := range cand[seed] {
-				if d := ps.dist2(y, yy, int(k)); d <= r2 {
-					visit(int(k), d)
-				}
-			}
-			return
-		}
-		scans.Add(1)
-		for k := 0; k < p; k++ {
-			if d := ps.dist2(y, yy, k); d <= r2 {
+			if d <= r2 {
 				visit(k, d)
 			}
 		}
+		if drift+r <= R {
+			look(a)
+			for _, k := range cand[a] {
+				look(int(k))
+			}
+			return near, nearD
+		}
+		scans.Add(1)
+		for k := 0; k < p; k++ {
+			look(k)
+		}
+		return near, nearD
 	}
 	sigma2 := (h / 2) * (h / 2)
-	err = parallel(ctx, p, func(seed int) {
-		x0 := ps.pt.RawRowView(seed)
-		y := append([]float64(nil), x0...)
+	radius := h
+	if prm.Gaussian {
+		radius = R
+	}
+	weight := func(d2 float64) float64 {
+		if prm.Gaussian {
+			return math.Exp(-d2 / (2 * sigma2))
+		}
+		return 1
+	}
+	// Mean shift in synchronous rounds: points whose ball the candidate lists cover move
+	// one by one; the others are batched, their distances to all features one matrix
+	// product per block.
+	ys := make([][]float64, p)
+	anchor := make([]int, p)
+	drift := make([]float64, p)
+	active := make([]bool, p)
+	for s := range ys {
+		ys[s] = append([]float64(nil), ps.pt.RawRowView(s)...)
+		anchor[s], active[s] = s, true
+	}
+	step := func(s int, visitAll func(visit func(k int, d2 float64)) (int, float64)) {
 		next := make([]float64, n)
-		drift := 0.0
-		for it := 0; it < prm.MaxIter; it++ {
-			yy := dot(y, y)
-			clear(next)
-			wsum := 0.0
-			radius := h
-			if prm.Gaussian {
-				radius = R
+		wsum := 0.0
+		near, nearD := visitAll(func(k int, d2 float64) {
+			w := weight(d2)
+			wsum += w
+			floats.AddScaled(next, w, ps.pt.RawRowView(k))
+		})
+		if wsum == 0 {
+			active[s] = false
+			return
+		}
+		floats.Scale(1/wsum, next)
+		moved := math.Sqrt(dist2(next, ys[s]))
+		ys[s] = next
+		yy := dot(next, next)
+		// re-anchor at the nearest feature seen (among those near the old point)
+		anchor[s] = near
+		drift[s] = math.Sqrt(ps.dist2(next, yy, near))
+		_ = nearD
+		if moved < 1e-3*h {
+			active[s] = false
+		}
+	}
+	for it := 0; it < prm.MaxIter; it++ {
+		var local, batch []int
+		for s := 0; s < p; s++ {
+			if !active[s] {
+				continue
 			}
-			within(y, yy, seed, drift, radius, func(k int, d2 float64) {
-				w := 1.0
-				if prm.Gaussian {
-					w = math.Exp(-d2 / (2 * sigma2))
-				}
-				wsum += w
-				r := ps.pt.RawRowView(k)
-				for i, v := range r {
-					next[i] += w * v
-				}
-			})
-			if wsum == 0 {
-				break
-			}
-			step := 0.0
-			for i := range next {
-				next[i] /= wsum
-				d := next[i] - y[i]
-				step += d * d
-			}
-			y, next = next, y
-			drift = math.Sqrt(dist2(y, x0))
-			if math.Sqrt(step) < 1e-3*h {
-				break
+			if drift[s]+radius <= R {
+				local = append(local, s)
+			} else {
+				batch = append(batch, s)
 			}
 		}
+		if len(local)+len(batch) == 0 {
+			break
+		}
+		err := parallel(ctx, len(local), func(i int) {
+			s := local[i]
+			y := ys[s]
+			yy := dot(y, y)
+			step(s, func(visit func(int, float64)) (int, float64) {
+				return within(y, yy, anchor[s], drift[s], radius, visit)
+			})
+		})
+		if err != nil {
+			return DGFResult{}, err
+		}
+		scans.Add(int64(len(batch)))
+		err = ps.distancesFrom(ctx, ys, batch, func(s int, d2 []float64) {
+			step(s, func(visit func(int, float64)) (int, float64) {
+				r2 := radius * radius
+				near, nearD := 0, math.Inf(1)
+				for k, d := range d2 {
+					if d < nearD {
+						near, nearD = k, d
+					}
+					if d <= r2 {
+						visit(k, d)
+					}
+				}
+				return near, nearD
+			})
+		})
+		if err != nil {
+			return DGFResult{}, err
+		}
+	}
+	st := make([]stationary, p)
+	err = parallel(ctx, p, func(s int) {
+		y := ys[s]
 		yy := dot(y, y)
 		density := 0
-		within(y, yy, seed, drift, h, func(int, float64) { density++ })
-		st[seed] = stationary{y: y, yy: yy, drift: drift, density: density, seed: seed}
+		within(y, yy, anchor[s], drift[s], h, func(int, float64) { density++ })
+		st[s] = stationary{y: y, yy: yy, anchor: anchor[s], drift: drift[s], density: density}
 	})
 	if err != nil {
 		return DGFResult{}, err
@@ -214,7 +278,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	err = parallel(ctx, len(peaks), func(r int) {
 		pk := &st[peaks[r]]
 		var members []int
-		within(pk.y, pk.yy, pk.seed, pk.drift, h, func(k int, _ float64) { members = append(members, k) })
+		within(pk.y, pk.yy, pk.anchor, pk.drift, h, func(k int, _ float64) { members = append(members, k) })
 		sort.Ints(members)
 		groups[r] = Group{Members: members, Density: len(members), Representative: -1, peak: pk.y}
 		keep[r] = true
@@ -224,7 +288,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 				s = make([]float64, 0, p)
 			}
 			var d2 []float64
-			within(pk.y, pk.yy, pk.seed, pk.drift, R-pk.drift, func(_ int, d float64) { d2 = append(d2, d) })
+			within(pk.y, pk.yy, pk.anchor, pk.drift, R-pk.drift, func(_ int, d float64) { d2 = append(d2, d) })
 			if len(d2) < prm.K {
 				d2 = d2[:0]
 				scans.Add(1)

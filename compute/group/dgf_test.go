@@ -154,3 +154,34 @@ func sortStrings(s []string) {
 		}
 	}
 }
+
+func lungSized() (n, p int) {
+	if testing.Short() {
+		return 60, 500
+	}
+	return 181, 12533
+}
+
+// BenchmarkDGFLung runs DGF on the Lung-sized synthetic set written by
+// `steadfast synth --features 12533 --samples 181 --seed 1` (the same generator).
+func BenchmarkDGFLung(b *testing.B) {
+	ds := synth.Benchmark(lungSized())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := DGF(context.Background(), ds.X, DGFParams{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Peaks), "peaks")
+	}
+}
+
+func BenchmarkCGSLung(b *testing.B) {
+	ds := synth.Benchmark(lungSized())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (CGS{Bootstraps: 10}).Groups(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -42,12 +43,11 @@ func (ps points) len() int { n, _ := ps.pt.Dims(); return n }
 
 // dist2 is the squared distance between a point y (with squared norm yy) and feature j.
 func (ps points) dist2(y []float64, yy float64, j int) float64 {
-	r := ps.pt.RawRowView(j)
-	dot := 0.0
-	for i, v := range r {
-		dot += v * y[i]
+	d := yy - 2*floats.Dot(ps.pt.RawRowView(j), y) + ps.norm[j]
+	if d < 0 {
+		return 0
 	}
-	return math.Max(yy-2*dot+ps.norm[j], 0)
+	return d
 }
 
 func maxWorkers() int { return runtime.GOMAXPROCS(0) }
@@ -100,6 +100,35 @@ func (ps points) pairwise(ctx context.Context, visit func(j int, d2 []float64)) 
 	close(next)
 	wg.Wait()
 	return ctx.Err()
+}
+
+// distancesFrom calls visit(s, d2) for each s in rows with d2[k] = ||ys[s] - x_k||^2 for
+// every feature k, computing a block of rows as one matrix product. visit may run on
+// several goroutines, but never twice for one s; d2 is reused after it returns.
+func (ps points) distancesFrom(ctx context.Context, ys [][]float64, rows []int, visit func(s int, d2 []float64)) error {
+	p, n := ps.pt.Dims()
+	const block = 256
+	blocks := (len(rows) + block - 1) / block
+	return parallel(ctx, blocks, func(b int) {
+		part := rows[b*block : min((b+1)*block, len(rows))]
+		yb := make([]float64, len(part)*n)
+		for i, s := range part {
+			copy(yb[i*n:(i+1)*n], ys[s])
+		}
+		c := make([]float64, len(part)*p)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+			blas64.General{Rows: len(part), Cols: n, Stride: n, Data: yb},
+			blas64.General{Rows: p, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data}, 0,
+			blas64.General{Rows: len(part), Cols: p, Stride: p, Data: c})
+		for i, s := range part {
+			yy := dot(ys[s], ys[s])
+			d2 := c[i*p : (i+1)*p]
+			for k, g := range d2 {
+				d2[k] = math.Max(yy-2*g+ps.norm[k], 0)
+			}
+			visit(s, d2)
+		}
+	})
 }
 
 // kNearestMean returns the mean of the K smallest values of d2[k] (k != j), as distances.

@@ -65,6 +65,17 @@ var dgfParams = []Param{
 	{Key: "eliminate", Label: "Drop sparse groups", Help: "1: drop groups whose peak's mean distance to its K nearest features exceeds h", Default: 0, Min: 0, Max: 1, Integer: true},
 }
 
+// withDefault returns a copy of ps with the default of key changed.
+func withDefault(ps []Param, key string, v float64) []Param {
+	out := append([]Param(nil), ps...)
+	for i := range out {
+		if out[i].Key == key {
+			out[i].Default = v
+		}
+	}
+	return out
+}
+
 func dgfOf(p map[string]float64) group.DGFParams {
 	return group.DGFParams{K: int(p["K"]), Gaussian: p["gaussian"] == 1, Eliminate: p["eliminate"] == 1}
 }
@@ -73,9 +84,10 @@ func init() {
 	Catalog = append(Catalog,
 		Info{Name: "drags", Label: "DRAGS", Group: true,
 			Help: "Yu et al. 2008: dense feature groups by mean shift (DGF), ranked by the mean F of their members; one representative per group",
+			// the DRAGS paper's runs drop low-density groups: elimination on by default
 			Params: append([]Param{
 				{Key: "densest", Label: "Densest groups", Help: "rank only the N densest groups (0: all; the CGS paper used 50)", Default: 0, Min: 0, Max: 1e6, Integer: true},
-			}, dgfParams...),
+			}, withDefault(dgfParams, "eliminate", 1)...),
 			New: func(p map[string]float64) score.Ranker {
 				return group.DRAGS{DGF: dgfOf(p), Densest: int(p["densest"])}
 			}},

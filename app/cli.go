@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"steadfast/compute/dataset"
-	"steadfast/compute/group"
 	"steadfast/compute/experiment"
+	"steadfast/compute/group"
 	"steadfast/compute/method"
 	"steadfast/compute/score"
 	"steadfast/compute/synth"

@@ -77,6 +77,8 @@ type UI struct {
 
 	methods  *methodPanel
 	protocol *protocolPanel
+	groups   *groupsView
+	kchooser *kChooserView
 
 	// results
 	tabs        *container.AppTabs
@@ -180,6 +182,8 @@ func (u *UI) build() {
 	u.topMethod = widget.NewSelect(nil, func(string) { u.showResults() })
 	u.topTable = widgets.NewStringTable()
 
+	u.groups = newGroupsView(u)
+	u.kchooser = newKChooserView(u)
 	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
 	gridSplit.Offset = 0.72
 	u.tabs = container.NewAppTabs(
@@ -191,6 +195,8 @@ func (u *UI) build() {
 			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK), nil, nil, nil, gridSplit)),
 		container.NewTabItem("Top features", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Method"), u.topMethod), nil, nil, nil, u.topTable.Table)),
+		container.NewTabItem("Groups", u.groups.content),
+		container.NewTabItem("K chooser", u.kchooser.content),
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
@@ -436,6 +442,7 @@ func (u *UI) setResult(res *experiment.Result) {
 	}
 	u.accClass.Refresh()
 	u.gridK.SetText(strconv.Itoa(res.Config.GridK))
+	u.groups.setResult(res)
 	u.showResults()
 }
 
@@ -502,6 +509,12 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 		return plots.AccuracyVsK(res, res.Config.Classifiers[ci])
 	case 2:
 		return plots.SelectionGrid(res, max(u.gridMethod.SelectedIndex(), 0), u.gridKValue())
+	}
+	if tab == 4 && u.groups.shown.Build != nil {
+		return u.groups.shown
+	}
+	if tab == 5 && u.kchooser.figure.Build != nil {
+		return u.kchooser.figure
 	}
 	return plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
 }

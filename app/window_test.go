@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"steadfast/compute/dataset"
+	"steadfast/plots"
 )
 
 func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
@@ -184,4 +185,46 @@ func TestFormErrorsAreShownNotRun(t *testing.T) {
 		t.Fatal("a run started with no method")
 	}
 	_ = w
+}
+
+func TestGroupsViewAndKChooser(t *testing.T) {
+	u, _ := newTestUI(t) // the built-in D1k example
+	serialized(func() {
+		for name, c := range u.methods.checks {
+			c.SetChecked(name == "drags" || name == "fstat")
+		}
+		u.protocol.protocol.SetSelectedIndex(1) // DRAGS 2008
+		u.protocol.ks.SetText("2,4,8")
+		test.Tap(u.runBtn)
+	})
+	waitFor(t, "the run", 120*time.Second, func() bool {
+		return onUI(func() bool { return u.result != nil && u.cancel == nil })
+	})
+	rows := onUI(u.groups.table.Rows)
+	if len(rows) == 0 || onUI(func() string { return u.groups.method.Selected }) != "DRAGS" {
+		t.Fatalf("groups table: %d rows", len(rows))
+	}
+	// D1k names members gNNN.fMM: the members of a DRAGS group belong to one true group
+	first := strings.Split(rows[0][3], ", ")
+	for _, m := range first {
+		if m[:4] != first[0][:4] {
+			t.Errorf("group 1 mixes %s and %s", first[0], m)
+		}
+	}
+	serialized(func() { u.groups.search.SetText(first[0]) })
+	if r := onUI(u.groups.table.Rows); len(r) == 0 || !strings.Contains(r[0][3], first[0]) {
+		t.Errorf("search for %s: %v", first[0], r)
+	}
+	serialized(func() { u.tabs.SelectIndex(4); u.groups.show(0) })
+	waitFor(t, "the heat map", 10*time.Second, func() bool { return onUI(u.groups.heat.Image) != nil })
+	// stability of group methods: Sim_ID^M is drawn
+	res := onUI(u.Result)
+	if res.Methods[1].Stability[0].SimIDM <= 0 || res.Methods[1].Stability[0].SimVM <= 0 {
+		t.Errorf("group stability %+v", res.Methods[1].Stability[0])
+	}
+	serialized(func() { u.tabs.SelectIndex(5); u.kchooser.compute() })
+	waitFor(t, "the K chooser", 30*time.Second, func() bool { return onUI(u.kchooser.chart.Image) != nil })
+	if f := onUI(func() plots.Figure { return u.kchooser.figure }); len(f.Table) != 14 {
+		t.Errorf("K chooser table has %d rows", len(f.Table))
+	}
 }

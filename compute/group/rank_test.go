@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"steadfast/compute/dataset"
 	"steadfast/compute/synth"
 )
@@ -93,4 +95,34 @@ func TestGroupMethodsOnSyntheticData(t *testing.T) {
 			t.Fatalf("representative %d is not in its group", rk.Order[i])
 		}
 	}
+}
+
+func TestKNNCorrelationsByHand(t *testing.T) {
+	// three features over 4 samples: f0 and f1 identical, f2 = -f0.
+	// r(f0,f1) = 1, r(f0,f2) = -1. Nearest of f0: f1 (r 1), then f2 (r -1).
+	x := matFromCols([][]float64{{1, -1, 1, -1}, {1, -1, 1, -1}, {-1, 1, -1, 1}})
+	dataset.Standardize(x)
+	got, err := KNNCorrelations(context.Background(), x, []int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// K=1: f0 -> 1, f1 -> 1, f2 -> -1 ; K=2: every feature (1 + -1)/2 = 0 for f0, f1; f2 -> -1
+	want := [][]float64{{1, 1, -1}, {0, 0, -1}}
+	for i := range want {
+		for j := range want[i] {
+			if d := got[i][j] - want[i][j]; d > 1e-12 || d < -1e-12 {
+				t.Errorf("K=%d feature %d: %v, want %v", i+1, j, got[i][j], want[i][j])
+			}
+		}
+	}
+}
+
+func matFromCols(cols [][]float64) *mat.Dense {
+	x := mat.NewDense(len(cols[0]), len(cols), nil)
+	for j, c := range cols {
+		for i, v := range c {
+			x.Set(i, j, v)
+		}
+	}
+	return x
 }

@@ -1,0 +1,141 @@
+package plots
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// KChooser draws, for each K, the box plot of every feature's mean correlation to its K
+// nearest features (DRAGS 2008 Fig. 1), to choose the DGF bandwidth's K.
+func KChooser(data string, ks []int, values [][]float64) Figure {
+	f := Figure{Name: "k-chooser", Title: fmt.Sprintf("%s: mean correlation of each feature to its K nearest features", data)}
+	f.Table = [][]string{{"K", "min", "q1", "median", "q3", "max", "mean"}}
+	for i, k := range ks {
+		v := append([]float64(nil), values[i]...)
+		sort.Float64s(v)
+		q := func(p float64) float64 { return stat.Quantile(p, stat.Empirical, v, nil) }
+		f.Table = append(f.Table, []string{strconv.Itoa(k), f4(v[0]), f4(q(0.25)), f4(q(0.5)), f4(q(0.75)), f4(v[len(v)-1]), f4(stat.Mean(v, nil))})
+		f.Points = append(f.Points, Point{float64(i), q(0.5), fmt.Sprintf("K = %d: median r %.3f, quartiles %.3f-%.3f", k, q(0.5), q(0.25), q(0.75))})
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = f.Title
+		p.X.Label.Text = "K (nearest features)"
+		p.Y.Label.Text = "mean Pearson correlation to the K nearest"
+		p.Add(plotter.NewGrid())
+		var names []string
+		for i, k := range ks {
+			b, err := plotter.NewBoxPlot(vg.Points(14), float64(i), plotter.Values(values[i]))
+			if err != nil {
+				return nil, err
+			}
+			b.GlyphStyle.Radius = vg.Points(0.8)
+			p.Add(b)
+			names = append(names, strconv.Itoa(k))
+		}
+		p.NominalX(names...)
+		return p, nil
+	}
+	return f
+}
+
+// corrGrid is a square correlation matrix as a heat-map grid.
+type corrGrid [][]float64
+
+func (g corrGrid) Dims() (c, r int)   { return len(g), len(g) }
+func (g corrGrid) Z(c, r int) float64 { return g[r][c] }
+func (g corrGrid) X(c int) float64    { return float64(c) }
+func (g corrGrid) Y(r int) float64    { return float64(r) }
+
+// GroupCorrelation draws the Pearson correlations between a group's members.
+func GroupCorrelation(title string, names []string, profiles [][]float64) Figure {
+	m := len(profiles)
+	r := make(corrGrid, m)
+	f := Figure{Name: "group-correlation", Title: title}
+	f.Table = [][]string{append([]string{"feature"}, names...)}
+	for i := range r {
+		r[i] = make([]float64, m)
+		row := []string{names[i]}
+		for j := range r[i] {
+			r[i][j] = stat.Correlation(profiles[i], profiles[j], nil)
+			row = append(row, f4(r[i][j]))
+			f.Points = append(f.Points, Point{float64(j), float64(i), fmt.Sprintf("%s ~ %s: r = %.3f", names[i], names[j], r[i][j])})
+		}
+		f.Table = append(f.Table, row)
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		pal := moreland.SmoothBlueRed()
+		pal.SetMin(-1)
+		pal.SetMax(1)
+		h := plotter.NewHeatMap(r, pal.Palette(64))
+		h.Min, h.Max = -1, 1
+		p.Add(h)
+		if m <= 40 {
+			var ticks []plot.Tick
+			for i, n := range names {
+				ticks = append(ticks, plot.Tick{Value: float64(i), Label: n})
+			}
+			p.X.Tick.Marker = plot.ConstantTicks(ticks)
+			p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+			p.X.Tick.Label.Rotation = 1.5708
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YCenter
+		}
+		p.X.Label.Text = fmt.Sprintf("%d members (colour: r from -1 blue to +1 red)", m)
+		return p, nil
+	}
+	return f
+}
+
+// GroupByClass draws, per class, the box plot of the group's mean value (over its
+// members) in each sample of the class.
+func GroupByClass(title string, classes []string, labels []int, profiles [][]float64) Figure {
+	n := len(labels)
+	mean := make([]float64, n)
+	for _, pr := range profiles {
+		for i, v := range pr {
+			mean[i] += v / float64(len(profiles))
+		}
+	}
+	byClass := make([]plotter.Values, len(classes))
+	f := Figure{Name: "group-by-class", Title: title}
+	f.Table = [][]string{{"sample", "class", "group mean"}}
+	for i, l := range labels {
+		byClass[l] = append(byClass[l], mean[i])
+		f.Table = append(f.Table, []string{strconv.Itoa(i + 1), classes[l], f4(mean[i])})
+	}
+	for c, v := range byClass {
+		if len(v) > 0 {
+			f.Points = append(f.Points, Point{float64(c), stat.Mean(v, nil), fmt.Sprintf("%s: mean %.3f over %d samples", classes[c], stat.Mean(v, nil), len(v))})
+		}
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.Y.Label.Text = "group mean (z-scored members)"
+		p.Add(plotter.NewGrid())
+		for c, v := range byClass {
+			if len(v) == 0 {
+				continue
+			}
+			b, err := plotter.NewBoxPlot(vg.Points(30), float64(c), v)
+			if err != nil {
+				return nil, err
+			}
+			p.Add(b)
+		}
+		p.NominalX(classes...)
+		return p, nil
+	}
+	return f
+}

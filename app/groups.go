@@ -28,8 +28,8 @@ type groupsView struct {
 	table   *widgets.StringTable
 	heat    *widgets.Chart
 	byClass *widgets.Chart
-	rows    []int // table row -> group index in the reference selection
-	methods []int // select index -> method index in the result
+	rows    []int        // table row -> group index in the reference selection
+	methods []int        // select index -> method index in the result
 	shown   plots.Figure // the heat map on screen, for export
 }
 

@@ -26,7 +26,7 @@ type Group struct {
 type DGFParams struct {
 	K         int  // neighbours for the bandwidth, 2..25
 	Gaussian  bool // Gaussian kernel (sigma = h/2, cut at 1.5h) instead of the flat one
-	Eliminate bool // drop groups whose peak's mean distance to its K nearest features exceeds h
+	Eliminate bool // drop groups whose peak's mean distance to its K nearest features (other than one it sits on) exceeds h
 	MaxIter   int
 }
 
@@ -287,13 +287,22 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 			if s == nil {
 				s = make([]float64, 0, p)
 			}
+			// the K nearest features of the peak, not counting a feature it sits on
+			// (a lone feature's peak is the feature itself)
 			var d2 []float64
-			within(pk.y, pk.yy, pk.anchor, pk.drift, R-pk.drift, func(_ int, d float64) { d2 = append(d2, d) })
+			zero := 1e-12 * h * h
+			within(pk.y, pk.yy, pk.anchor, pk.drift, R-pk.drift, func(_ int, d float64) {
+				if d > zero {
+					d2 = append(d2, d)
+				}
+			})
 			if len(d2) < prm.K {
 				d2 = d2[:0]
 				scans.Add(1)
 				for k := 0; k < p; k++ {
-					d2 = append(d2, ps.dist2(pk.y, pk.yy, k))
+					if d := ps.dist2(pk.y, pk.yy, k); d > zero {
+						d2 = append(d2, d)
+					}
 				}
 			}
 			keep[r] = kNearestMean(d2, -1, prm.K, s) <= h

@@ -35,13 +35,20 @@ type DGFResult struct {
 	Groups []Group // by decreasing density, then by the peak's coordinates
 	H      float64 // bandwidth
 	Peaks  int     // unique peaks before elimination
+	// Iterations is the number of synchronous mean-shift rounds until every point stopped.
+	Iterations int
 	// FullScans counts mean-shift steps or look-ups that left a seed's candidate list and
 	// scanned every feature (kept exact, only slower).
 	FullScans int64
 }
 
-// candidateFactor sets the radius of the candidate lists, R = candidateFactor * h.
-const candidateFactor = 1.5
+// candidateFactor sets the radius of the candidate lists, R = candidateFactor * h, and
+// maxCandidates their length (memory: at most p * maxCandidates * 8 bytes); a list cut
+// short covers a smaller radius, which the look-ups respect.
+const (
+	candidateFactor = 2.0
+	maxCandidates   = 1024
+)
 
 // DGF finds the dense feature groups of x (n samples x p features, z-scored by the
 // caller): every feature starts a mean shift y <- mean of the features within h of y
@@ -70,7 +77,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		return DGFResult{}, fmt.Errorf("DGF: bandwidth is 0 (features duplicate each other); drop duplicates first")
 	}
 	R := candidateFactor * h
-	cand, err := ps.neighbors(ctx, R)
+	cand, candDist, covered, err := ps.neighbors(ctx, R, maxCandidates)
 	if err != nil {
 		return DGFResult{}, err
 	}
@@ -101,9 +108,14 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 				visit(k, d)
 			}
 		}
-		if drift+r <= R {
+		if drift+r <= covered[a] {
+			// only features within drift + r of the anchor can be within r of y
 			look(a)
-			for _, k := range cand[a] {
+			limit := float32(drift + r)
+			for i, k := range cand[a] {
+				if candDist[a][i] > limit {
+					break
+				}
 				look(int(k))
 			}
 			return near, nearD
@@ -161,12 +173,13 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		}
 	}
 	for it := 0; it < prm.MaxIter; it++ {
+		res.Iterations = it + 1
 		var local, batch []int
 		for s := 0; s < p; s++ {
 			if !active[s] {
 				continue
 			}
-			if drift[s]+radius <= R {
+			if drift[s]+radius <= covered[anchor[s]] {
 				local = append(local, s)
 			} else {
 				batch = append(batch, s)
@@ -245,11 +258,13 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		cur := &st[s]
 		best, bestD := -1, h*h
 		consider := func(r int) {
-			if d := dist2(cur.y, st[peaks[r]].y); d < bestD || (d == bestD && best >= 0 && r < best) {
+			pk := &st[peaks[r]]
+			d := cur.yy + pk.yy - 2*floats.Dot(cur.y, pk.y)
+			if d < bestD || (d == bestD && best >= 0 && r < best) {
 				best, bestD = r, d
 			}
 		}
-		if cur.drift+maxDrift+h <= R {
+		if cur.drift+maxDrift+h <= covered[cur.anchor] {
 			// a peak within h of cur.y has its seed within h + both drifts of this seed
 			for _, k := range cand[s] {
 				if r := peakOf[k]; r >= 0 {
@@ -291,7 +306,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 			// (a lone feature's peak is the feature itself)
 			var d2 []float64
 			zero := 1e-12 * h * h
-			within(pk.y, pk.yy, pk.anchor, pk.drift, R-pk.drift, func(_ int, d float64) {
+			within(pk.y, pk.yy, pk.anchor, pk.drift, covered[pk.anchor]-pk.drift, func(_ int, d float64) {
 				if d > zero {
 					d2 = append(d2, d)
 				}

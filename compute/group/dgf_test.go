@@ -173,6 +173,8 @@ func BenchmarkDGFLung(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(res.Peaks), "peaks")
+		b.ReportMetric(float64(res.Iterations), "rounds")
+		b.ReportMetric(float64(res.FullScans), "fullscans")
 	}
 }
 

@@ -4,6 +4,8 @@
 package group
 
 import (
+	_ "steadfast/compute/fastblas" // matrix products on OpenBLAS
+
 	"context"
 	"math"
 	"runtime"
@@ -83,8 +85,13 @@ func (ps points) pairwise(ctx context.Context, visit func(j int, d2 []float64)) 
 				for r := 0; r < rows; r++ {
 					j := lo + r
 					d2 := c.Data[r*p : (r+1)*p]
+					nj := ps.norm[j]
 					for k, g := range d2 {
-						d2[k] = math.Max(ps.norm[j]-2*g+ps.norm[k], 0)
+						if v := nj - 2*g + ps.norm[k]; v > 0 {
+							d2[k] = v
+						} else {
+							d2[k] = 0
+						}
 					}
 					visit(j, d2)
 				}
@@ -124,7 +131,11 @@ func (ps points) distancesFrom(ctx context.Context, ys [][]float64, rows []int, 
 			yy := dot(ys[s], ys[s])
 			d2 := c[i*p : (i+1)*p]
 			for k, g := range d2 {
-				d2[k] = math.Max(yy-2*g+ps.norm[k], 0)
+				if v := yy - 2*g + ps.norm[k]; v > 0 {
+					d2[k] = v
+				} else {
+					d2[k] = 0
+				}
 			}
 			visit(s, d2)
 		}
@@ -204,10 +215,14 @@ func (ps points) bandwidth(ctx context.Context, K int) (float64, []float64, erro
 	return h / float64(p), knn, nil
 }
 
-// neighbors lists, for every feature, the features within radius.
-func (ps points) neighbors(ctx context.Context, radius float64) ([][]int32, error) {
+// neighbors lists, for every feature, the features within radius, nearest first, at most
+// maxLen of them, and their distances; covered[j] is the radius its list is complete to
+// (radius, or less when the list was cut).
+func (ps points) neighbors(ctx context.Context, radius float64, maxLen int) ([][]int32, [][]float32, []float64, error) {
 	p := ps.len()
 	list := make([][]int32, p)
+	dist := make([][]float32, p)
+	covered := make([]float64, p)
 	r2 := radius * radius
 	err := ps.pairwise(ctx, func(j int, d2 []float64) {
 		var l []int32
@@ -216,8 +231,24 @@ func (ps points) neighbors(ctx context.Context, radius float64) ([][]int32, erro
 				l = append(l, int32(k))
 			}
 		}
-		sort.Slice(l, func(a, b int) bool { return d2[l[a]] < d2[l[b]] })
-		list[j] = l
+		sort.Slice(l, func(a, b int) bool {
+			if d2[l[a]] != d2[l[b]] {
+				return d2[l[a]] < d2[l[b]]
+			}
+			return l[a] < l[b]
+		})
+		covered[j] = radius
+		if len(l) > maxLen {
+			// complete up to (just below) the first distance left out
+			covered[j] = math.Nextafter(math.Sqrt(d2[l[maxLen]]), 0)
+			l = append([]int32(nil), l[:maxLen]...)
+		}
+		ds := make([]float32, len(l))
+		for i, k := range l {
+			// rounded up, so that a prefix cut by distance never drops a feature
+			ds[i] = math.Nextafter32(float32(math.Sqrt(d2[k])), float32(math.Inf(1)))
+		}
+		list[j], dist[j] = l, ds
 	})
-	return list, err
+	return list, dist, covered, err
 }

@@ -34,8 +34,18 @@ func newMethodPanel() *methodPanel {
 			ps = append(ps, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
 		}
 		form := widgets.NewParamForm(ps)
-		check := widget.NewCheck(in.Label, nil)
-		check.Checked = def[in.Name]
+		// the parameters show while the method is chosen
+		check := widget.NewCheck(in.Label, func(on bool) {
+			if on {
+				form.Content.Show()
+			} else {
+				form.Content.Hide()
+			}
+		})
+		check.SetChecked(def[in.Name])
+		if !def[in.Name] {
+			form.Content.Hide()
+		}
 		help := widget.NewLabel(in.Help)
 		help.Wrapping = fyne.TextWrapWord
 		mp.checks[in.Name], mp.forms[in.Name] = check, form

@@ -38,7 +38,7 @@ func RunWindow(file string) {
 	w := a.NewWindow("Steadfast")
 	ui := NewUI(a, w)
 	w.SetContent(ui.Content())
-	w.Resize(fyne.NewSize(1280, 820))
+	w.Resize(fyne.NewSize(1400, 880))
 	if file != "" {
 		ui.LoadFile(file, dataset.Options{})
 	}

@@ -42,6 +42,7 @@ func KChooser(data string, ks []int, values [][]float64) Figure {
 			names = append(names, strconv.Itoa(k))
 		}
 		p.NominalX(names...)
+		p.X.Min, p.X.Max = -0.6, float64(len(ks))-0.4
 		return p, nil
 	}
 	return f
@@ -135,6 +136,7 @@ func GroupByClass(title string, classes []string, labels []int, profiles [][]flo
 			p.Add(b)
 		}
 		p.NominalX(classes...)
+		p.X.Min, p.X.Max = -0.6, float64(len(classes))-0.4
 		return p, nil
 	}
 	return f

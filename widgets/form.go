@@ -19,22 +19,35 @@ type Param struct {
 }
 
 // ParamForm is a form of numeric entries with their help text; Values checks them.
+// A whole-number parameter from 0 to 1 is a check box.
 type ParamForm struct {
 	Content fyne.CanvasObject
 	params  []Param
-	entries []*widget.Entry
+	entries []*widget.Entry // nil for a check box
+	checks  []*widget.Check // nil for an entry
 }
+
+func (p Param) isSwitch() bool { return p.Integer && p.Min == 0 && p.Max == 1 }
 
 // NewParamForm builds entries filled with the defaults.
 func NewParamForm(params []Param) *ParamForm {
 	f := &ParamForm{params: params}
 	form := widget.NewForm()
 	for _, p := range params {
+		if p.isSwitch() {
+			c := widget.NewCheck("", nil)
+			c.Checked = p.Default == 1
+			f.entries, f.checks = append(f.entries, nil), append(f.checks, c)
+			item := widget.NewFormItem(p.Label, c)
+			item.HintText = p.Help
+			form.AppendItem(item)
+			continue
+		}
 		e := widget.NewEntry()
 		e.SetText(strconv.FormatFloat(p.Default, 'g', -1, 64))
 		p := p
 		e.Validator = func(s string) error { _, err := p.parse(s); return err }
-		f.entries = append(f.entries, e)
+		f.entries, f.checks = append(f.entries, e), append(f.checks, nil)
 		item := widget.NewFormItem(p.Label, e)
 		item.HintText = p.Help
 		form.AppendItem(item)
@@ -64,6 +77,13 @@ func (p Param) parse(s string) (float64, error) {
 func (f *ParamForm) Values() (map[string]float64, error) {
 	out := map[string]float64{}
 	for i, p := range f.params {
+		if c := f.checks[i]; c != nil {
+			out[p.Key] = 0
+			if c.Checked {
+				out[p.Key] = 1
+			}
+			continue
+		}
 		v, err := p.parse(f.entries[i].Text)
 		if err != nil {
 			return nil, err
@@ -76,10 +96,25 @@ func (f *ParamForm) Values() (map[string]float64, error) {
 // Set fills the entries from values (missing keys keep their text).
 func (f *ParamForm) Set(values map[string]float64) {
 	for i, p := range f.params {
-		if v, ok := values[p.Key]; ok {
+		v, ok := values[p.Key]
+		switch {
+		case !ok:
+		case f.checks[i] != nil:
+			f.checks[i].SetChecked(v == 1)
+		default:
 			f.entries[i].SetText(strconv.FormatFloat(v, 'g', -1, 64))
 		}
 	}
+}
+
+// Check returns the check box of a 0/1 key, for tests.
+func (f *ParamForm) Check(key string) *widget.Check {
+	for i, p := range f.params {
+		if p.Key == key {
+			return f.checks[i]
+		}
+	}
+	return nil
 }
 
 // Entry returns the entry of a key, for tests.

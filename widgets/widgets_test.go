@@ -17,10 +17,15 @@ func TestParamFormValidates(t *testing.T) {
 	f := NewParamForm([]Param{
 		{Key: "C", Label: "C", Default: 1, Min: 0.001, Max: 100},
 		{Key: "n", Label: "Rounds", Default: 5, Min: 1, Max: 10, Integer: true},
+		{Key: "on", Label: "Switch", Default: 1, Min: 0, Max: 1, Integer: true},
 	})
 	v, err := f.Values()
-	if err != nil || v["C"] != 1 || v["n"] != 5 {
+	if err != nil || v["C"] != 1 || v["n"] != 5 || v["on"] != 1 || f.Check("on") == nil {
 		t.Fatalf("defaults: %v %v", v, err)
+	}
+	f.Check("on").SetChecked(false)
+	if v, _ := f.Values(); v["on"] != 0 {
+		t.Errorf("switch off gives %v", v["on"])
 	}
 	for _, tc := range []struct{ key, text, want string }{
 		{"C", "abc", "not a number"},

@@ -52,7 +52,7 @@ var Catalog = []Info{
 	{Name: "svmrfe", Label: "SVM-RFE", Help: "Guyon 2002: retrain the linear SVM and drop the features with the smallest w_j^2, repeatedly",
 		Params: append([]Param{
 			{Key: "step", Label: "Drop per round", Help: "share of the remaining features dropped each round", Default: 0.1, Min: 0.001, Max: 0.9},
-			{Key: "halve", Label: "Halve to 50", Help: "1: halve until 50 remain, then one at a time (DRAGS paper); 0: drop the share above", Default: 0, Min: 0, Max: 1, Integer: true},
+			{Key: "halve", Label: "Halve to 50", Help: "halve until 50 remain, then one at a time (DRAGS paper), instead of the share above", Default: 0, Min: 0, Max: 1, Integer: true},
 		}, svmParams...),
 		New: func(p map[string]float64) score.Ranker {
 			return score.SVMRFE{SVM: svmOf(p), Step: p["step"], Halve: p["halve"] == 1}
@@ -61,8 +61,8 @@ var Catalog = []Info{
 
 var dgfParams = []Param{
 	{Key: "K", Label: "K (bandwidth)", Help: "h = mean distance of every feature to its K nearest features; see the K chooser", Default: 5, Min: 2, Max: 25, Integer: true},
-	{Key: "gaussian", Label: "Gaussian kernel", Help: "1: Gaussian kernel (sigma = h/2); 0: flat kernel as in the paper", Default: 0, Min: 0, Max: 1, Integer: true},
-	{Key: "eliminate", Label: "Drop sparse groups", Help: "1: drop groups whose peak's mean distance to its K nearest features exceeds h", Default: 0, Min: 0, Max: 1, Integer: true},
+	{Key: "gaussian", Label: "Gaussian kernel", Help: "Gaussian kernel (sigma = h/2) instead of the paper's flat kernel", Default: 0, Min: 0, Max: 1, Integer: true},
+	{Key: "eliminate", Label: "Drop sparse groups", Help: "drop groups whose peak's mean distance to its K nearest features exceeds h", Default: 0, Min: 0, Max: 1, Integer: true},
 }
 
 // withDefault returns a copy of ps with the default of key changed.

@@ -98,9 +98,13 @@ func (g *groupsView) refresh() {
 			continue
 		}
 		g.rows = append(g.rows, i)
-		rows = append(rows, []string{strconv.Itoa(i + 1), names[mr.Reference.Order[i]], strconv.Itoa(len(members)), strings.Join(ms, ", ")})
+		rel := ""
+		if i < len(mr.Reference.Relevance) {
+			rel = strconv.FormatFloat(mr.Reference.Relevance[i], 'g', 4, 64)
+		}
+		rows = append(rows, []string{strconv.Itoa(i + 1), names[mr.Reference.Order[i]], strconv.Itoa(len(members)), rel, strings.Join(ms, ", ")})
 	}
-	g.table.SetRows([]string{"rank", "representative", "size", "members"}, rows, 50, 130, 50, 600)
+	g.table.SetRows([]string{"rank", "representative", "size", "relevance", "members"}, rows, 50, 130, 50, 80, 600)
 }
 
 // show draws group row's heat map and values by class from the data on screen, when

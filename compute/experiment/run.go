@@ -46,6 +46,8 @@ type Selection struct {
 	Group  int     `json:"group"`            // repetition (or outer fold) whose runs are compared pairwise
 	Order  []int   `json:"order"`            // feature indices, best first, max(Ks) long
 	Groups [][]int `json:"groups,omitempty"` // group methods: members of the group of Order[i]
+	// Relevance of each group; kept for the all-sample selection only.
+	Relevance []float64 `json:"relevance,omitempty"`
 }
 
 // StabilityPoint is the stability of the top-k selections.
@@ -109,9 +111,10 @@ type task struct {
 }
 
 type taskOut struct {
-	order  []int
-	score  []float64
-	groups [][]int
+	order     []int
+	score     []float64
+	groups    [][]int
+	relevance []float64
 	acc    map[string][]float64 // classifier -> accuracy at each accuracy k
 	secs   float64
 }
@@ -261,7 +264,7 @@ func runTask(ctx context.Context, cfg Config, ds *dataset.Dataset, t task, index
 	if err != nil {
 		return taskOut{}, err
 	}
-	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups}
+	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance}
 	if t.eval && xte != nil {
 		out.acc = map[string][]float64{}
 		for _, cl := range cfg.Classifiers {
@@ -337,6 +340,9 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		case t.ref:
 			ref = o
 			mr.Reference = Selection{Label: t.label, Order: head, Groups: groups}
+			if o.relevance != nil {
+				mr.Reference.Relevance = o.relevance[:len(groups)]
+			}
 		case t.stab:
 			runs = append(runs, o)
 			mr.Runs = append(mr.Runs, Selection{Label: t.label, Group: t.group, Order: head, Groups: groups})

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,6 +186,29 @@ func BenchmarkCGSLung(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := (CGS{Bootstraps: 10}).Groups(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(1)); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestDGFSameGroupsWithOneOrManyThreads(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 80, 13, 0)
+	dataset.Standardize(ds.X)
+	run := func(procs int) DGFResult {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		res, err := DGF(context.Background(), ds.X, DGFParams{Eliminate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(4)
+	if len(a.Groups) != len(b.Groups) || a.H != b.H {
+		t.Fatalf("%d groups (h %v) on 1 thread, %d (h %v) on 4", len(a.Groups), a.H, len(b.Groups), b.H)
+	}
+	for i := range a.Groups {
+		if !reflect.DeepEqual(a.Groups[i].Members, b.Groups[i].Members) {
+			t.Fatalf("group %d differs between 1 and 4 threads", i)
 		}
 	}
 }

@@ -85,6 +85,7 @@ func groupRanking(groups []Group, f []float64) score.Ranking {
 		used[g.Representative] = true
 		rk.Order = append(rk.Order, g.Representative)
 		rk.Groups = append(rk.Groups, g.Members)
+		rk.Relevance = append(rk.Relevance, math.Min(g.Relevance, 1e15))
 		rk.Score[g.Representative] = math.Min(g.Relevance, 1e15) + maxF + 1
 	}
 	var rest []int

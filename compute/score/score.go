@@ -17,6 +17,9 @@ type Ranking struct {
 	// Groups, for group methods: Groups[i] holds the members of the group whose
 	// representative is Order[i]; features after len(Groups) are not representatives.
 	Groups [][]int `json:"groups,omitempty"`
+	// Relevance[i] is the relevance of group i (DRAGS: mean F of its members; CGS and
+	// k-means: F of its representative).
+	Relevance []float64 `json:"relevance,omitempty"`
 }
 
 // Ranker ranks the columns of x (training samples as rows) against the labels y.

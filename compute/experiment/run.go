@@ -115,8 +115,8 @@ type taskOut struct {
 	score     []float64
 	groups    [][]int
 	relevance []float64
-	acc    map[string][]float64 // classifier -> accuracy at each accuracy k
-	secs   float64
+	acc       map[string][]float64 // classifier -> accuracy at each accuracy k
+	secs      float64
 }
 
 // Run performs the study of cfg on ds. It returns ctx's error when cancelled; results

@@ -47,7 +47,7 @@ type DGFResult struct {
 // short covers a smaller radius, which the look-ups respect.
 const (
 	candidateFactor = 2.0
-	maxCandidates   = 1024
+	maxCandidates   = 512
 )
 
 // DGF finds the dense feature groups of x (n samples x p features, z-scored by the

@@ -55,7 +55,7 @@ func (ps points) dist2(y []float64, yy float64, j int) float64 {
 func maxWorkers() int { return runtime.GOMAXPROCS(0) }
 
 // blockRows is how many features share one matrix product when distances are computed.
-const blockRows = 512
+const blockRows = 128
 
 // pairwise visits the squared distances of every feature to all others, a block of
 // features at a time: the block's distances are one matrix product B = X_block X^T.
@@ -114,7 +114,7 @@ func (ps points) pairwise(ctx context.Context, visit func(j int, d2 []float64)) 
 // several goroutines, but never twice for one s; d2 is reused after it returns.
 func (ps points) distancesFrom(ctx context.Context, ys [][]float64, rows []int, visit func(s int, d2 []float64)) error {
 	p, n := ps.pt.Dims()
-	const block = 256
+	const block = 64
 	blocks := (len(rows) + block - 1) / block
 	return parallel(ctx, blocks, func(b int) {
 		part := rows[b*block : min((b+1)*block, len(rows))]

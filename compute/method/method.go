@@ -51,7 +51,7 @@ var Catalog = []Info{
 		New: func(map[string]float64) score.Ranker { return score.InfoGain{} }},
 	{Name: "relieff", Label: "ReliefF", Help: "Robnik-Sikonja & Kononenko: K nearest hits and misses of every sample, misses weighted by class prior",
 		Params: []Param{{Key: "K", Label: "Neighbours K", Help: "nearest hits and misses per class", Default: 10, Min: 1, Max: 1000, Integer: true}},
-		New: func(p map[string]float64) score.Ranker { return score.ReliefF{K: int(p["K"])} }},
+		New:    func(p map[string]float64) score.Ranker { return score.ReliefF{K: int(p["K"])} }},
 	{Name: "svmone", Label: "SVM-ONE", Help: "squared weights w_j^2 of one linear SVM (one-vs-rest, summed)",
 		Params: svmParams, New: func(p map[string]float64) score.Ranker { return score.SVMOne{SVM: svmOf(p)} }},
 	{Name: "svmrfe", Label: "SVM-RFE", Help: "Guyon 2002: retrain the linear SVM and drop the features with the smallest w_j^2, repeatedly",

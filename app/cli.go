@@ -40,6 +40,8 @@ func Main(args []string) int {
 			return headless(synthCommand, args[1:], os.Stdout, os.Stderr)
 		case "groups":
 			return headless(groupsCommand, args[1:], os.Stdout, os.Stderr)
+		case "mids":
+			return headless(midsCommand, args[1:], os.Stdout, os.Stderr)
 		case "help", "-h", "--help":
 			fmt.Fprint(os.Stdout, usage)
 			return exitOK
@@ -62,6 +64,8 @@ const usage = `Steadfast: stable biomarker discovery.
                                                     rank features on all samples: rank<TAB>feature<TAB>score
   steadfast groups --data FILE --method dgf|drags|cgs|kmeans [--K 5] [--t 10] [--clusters N] [--seed S]
                                                     groups best first: rank, representative, size, relevance, members
+  steadfast mids --data FILE [--epsilon 0.6]         the MIDS of the correlation graph: its size, then one feature
+                                                    per line (the greedy independent set's size goes to stderr)
   steadfast synth --preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv
                                                     write a synthetic data set (SPEC section 8)
 `
@@ -92,13 +96,14 @@ func rankCommand(args []string, out io.Writer) error {
 	name := fs.String("method", "fstat", "method: "+method.Names())
 	seed := fs.Uint64("seed", 1, "random seed")
 	noZ := fs.Bool("no-zscore", false, "do not z-score the features")
+	log2 := fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *data == "" {
 		return errors.New("rank needs --data FILE")
 	}
-	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true})
+	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *log2})
 	if err != nil {
 		return err
 	}
@@ -134,6 +139,7 @@ func groupsCommand(args []string, out io.Writer) error {
 	t := fs.Int("t", 10, "CGS bootstraps")
 	clusters := fs.Int("clusters", 50, "k-means clusters")
 	seed := fs.Uint64("seed", 1, "random seed")
+	log2 := fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -143,7 +149,7 @@ func groupsCommand(args []string, out io.Writer) error {
 	if *K < 2 || *K > 25 || *t < 1 || *clusters < 1 {
 		return errors.New("--K must be 2..25, --t and --clusters at least 1")
 	}
-	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true})
+	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *log2})
 	if err != nil {
 		return err
 	}
@@ -192,6 +198,48 @@ func groupsCommand(args []string, out io.Writer) error {
 			names[m] = ds.Features[j]
 		}
 		fmt.Fprintf(w, "%d\t%s\t%d\t%.6g\t%s\n", i+1, ds.Features[g.Representative], len(g.Members), g.Relevance, strings.Join(names, ","))
+	}
+	return w.Flush()
+}
+
+// midsCommand prints the size of the MIDS of the correlation graph at epsilon, then its
+// features one per line; the sizes of the graph and of the greedy set go to stderr.
+func midsCommand(args []string, out io.Writer) error {
+	fs := newFlags("mids")
+	data := fs.String("data", "", "data file")
+	eps := fs.Float64("epsilon", 0.6, "edge when |r| > epsilon")
+	log2 := fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return errors.New("mids needs --data FILE")
+	}
+	if *eps <= 0 || *eps >= 1 {
+		return errors.New("--epsilon must lie between 0 and 1")
+	}
+	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *log2})
+	if err != nil {
+		return err
+	}
+	x := cloneDense(ds.X)
+	dataset.Standardize(x)
+	ctx, stop := interruptible()
+	defer stop()
+	g, err := group.CorrelationGraph(ctx, x, *eps)
+	if err != nil {
+		return err
+	}
+	set := g.MIDS()
+	if err := g.CheckIDS(set); err != nil {
+		return fmt.Errorf("internal error, please report: %v", err)
+	}
+	greedy := g.GreedyMIS()
+	fmt.Fprintf(os.Stderr, "%d features, %d edges at |r| > %g; MIDS %d, greedy maximal independent set %d\n", len(g.Adj), g.Edges(), *eps, len(set), len(greedy))
+	w := newTSV(out)
+	fmt.Fprintln(w, len(set))
+	for _, j := range set {
+		fmt.Fprintln(w, ds.Features[j])
 	}
 	return w.Flush()
 }

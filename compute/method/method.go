@@ -55,13 +55,11 @@ var Catalog = []Info{
 	{Name: "svmone", Label: "SVM-ONE", Help: "squared weights w_j^2 of one linear SVM (one-vs-rest, summed)",
 		Params: svmParams, New: func(p map[string]float64) score.Ranker { return score.SVMOne{SVM: svmOf(p)} }},
 	{Name: "svmrfe", Label: "SVM-RFE", Help: "Guyon 2002: retrain the linear SVM and drop the features with the smallest w_j^2, repeatedly",
-		Params: append([]Param{
-			{Key: "step", Label: "Drop per round", Help: "share of the remaining features dropped each round", Default: 0.1, Min: 0.001, Max: 0.9},
-			{Key: "halve", Label: "Halve to 50", Help: "halve until 50 remain, then one at a time (DRAGS paper), instead of the share above", Default: 0, Min: 0, Max: 1, Integer: true},
-		}, svmParams...),
-		New: func(p map[string]float64) score.Ranker {
-			return score.SVMRFE{SVM: svmOf(p), Step: p["step"], Halve: p["halve"] == 1}
-		}},
+		Params: append(append([]Param(nil), rfeParams...), svmParams...),
+		New:    func(p map[string]float64) score.Ranker { return rfeOf(p) }},
+	{Name: "ensemblerfe", Label: "Ensemble SVM-RFE", Help: "Saeys 2008: SVM-RFE on B bootstrap samples, ranks summed",
+		Params: append(append([]Param{{Key: "B", Label: "Bootstraps B", Help: "SVM-RFE runs on bootstrap samples", Default: 40, Min: 1, Max: 1000, Integer: true}}, rfeParams...), svmParams...),
+		New:    func(p map[string]float64) score.Ranker { return score.EnsembleRFE{RFE: rfeOf(p), B: int(p["B"])} }},
 }
 
 var dgfParams = []Param{
@@ -114,6 +112,36 @@ func init() {
 				return group.KMeans{Clusters: int(p["clusters"]), Restarts: int(p["restarts"])}
 			}},
 	)
+	// the MIDS variants shown in the forms; any other method takes +mids on the command line
+	for _, name := range []string{"svmrfe", "ensemblerfe"} {
+		base, _ := Lookup(name)
+		Catalog = append(Catalog, withMIDS(base))
+	}
+}
+
+var rfeParams = []Param{
+	{Key: "step", Label: "Drop per round", Help: "share of the remaining features dropped each round", Default: 0.1, Min: 0.001, Max: 0.9},
+	{Key: "halve", Label: "Halve to 50", Help: "halve until 50 remain, then one at a time (DRAGS paper), instead of the share above", Default: 0, Min: 0, Max: 1, Integer: true},
+}
+
+func rfeOf(p map[string]float64) score.SVMRFE {
+	return score.SVMRFE{SVM: svmOf(p), Step: p["step"], Halve: p["halve"] == 1}
+}
+
+// midsParam is the correlation threshold of the MIDS prefilter.
+var midsParam = Param{Key: "epsilon", Label: "MIDS epsilon", Help: "features with |r| above this are joined in the MIDS graph (0.5-0.8)", Default: 0.6, Min: 0.05, Max: 0.99}
+
+// midsSuffix turns any method into its MIDS-prefiltered variant: "svmrfe+mids".
+const midsSuffix = "+mids"
+
+// withMIDS is the catalogue entry of base run on the MIDS features only.
+func withMIDS(base Info) Info {
+	return Info{Name: base.Name + midsSuffix, Label: base.Label + " + MIDS",
+		Help:   base.Help + "; run on the minimal independent dominating set of the correlation graph only (Shu et al. 2013)",
+		Params: append(append([]Param(nil), base.Params...), midsParam),
+		New: func(p map[string]float64) score.Ranker {
+			return group.MIDSFilter{Inner: base.New(p), Epsilon: p["epsilon"]}
+		}}
 }
 
 func svmOf(p map[string]float64) classify.SVMParams {
@@ -127,6 +155,11 @@ func Lookup(name string) (Info, bool) {
 			return in, true
 		}
 	}
+	if base, ok := strings.CutSuffix(name, midsSuffix); ok {
+		if in, ok := Lookup(base); ok && !in.Group && !strings.HasSuffix(base, midsSuffix) {
+			return withMIDS(in), true
+		}
+	}
 	return Info{}, false
 }
 
@@ -134,9 +167,11 @@ func Lookup(name string) (Info, bool) {
 func Names() string {
 	var s []string
 	for _, in := range Catalog {
-		s = append(s, in.Name)
+		if !strings.HasSuffix(in.Name, midsSuffix) {
+			s = append(s, in.Name)
+		}
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(s, ", ") + " (any single-feature method + mids, e.g. svmrfe+mids)"
 }
 
 // New builds the ranker of spec after filling defaults and checking the ranges.

@@ -104,3 +104,37 @@ func (s SVMRFE) dropCount(remaining int) int {
 	}
 	return max(1, int(step*float64(remaining)))
 }
+
+// EnsembleRFE is Saeys et al.'s ensemble SVM-RFE: SVM-RFE on B bootstrap samples of the
+// training set, aggregated by summing each feature's rank (1 = best) over the B runs;
+// score = -(rank sum)/B, so a lower sum ranks higher (ties by index).
+type EnsembleRFE struct {
+	RFE SVMRFE
+	B   int
+}
+
+// Rank implements Ranker.
+func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
+	n, p := x.Dims()
+	B := max(e.B, 1)
+	sum := make([]float64, p)
+	idx := make([]int, n)
+	for b := 0; b < B; b++ {
+		for i := range idx {
+			idx[i] = r.IntN(n)
+		}
+		xb, yb := dataset.SelectSamples(x, y, idx)
+		rk, err := e.RFE.Rank(ctx, xb, yb, classes, r)
+		if err != nil {
+			return Ranking{}, err
+		}
+		for pos, j := range rk.Order {
+			sum[j] += float64(pos + 1)
+		}
+	}
+	score := make([]float64, p)
+	for j := range score {
+		score[j] = -sum[j] / float64(B)
+	}
+	return Ranking{Order: orderByScore(score), Score: score}, nil
+}

@@ -1,0 +1,90 @@
+package group
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/score"
+	"steadfast/compute/synth"
+)
+
+func randomGraph(r *rand.Rand, p int, density float64) Graph {
+	g := Graph{Adj: make([][]int32, p)}
+	for i := 0; i < p; i++ {
+		for j := i + 1; j < p; j++ {
+			if r.Float64() < density {
+				g.Adj[i] = append(g.Adj[i], int32(j))
+				g.Adj[j] = append(g.Adj[j], int32(i))
+			}
+		}
+	}
+	return g
+}
+
+// Property: MIDS and the greedy set are always independent and dominating.
+func TestMIDSIsAlwaysIndependentDominating(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for trial := 0; trial < 300; trial++ {
+		g := randomGraph(r, 1+r.IntN(60), r.Float64()*0.5)
+		for name, set := range map[string][]int{"MIDS": g.MIDS(), "greedy": g.GreedyMIS()} {
+			if err := g.CheckIDS(set); err != nil {
+				t.Fatalf("trial %d, %s: %v", trial, name, err)
+			}
+		}
+	}
+}
+
+func TestMIDSByHand(t *testing.T) {
+	// a star: centre 0 joined to 1..4. The smallest independent dominating set is {0}.
+	star := Graph{Adj: [][]int32{{1, 2, 3, 4}, {0}, {0}, {0}, {0}}}
+	if got := star.MIDS(); len(got) != 1 || got[0] != 0 {
+		t.Errorf("star: %v, want [0]", got)
+	}
+	// a path 0-1-2-3-4: {1, 3} dominates 0, 2, 4 and is independent; greedy picks 1 (degree 2,
+	// lowest index), then 3: {1, 3}.
+	path := Graph{Adj: [][]int32{{1}, {0, 2}, {1, 3}, {2, 4}, {3}}}
+	if got := path.GreedyMIS(); len(got) != 2 || got[0] != 1 || got[1] != 3 {
+		t.Errorf("path greedy: %v", got)
+	}
+	if err := path.CheckIDS([]int{0, 1}); err == nil {
+		t.Error("an adjacent pair passed the check")
+	}
+	if err := path.CheckIDS([]int{0}); err == nil {
+		t.Error("a non-dominating set passed the check")
+	}
+}
+
+func TestMIDSFilterRanksOnlyTheSet(t *testing.T) {
+	ds, truth := synth.Generate(synth.D1k, 200, 4, 0)
+	dataset.Standardize(ds.X)
+	g, err := CorrelationGraph(context.Background(), ds.X, 0.6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := g.MIDS()
+	if err := g.CheckIDS(set); err != nil {
+		t.Fatal(err)
+	}
+	// D1k has 100 groups of members correlated above 0.5: far fewer MIDS features than 1000
+	if len(set) < 50 || len(set) > 600 {
+		t.Errorf("MIDS of D1k has %d features", len(set))
+	}
+	rk, err := MIDSFilter{Inner: score.FStat{}, Epsilon: 0.6}.Rank(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[int]bool{}
+	for _, j := range set {
+		in[j] = true
+	}
+	for pos, j := range rk.Order[:len(set)] {
+		if !in[j] {
+			t.Fatalf("position %d holds %d, not a MIDS feature", pos, j)
+		}
+	}
+	if !truth.Relevant[rk.Order[0]] {
+		t.Errorf("F + MIDS's best feature %d is not relevant", rk.Order[0])
+	}
+}

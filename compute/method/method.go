@@ -60,6 +60,15 @@ var Catalog = []Info{
 	{Name: "ensemblerfe", Label: "Ensemble SVM-RFE", Help: "Saeys 2008: SVM-RFE on B bootstrap samples, ranks summed",
 		Params: append(append([]Param{{Key: "B", Label: "Bootstraps B", Help: "SVM-RFE runs on bootstrap samples", Default: 40, Min: 1, Max: 1000, Integer: true}}, rfeParams...), svmParams...),
 		New:    func(p map[string]float64) score.Ranker { return score.EnsembleRFE{RFE: rfeOf(p), B: int(p["B"])} }},
+	{Name: "stabsel", Label: "Stability selection", Help: "Meinshausen & Buhlmann 2010: L1-logistic paths on B half-samples; score = largest selection probability over lambda (0.6 or more: the stable set)",
+		Params: []Param{
+			{Key: "B", Label: "Half-samples B", Help: "subsamples of half the training samples", Default: 100, Min: 2, Max: 10000, Integer: true},
+			{Key: "lambdas", Label: "Lambda values", Help: "points on the path from lambda_max down", Default: 30, Min: 2, Max: 1000, Integer: true},
+			{Key: "ratio", Label: "Smallest lambda", Help: "the path ends at this share of lambda_max", Default: 0.05, Min: 1e-4, Max: 0.99},
+		},
+		New: func(p map[string]float64) score.Ranker {
+			return score.StabilitySelection{B: int(p["B"]), Lambdas: int(p["lambdas"]), Ratio: p["ratio"]}
+		}},
 }
 
 var dgfParams = []Param{
@@ -113,7 +122,7 @@ func init() {
 			}},
 	)
 	// the MIDS variants shown in the forms; any other method takes +mids on the command line
-	for _, name := range []string{"svmrfe", "ensemblerfe"} {
+	for _, name := range []string{"svmrfe", "ensemblerfe", "stabsel"} {
 		base, _ := Lookup(name)
 		Catalog = append(Catalog, withMIDS(base))
 	}

@@ -7,17 +7,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/group"
 	"steadfast/compute/method"
-	"steadfast/compute/score"
 	"steadfast/compute/synth"
 	"steadfast/plots"
 )
@@ -85,6 +86,35 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
+// dataFlags are the flags of the commands that analyse one data file.
+type dataFlags struct {
+	path *string
+	log2 *bool
+}
+
+func addDataFlags(fs *flag.FlagSet) dataFlags {
+	return dataFlags{
+		path: fs.String("data", "", "data file"),
+		log2: fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
+	}
+}
+
+// load reads the data file with constant features dropped, and a z-scored copy of its
+// matrix (nil when zscore is false).
+func (d dataFlags) load(cmd string, zscore bool) (*dataset.Dataset, *mat.Dense, error) {
+	if *d.path == "" {
+		return nil, nil, fmt.Errorf("%s needs --data FILE", cmd)
+	}
+	ds, err := loadData(*d.path, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *d.log2})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !zscore {
+		return ds, nil, nil
+	}
+	return ds, zscored(ds), nil
+}
+
 // interruptible returns a context cancelled by Ctrl-C.
 func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
@@ -92,29 +122,23 @@ func interruptible() (context.Context, context.CancelFunc) {
 
 func rankCommand(args []string, out io.Writer) error {
 	fs := newFlags("rank")
-	data := fs.String("data", "", "data file")
+	data := addDataFlags(fs)
 	name := fs.String("method", "fstat", "method: "+method.Names())
 	seed := fs.Uint64("seed", 1, "random seed")
 	noZ := fs.Bool("no-zscore", false, "do not z-score the features")
-	log2 := fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *data == "" {
-		return errors.New("rank needs --data FILE")
-	}
-	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *log2})
+	ds, x, err := data.load("rank", !*noZ)
 	if err != nil {
 		return err
+	}
+	if x == nil {
+		x = ds.X
 	}
 	ranker, err := method.New(method.Spec{Name: *name})
 	if err != nil {
 		return err
-	}
-	x := ds.X
-	if !*noZ {
-		x = cloneDense(ds.X)
-		dataset.Standardize(x)
 	}
 	ctx, stop := interruptible()
 	defer stop()
@@ -133,50 +157,31 @@ func rankCommand(args []string, out io.Writer) error {
 // rank, representative, size, relevance, members (comma-separated).
 func groupsCommand(args []string, out io.Writer) error {
 	fs := newFlags("groups")
-	data := fs.String("data", "", "data file")
+	data := addDataFlags(fs)
 	name := fs.String("method", "drags", "dgf, drags, cgs or kmeans")
 	K := fs.Int("K", 5, "neighbours for the DGF bandwidth (2..25)")
 	t := fs.Int("t", 10, "CGS bootstraps")
 	clusters := fs.Int("clusters", 50, "k-means clusters")
 	seed := fs.Uint64("seed", 1, "random seed")
-	log2 := fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	if *data == "" {
-		return errors.New("groups needs --data FILE")
 	}
 	if *K < 2 || *K > 25 || *t < 1 || *clusters < 1 {
 		return errors.New("--K must be 2..25, --t and --clusters at least 1")
 	}
-	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *log2})
+	ds, x, err := data.load("groups", true)
 	if err != nil {
 		return err
 	}
-	x := cloneDense(ds.X)
-	dataset.Standardize(x)
 	ctx, stop := interruptible()
 	defer stop()
 	var groups []group.Group
 	r := dataset.Rand(*seed, 100)
 	dgf := group.DGFParams{K: *K}
 	switch *name {
-	case "dgf":
-		res, err := group.DGF(ctx, x, dgf)
-		if err != nil {
-			return err
-		}
-		f := score.FScores(x, ds.Labels, len(ds.Classes))
-		groups = res.Groups // densest first; relevance is the mean F
-		for i := range groups {
-			groups[i].Representative = groups[i].Members[0]
-			s := 0.0
-			for _, j := range groups[i].Members {
-				s += math.Min(f[j], 1e15)
-			}
-			groups[i].Relevance = s / float64(len(groups[i].Members))
-		}
-		groups = group.WithRepresentatives(x, groups)
+	case "dgf": // DGF's groups, densest first, with DRAGS's relevance and representatives
+		groups, err = group.DRAGS{DGF: dgf}.Groups(ctx, x, ds.Labels, len(ds.Classes))
+		sort.SliceStable(groups, func(a, b int) bool { return groups[a].Density > groups[b].Density })
 	case "drags":
 		d := dgf
 		d.Eliminate = true // as in the DRAGS paper's runs
@@ -206,24 +211,18 @@ func groupsCommand(args []string, out io.Writer) error {
 // features one per line; the sizes of the graph and of the greedy set go to stderr.
 func midsCommand(args []string, out io.Writer) error {
 	fs := newFlags("mids")
-	data := fs.String("data", "", "data file")
+	data := addDataFlags(fs)
 	eps := fs.Float64("epsilon", 0.6, "edge when |r| > epsilon")
-	log2 := fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	if *data == "" {
-		return errors.New("mids needs --data FILE")
 	}
 	if *eps <= 0 || *eps >= 1 {
 		return errors.New("--epsilon must lie between 0 and 1")
 	}
-	ds, err := loadData(*data, dataset.Options{}, dataset.Prep{DropConstant: true, Log2: *log2})
+	ds, x, err := data.load("mids", true)
 	if err != nil {
 		return err
 	}
-	x := cloneDense(ds.X)
-	dataset.Standardize(x)
 	ctx, stop := interruptible()
 	defer stop()
 	g, err := group.CorrelationGraph(ctx, x, *eps)

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/group"
 	"steadfast/compute/method"
@@ -121,8 +120,7 @@ func (g *groupsView) show(row int) {
 	}
 	gi := g.rows[row]
 	members := mr.Reference.Groups[gi]
-	x := cloneDense(ds.X)
-	dataset.Standardize(x)
+	x := zscored(ds)
 	n, _ := x.Dims()
 	names := make([]string, len(members))
 	profiles := make([][]float64, len(members))
@@ -170,8 +168,7 @@ func (k *kChooserView) compute() {
 	k.button.Disable()
 	k.u.progress.Status.SetText("Computing nearest-neighbour correlations...")
 	go func() {
-		x := cloneDense(ds.X)
-		dataset.Standardize(x)
+		x := zscored(ds)
 		vals, err := group.KNNCorrelations(context.Background(), x, group.ChooserKs)
 		k.u.do(func() {
 			k.button.Enable()

@@ -56,16 +56,6 @@ func representativeByCentre(ps points, members []int) int {
 	return best
 }
 
-// WithRepresentatives sets every group's representative to the member with the highest
-// mean correlation to the other members (as DRAGS chooses), for the columns of x.
-func WithRepresentatives(x *mat.Dense, groups []Group) []Group {
-	ps := newPoints(x)
-	for i := range groups {
-		groups[i].Representative = representativeByCorrelation(ps, groups[i].Members)
-	}
-	return groups
-}
-
 // groupRanking turns ranked groups into a Ranking: their representatives first (a group
 // whose representative is already listed is skipped), then every other feature by F.
 // Score = relevance + (max F + 1) for representatives, F for the rest, so scores follow

@@ -3,8 +3,13 @@
 package method
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
 	"steadfast/compute/group"
@@ -60,6 +65,13 @@ var Catalog = []Info{
 	{Name: "ensemblerfe", Label: "Ensemble SVM-RFE", Help: "Saeys 2008: SVM-RFE on B bootstrap samples, ranks summed",
 		Params: append(append([]Param{{Key: "B", Label: "Bootstraps B", Help: "SVM-RFE runs on bootstrap samples", Default: 40, Min: 1, Max: 1000, Integer: true}}, rfeParams...), svmParams...),
 		New:    func(p map[string]float64) score.Ranker { return score.EnsembleRFE{RFE: rfeOf(p), B: int(p["B"])} }},
+	{Name: "bootstrap", Label: "Bootstrap wrapper", Help: "Diaz-Diaz et al.: weight = mean 5-fold CV accuracy of 3-NN over the random feature subsets holding the feature",
+		Params: []Param{
+			{Key: "ne", Label: "Subsets (x p)", Help: "number of random subsets as a multiple of the number of features (1, 2 or 3 in the paper)", Default: 1, Min: 0.01, Max: 10},
+			{Key: "na", Label: "Largest size (% of p)", Help: "subset sizes are drawn from 1 to this share of the features", Default: 0.4, Min: 0.001, Max: 100},
+			{Key: "exhaustive", Label: "Exhaustive K = 1", Help: "score every single feature by its own 3-NN accuracy instead (the paper's K = 1 baseline)", Default: 0, Min: 0, Max: 1, Integer: true},
+		},
+		New: func(p map[string]float64) score.Ranker { return bootstrapOf(p) }},
 	{Name: "stabsel", Label: "Stability selection", Help: "Meinshausen & Buhlmann 2010: L1-logistic paths on B half-samples; score = largest selection probability over lambda (0.6 or more: the stable set)",
 		Params: []Param{
 			{Key: "B", Label: "Half-samples B", Help: "subsamples of half the training samples", Default: 100, Min: 2, Max: 10000, Integer: true},
@@ -151,6 +163,22 @@ func withMIDS(base Info) Info {
 		New: func(p map[string]float64) score.Ranker {
 			return group.MIDSFilter{Inner: base.New(p), Epsilon: p["epsilon"]}
 		}}
+}
+
+// bootstrapOf sizes the wrapper when it runs, from the number of features then.
+func bootstrapOf(p map[string]float64) score.Ranker {
+	return sizedWrapper{ne: p["ne"], na: p["na"], exhaustive: p["exhaustive"] == 1}
+}
+
+type sizedWrapper struct {
+	ne, na     float64
+	exhaustive bool
+}
+
+func (s sizedWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (score.Ranking, error) {
+	_, p := x.Dims()
+	w := score.BootstrapWrapper{Ne: max(1, int(math.Round(s.ne*float64(p)))), Na: max(1, int(math.Round(s.na/100*float64(p)))), Exhaustive1: s.exhaustive}
+	return w.Rank(ctx, x, y, classes, r)
 }
 
 func svmOf(p map[string]float64) classify.SVMParams {

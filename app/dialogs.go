@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"steadfast/compute/dataset"
 	"steadfast/plots"
 )
 
@@ -217,5 +216,4 @@ func (u *UI) OpenRun(path string) {
 		}
 	}
 	u.progress.Status.SetText("Opened run " + filepath.Base(path))
-	_ = dataset.Options{}
 }

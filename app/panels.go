@@ -76,9 +76,8 @@ func (mp *methodPanel) specs() ([]method.Spec, error) {
 
 // set shows the methods of a saved configuration.
 func (mp *methodPanel) set(specs []method.Spec) {
-	for name, c := range mp.checks {
+	for _, c := range mp.checks {
 		c.SetChecked(false)
-		_ = name
 	}
 	for _, s := range specs {
 		if c, ok := mp.checks[s.Name]; ok {

@@ -166,7 +166,7 @@ func TestWindowLoadRunExport(t *testing.T) {
 }
 
 func TestFormErrorsAreShownNotRun(t *testing.T) {
-	u, w := newTestUI(t)
+	u, _ := newTestUI(t)
 	serialized(func() {
 		u.protocol.seed.SetText("minus one")
 		test.Tap(u.runBtn)
@@ -184,7 +184,6 @@ func TestFormErrorsAreShownNotRun(t *testing.T) {
 	if u.cancel != nil {
 		t.Fatal("a run started with no method")
 	}
-	_ = w
 }
 
 func TestGroupsViewAndKChooser(t *testing.T) {

@@ -115,7 +115,7 @@ type Prep struct {
 // Preprocess returns a new dataset with log2 applied and constant or incomplete features
 // dropped, and the names of the features dropped.
 func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
-	n, p := d.Dims()
+	n, _ := d.Dims()
 	s := Summarize(d)
 	drop := map[string]bool{}
 	if o.DropMissing {
@@ -172,7 +172,6 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 		dropped = append(dropped, f)
 	}
 	sort.Strings(dropped)
-	_ = p
 	return out, dropped
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"steadfast/compute/dataset"
 	"steadfast/compute/method"
 	"steadfast/compute/synth"
 )
@@ -152,7 +151,6 @@ func TestBadDataIsRefused(t *testing.T) {
 	if _, err := Run(context.Background(), cfg, ds, nil); err == nil {
 		t.Error("k larger than p accepted")
 	}
-	_ = dataset.Options{}
 }
 
 func BenchmarkStudySVMRFE10x10Lung(b *testing.B) { benchStudy(b, 0) }

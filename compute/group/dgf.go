@@ -151,7 +151,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	step := func(s int, visitAll func(visit func(k int, d2 float64)) (int, float64)) {
 		next := make([]float64, n)
 		wsum := 0.0
-		near, nearD := visitAll(func(k int, d2 float64) {
+		near, _ := visitAll(func(k int, d2 float64) {
 			w := weight(d2)
 			wsum += w
 			floats.AddScaled(next, w, ps.pt.RawRowView(k))
@@ -167,7 +167,6 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		// re-anchor at the nearest feature seen (among those near the old point)
 		anchor[s] = near
 		drift[s] = math.Sqrt(ps.dist2(next, yy, near))
-		_ = nearD
 		if moved < 1e-3*h {
 			active[s] = false
 		}

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"steadfast/compute/dataset"
 	"steadfast/compute/synth"
 )
@@ -146,7 +144,6 @@ func TestDGFIndependentOfFeatureOrderAndWorkers(t *testing.T) {
 			t.Fatalf("group %s differs after permuting features", k)
 		}
 	}
-	_ = mat.Dense{}
 }
 
 func sortStrings(s []string) {

@@ -42,6 +42,17 @@ func TestMIDSByHand(t *testing.T) {
 	if got := star.MIDS(); len(got) != 1 || got[0] != 0 {
 		t.Errorf("star: %v, want [0]", got)
 	}
+	// greedy takes 7 (degree 5), then 0 and 1: {0, 1, 7}, which no (2,1)-swap can shrink
+	// while staying dominating; MIDS must still return a valid set
+	g := Graph{Adj: [][]int32{{2, 3, 4}, {2, 5, 6}, {0, 1, 7}, {0, 7}, {0, 7}, {1, 7}, {1, 7}, {2, 3, 4, 5, 6}}}
+	if err := g.CheckIDS(g.MIDS()); err != nil {
+		t.Error(err)
+	}
+	// a swap case: path 0-1-2 with the set {0, 2}: 1 is adjacent to both and dominates all,
+	// so shrink gives {1}
+	if got := (Graph{Adj: [][]int32{{1}, {0, 2}, {1}}}).shrink([]int{0, 2}); len(got) != 1 || got[0] != 1 {
+		t.Errorf("shrink {0, 2} on a path: %v, want [1]", got)
+	}
 	// a path 0-1-2-3-4: {1, 3} dominates 0, 2, 4 and is independent; greedy picks 1 (degree 2,
 	// lowest index), then 3: {1, 3}.
 	path := Graph{Adj: [][]int32{{1}, {0, 2}, {1, 3}, {2, 4}, {3}}}

@@ -54,75 +54,42 @@ func (ps points) dist2(y []float64, yy float64, j int) float64 {
 
 func maxWorkers() int { return runtime.GOMAXPROCS(0) }
 
-// blockRows is how many features share one matrix product when distances are computed.
+// blockRows is how many points share one matrix product when distances are computed
+// (memory: blockRows * p * 8 bytes per worker).
 const blockRows = 128
 
 // pairwise visits the squared distances of every feature to all others, a block of
-// features at a time: the block's distances are one matrix product B = X_block X^T.
-// visit(j, d2) is called once per feature j with d2[k] = ||x_j - x_k||^2, from several
-// goroutines; d2 is reused after visit returns.
+// features at a time: d2[k] = ||x_j - x_k||^2 for the feature j visited (see distancesFrom).
 func (ps points) pairwise(ctx context.Context, visit func(j int, d2 []float64)) error {
-	p, n := ps.pt.Dims()
-	workers := maxWorkers()
-	blocks := (p + blockRows - 1) / blockRows
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := make([]float64, blockRows*p)
-			for b := range next {
-				if ctx.Err() != nil {
-					continue
-				}
-				lo, hi := b*blockRows, min((b+1)*blockRows, p)
-				rows := hi - lo
-				c := blas64.General{Rows: rows, Cols: p, Stride: p, Data: buf[:rows*p]}
-				a := blas64.General{Rows: rows, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data[lo*n : hi*n]}
-				all := blas64.General{Rows: p, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data}
-				blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, all, 0, c)
-				for r := 0; r < rows; r++ {
-					j := lo + r
-					d2 := c.Data[r*p : (r+1)*p]
-					nj := ps.norm[j]
-					for k, g := range d2 {
-						if v := nj - 2*g + ps.norm[k]; v > 0 {
-							d2[k] = v
-						} else {
-							d2[k] = 0
-						}
-					}
-					visit(j, d2)
-				}
-			}
-		}()
+	p := ps.len()
+	rows := make([][]float64, p)
+	all := make([]int, p)
+	for j := range rows {
+		rows[j], all[j] = ps.pt.RawRowView(j), j
 	}
-	for b := 0; b < blocks; b++ {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- b
-	}
-	close(next)
-	wg.Wait()
-	return ctx.Err()
+	return ps.distancesFrom(ctx, rows, all, visit)
 }
 
+type blockBuffers struct{ y, c []float64 }
+
 // distancesFrom calls visit(s, d2) for each s in rows with d2[k] = ||ys[s] - x_k||^2 for
-// every feature k, computing a block of rows as one matrix product. visit may run on
+// every feature k, computing blockRows rows as one matrix product, X_block X^T. visit may run on
 // several goroutines, but never twice for one s; d2 is reused after it returns.
 func (ps points) distancesFrom(ctx context.Context, ys [][]float64, rows []int, visit func(s int, d2 []float64)) error {
 	p, n := ps.pt.Dims()
-	const block = 64
-	blocks := (len(rows) + block - 1) / block
+	var pool sync.Pool // block buffers, reused across blocks
+	blocks := (len(rows) + blockRows - 1) / blockRows
 	return parallel(ctx, blocks, func(b int) {
-		part := rows[b*block : min((b+1)*block, len(rows))]
-		yb := make([]float64, len(part)*n)
+		part := rows[b*blockRows : min((b+1)*blockRows, len(rows))]
+		buf, _ := pool.Get().(*blockBuffers)
+		if buf == nil {
+			buf = &blockBuffers{y: make([]float64, blockRows*n), c: make([]float64, blockRows*p)}
+		}
+		defer pool.Put(buf)
+		yb, c := buf.y[:len(part)*n], buf.c[:len(part)*p]
 		for i, s := range part {
 			copy(yb[i*n:(i+1)*n], ys[s])
 		}
-		c := make([]float64, len(part)*p)
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
 			blas64.General{Rows: len(part), Cols: n, Stride: n, Data: yb},
 			blas64.General{Rows: p, Cols: n, Stride: n, Data: ps.pt.RawMatrix().Data}, 0,

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -19,6 +20,7 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/group"
 	"steadfast/compute/method"
+	"steadfast/compute/score"
 	"steadfast/compute/synth"
 	"steadfast/plots"
 )
@@ -43,6 +45,8 @@ func Main(args []string) int {
 			return headless(groupsCommand, args[1:], os.Stdout, os.Stderr)
 		case "mids":
 			return headless(midsCommand, args[1:], os.Stdout, os.Stderr)
+		case "wrapper":
+			return headless(wrapperCommand, args[1:], os.Stdout, os.Stderr)
 		case "help", "-h", "--help":
 			fmt.Fprint(os.Stdout, usage)
 			return exitOK
@@ -67,6 +71,9 @@ const usage = `Steadfast: stable biomarker discovery.
                                                     groups best first: rank, representative, size, relevance, members
   steadfast mids --data FILE [--epsilon 0.6]         the MIDS of the correlation graph: its size, then one feature
                                                     per line (the greedy independent set's size goes to stderr)
+  steadfast wrapper --data FILE [--ne 1] [--na 0.2,0.4,1] [--nae 100] [--k2] [--seed S] [-o DIR]
+                                                    Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p), the
+                                                    exhaustive K = 1 (and with --k2, K = 2) baselines, Fig. 4 in DIR
   steadfast synth --preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv
                                                     write a synthetic data set (SPEC section 8)
 `
@@ -241,6 +248,98 @@ func midsCommand(args []string, out io.Writer) error {
 		fmt.Fprintln(w, ds.Features[j])
 	}
 	return w.Flush()
+}
+
+// wrapperCommand evaluates the bootstrap wrapper as Diaz-Diaz et al. do: for each Na, the
+// ranking on all samples and the normalised AUC of its learning curve (3-NN, 5-fold CV,
+// top 1..nae features); the exhaustive baselines beside; Fig. 4 and its CSV in -o DIR.
+func wrapperCommand(args []string, out io.Writer) error {
+	fs := newFlags("wrapper")
+	data := addDataFlags(fs)
+	ne := fs.Float64("ne", 1, "subsets as a multiple of the number of features (1, 2 or 3)")
+	naList := fs.String("na", "0.2,0.4,0.6,0.8,1", "largest subset sizes, in % of the features, comma-separated")
+	nae := fs.Int("nae", 100, "features on the learning curve")
+	k2 := fs.Bool("k2", false, "also the exhaustive K = 2 baseline (every pair: slow)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	dir := fs.String("o", "", "folder for the AUC-vs-Na figure")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var nas []float64
+	for _, s := range strings.Split(*naList, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || v <= 0 || v > 100 {
+			return fmt.Errorf("--na: %q is not a percentage in (0, 100]", s)
+		}
+		nas = append(nas, v)
+	}
+	if *ne <= 0 || *nae < 2 {
+		return errors.New("--ne must be positive and --nae at least 2")
+	}
+	ds, x, err := data.load("wrapper", true)
+	if err != nil {
+		return err
+	}
+	_, p := x.Dims()
+	ctx, stop := interruptible()
+	defer stop()
+	curveAUC := func(w score.BootstrapWrapper, unit uint64) (float64, error) {
+		rk, err := w.Rank(ctx, x, ds.Labels, len(ds.Classes), dataset.Rand(*seed, unit))
+		if err != nil {
+			return 0, err
+		}
+		curve, err := experiment.LearningCurve(ctx, ds.X, ds.Labels, len(ds.Classes), rk.Order, *nae, dataset.Rand(*seed, 1000+unit))
+		if err != nil {
+			return 0, err
+		}
+		return experiment.NormalizedAUC(curve), nil
+	}
+	tw := newTSV(out)
+	fmt.Fprintln(tw, "na_percent\tsubsets\tauc")
+	var aucs []float64
+	for i, na := range nas {
+		w := score.BootstrapWrapper{Ne: max(1, int(*ne*float64(p))), Na: max(1, int(na/100*float64(p)+0.5))}
+		a, err := curveAUC(w, uint64(i))
+		if err != nil {
+			return err
+		}
+		aucs = append(aucs, a)
+		fmt.Fprintf(tw, "%g\t%d\t%.4f\n", na, w.Ne, a)
+		tw.Flush()
+	}
+	base := map[string]float64{}
+	a1, err := curveAUC(score.BootstrapWrapper{Exhaustive1: true}, 500)
+	if err != nil {
+		return err
+	}
+	base["exhaustive K = 1"] = a1
+	fmt.Fprintf(tw, "K=1\t%d\t%.4f\n", p, a1)
+	if *k2 {
+		fmt.Fprintf(os.Stderr, "K = 2 evaluates %d pairs, each by 5-fold CV\n", score.PairCount(p))
+		a2, err := curveAUC(score.BootstrapWrapper{Exhaustive2: true}, 501)
+		if err != nil {
+			return err
+		}
+		base["exhaustive K = 2"] = a2
+		fmt.Fprintf(tw, "K=2\t%d\t%.4f\n", score.PairCount(p), a2)
+	} else {
+		fmt.Fprintf(os.Stderr, "K = 2 baseline skipped: it evaluates %d pairs; add --k2 to run it\n", score.PairCount(p))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if *dir != "" {
+		w, _ := plots.Length(16, "cm")
+		h, _ := plots.Length(10, "cm")
+		paths, err := plots.Export(plots.AUCvsNa(ds.Name, nas, aucs, base), *dir, plots.Formats, plots.ExportOptions{Width: w, Height: h, DPI: 300})
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			fmt.Fprintln(os.Stderr, p)
+		}
+	}
+	return nil
 }
 
 func synthCommand(args []string, out io.Writer) error {

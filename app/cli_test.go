@@ -136,3 +136,37 @@ func TestParseKs(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapperAndMidsCommands(t *testing.T) {
+	path := filepath.Join(sharedData, "colon.csv")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("shared data missing")
+	}
+	dir := t.TempDir()
+	var out, errw bytes.Buffer
+	if code := headless(wrapperCommand, []string{"--data", path, "--na", "0.4", "--nae", "20", "-o", dir}, &out, &errw); code != 0 {
+		t.Fatalf("wrapper: %s", errw.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "0.4\t2000\t") || !strings.HasPrefix(lines[2], "K=1\t2000\t") {
+		t.Errorf("wrapper printed %q", out.String())
+	}
+	for _, l := range lines[1:] {
+		auc, err := strconv.ParseFloat(strings.Split(l, "\t")[2], 64)
+		if err != nil || auc < 0.5 || auc > 1 {
+			t.Errorf("AUC line %q", l)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "wrapper-auc-vs-na.pdf")); err != nil {
+		t.Error("figure not written")
+	}
+	out.Reset()
+	if code := headless(midsCommand, []string{"--data", path, "--epsilon", "0.6"}, &out, &errw); code != 0 {
+		t.Fatalf("mids: %s", errw.String())
+	}
+	ml := strings.Split(strings.TrimSpace(out.String()), "\n")
+	size, err := strconv.Atoi(ml[0])
+	if err != nil || size != len(ml)-1 || size < 10 || size > 200 {
+		t.Errorf("mids printed size %q and %d features", ml[0], len(ml)-1)
+	}
+}

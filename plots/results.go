@@ -142,10 +142,14 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 // plus and minus one standard deviation over the resamples.
 func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 	f := Figure{Name: "accuracy-" + classifier, Title: fmt.Sprintf("%s accuracy vs k (%s)", experiment.ClassifierLabel(classifier), protocolLabel(res))}
-	f.Table = [][]string{{"method", "classifier", "k", "mean", "sd"}}
+	f.Table = [][]string{{"method", "classifier", "k", "mean", "sd", "normalised AUC of the curve"}}
 	for _, mr := range res.Methods {
+		auc := ""
+		if v, ok := mr.AUC[classifier]; ok {
+			auc = f4(v)
+		}
 		for _, a := range mr.Accuracy[classifier] {
-			f.Table = append(f.Table, []string{mr.Label, classifier, strconv.Itoa(a.K), f4(a.Mean), f4(a.SD)})
+			f.Table = append(f.Table, []string{mr.Label, classifier, strconv.Itoa(a.K), f4(a.Mean), f4(a.SD), auc})
 			f.Points = append(f.Points, Point{float64(a.K), a.Mean, fmt.Sprintf("%s, k = %d: %.3f ± %.3f", mr.Label, a.K, a.Mean, a.SD)})
 		}
 	}
@@ -194,7 +198,11 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			sc.Shape = plotutil.Shape(i)
 			sc.Radius = vg.Points(2)
 			p.Add(l, sc)
-			p.Legend.Add(mr.Label, l, sc)
+			label := mr.Label
+			if auc, ok := mr.AUC[classifier]; ok {
+				label = fmt.Sprintf("%s (AUC %.3f)", mr.Label, auc)
+			}
+			p.Legend.Add(label, l, sc)
 		}
 		return p, nil
 	}

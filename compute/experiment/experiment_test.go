@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/method"
 	"steadfast/compute/synth"
 )
@@ -203,5 +204,30 @@ func TestKalousisFullGridIsFastAndSaves(t *testing.T) {
 	}
 	if _, err := json.Marshal(res); err != nil {
 		t.Errorf("result does not encode: %v", err)
+	}
+}
+
+func TestNormalizedAUCByHand(t *testing.T) {
+	// (0.5 + 1)/2 and (1 + 1)/2 over two unit steps scaled to [0, 1]: (0.75 + 1) / 2 = 0.875
+	if got := NormalizedAUC([]float64{0.5, 1, 1}); got != 0.875 {
+		t.Errorf("AUC = %v", got)
+	}
+	if NormalizedAUC([]float64{0.7}) != 0.7 || NormalizedAUC(nil) != 0 {
+		t.Error("edge cases")
+	}
+}
+
+func TestLearningCurveOfASeparatingFeature(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 60, 9, 0)
+	for i, l := range ds.Labels {
+		ds.X.Set(i, 5, float64(l)*10+float64(i%4))
+	}
+	curve, err := LearningCurve(context.Background(), ds.X, ds.Labels, 2, []int{5, 0, 1}, 3, dataset.Rand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// feature 5 alone separates the classes: 3-NN is right on every fold
+	if len(curve) != 3 || curve[0] != 1 {
+		t.Errorf("curve %v", curve)
 	}
 }

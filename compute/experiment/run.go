@@ -88,8 +88,11 @@ type MethodResult struct {
 	SW        float64                    `json:"sw"` // Kalousis S_W over whole weight vectors
 	SR        float64                    `json:"sr"` // Kalousis S_R over whole rankings
 	Accuracy  map[string][]AccuracyPoint `json:"accuracy"`
-	Top       []FeatureStat              `json:"top"`
-	Seconds   float64                    `json:"seconds"`
+	// AUC of each accuracy curve with k scaled to [0, 1] (Diaz-Diaz's normalised area),
+	// when the curve's ks are 1, 2, 3, ... without gaps.
+	AUC     map[string]float64 `json:"auc,omitempty"`
+	Top     []FeatureStat      `json:"top"`
+	Seconds float64            `json:"seconds"`
 }
 
 // Progress reports finished units of work out of the total.
@@ -413,6 +416,16 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 			pts = append(pts, AccuracyPoint{K: k, Mean: mean, SD: sd})
 		}
 		mr.Accuracy[cl] = pts
+		if contiguous(accKs) {
+			if mr.AUC == nil {
+				mr.AUC = map[string]float64{}
+			}
+			means := make([]float64, len(pts))
+			for i, pt := range pts {
+				means[i] = pt.Mean
+			}
+			mr.AUC[cl] = NormalizedAUC(means)
+		}
 	}
 	mr.Top = topFeatures(ds, cfg.GridK, ref, runs, p)
 	return mr
@@ -521,6 +534,16 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, profiles [
 		out[ki] = pt
 	}
 	return out
+}
+
+// contiguous says whether ks are 1, 2, 3, ... (at least two of them).
+func contiguous(ks []int) bool {
+	for i, k := range ks {
+		if k != i+1 {
+			return false
+		}
+	}
+	return len(ks) > 1
 }
 
 // topFeatures lists the features ever in a resample's top k, by frequency then mean rank.

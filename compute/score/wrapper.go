@@ -20,12 +20,17 @@ import (
 // many distinct features; goodness of a subset = mean accuracy of 3-NN in stratified
 // 5-fold CV on the training samples; weight of a feature = mean goodness of the subsets
 // containing it. Features never drawn rank last (weight -1). Exhaustive1 instead scores
-// every single feature by its own goodness (the paper's K = 1 baseline).
+// every single feature by its own goodness, Exhaustive2 by the mean goodness of every
+// pair holding it (the paper's K = 1 and K = 2 baselines).
 type BootstrapWrapper struct {
 	Ne          int // subsets; <= 0 means p
 	Na          int // largest subset size; <= 0 means 0.4% of p (at least 1)
 	Exhaustive1 bool
+	Exhaustive2 bool // every pair of features (p(p-1)/2 subsets: see PairCount)
 }
+
+// PairCount is the number of subsets of the K = 2 baseline, p(p-1)/2, for a cost warning.
+func PairCount(p int) int { return p * (p - 1) / 2 }
 
 // Rank implements Ranker.
 func (b BootstrapWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
@@ -34,11 +39,18 @@ func (b BootstrapWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, class
 	seed := r.Uint64()
 	type subset struct{ features []int }
 	var subsets []subset
-	if b.Exhaustive1 {
+	switch {
+	case b.Exhaustive1:
 		for j := 0; j < p; j++ {
 			subsets = append(subsets, subset{[]int{j}})
 		}
-	} else {
+	case b.Exhaustive2:
+		for i := 0; i < p; i++ {
+			for j := i + 1; j < p; j++ {
+				subsets = append(subsets, subset{[]int{i, j}})
+			}
+		}
+	default:
 		ne, na := b.Ne, b.Na
 		if ne <= 0 {
 			ne = p

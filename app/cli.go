@@ -65,7 +65,7 @@ const usage = `Steadfast: stable biomarker discovery.
   steadfast [FILE]                                  open the window (with FILE, or the built-in example)
   steadfast run CONFIG.json -o OUTDIR [--width 16 --height 10 --unit cm --dpi 300] [--data FILE]
                                                     run a saved configuration (or saved run) headless
-  steadfast rank --data FILE --method NAME [--seed N] [--no-zscore]
+  steadfast rank --data FILE --method NAME [--param key=value ...] [--seed N] [--no-zscore]
                                                     rank features on all samples: rank<TAB>feature<TAB>score
   steadfast groups --data FILE --method dgf|drags|cgs|kmeans [--K 5] [--t 10] [--clusters N] [--seed S]
                                                     groups best first: rank, representative, size, relevance, members
@@ -91,6 +91,21 @@ func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
+}
+
+// paramFlag collects repeated --param key=value flags.
+type paramFlag map[string]float64
+
+func (p paramFlag) String() string { return fmt.Sprint(map[string]float64(p)) }
+
+func (p paramFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if !ok || err != nil {
+		return fmt.Errorf("--param %q: want key=number", s)
+	}
+	p[strings.TrimSpace(k)] = f
+	return nil
 }
 
 // dataFlags are the flags of the commands that analyse one data file.
@@ -133,6 +148,8 @@ func rankCommand(args []string, out io.Writer) error {
 	name := fs.String("method", "fstat", "method: "+method.Names())
 	seed := fs.Uint64("seed", 1, "random seed")
 	noZ := fs.Bool("no-zscore", false, "do not z-score the features")
+	params := paramFlag{}
+	fs.Var(params, "param", "a method parameter as key=value (repeatable), e.g. --param C=0.5")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -143,7 +160,7 @@ func rankCommand(args []string, out io.Writer) error {
 	if x == nil {
 		x = ds.X
 	}
-	ranker, err := method.New(method.Spec{Name: *name})
+	ranker, err := method.New(method.Spec{Name: *name, Params: params})
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,7 @@ var svmParams = []Param{
 	{Key: "C", Label: "C", Help: "SVM cost: larger fits the training data harder", Default: 1, Min: 1e-6, Max: 1e6},
 	{Key: "tol", Label: "Tolerance", Help: "stop when the dual's projected-gradient gap is below this", Default: 1e-4, Min: 1e-10, Max: 1},
 	{Key: "maxIter", Label: "Max passes", Help: "iteration cap of the SVM solver (passes over the samples)", Default: 1000, Min: 1, Max: 1e6, Integer: true},
+	{Key: "hinge", Label: "Hinge loss", Help: "the standard hinge loss (as Guyon's and WEKA's SVM) instead of its square (LIBLINEAR's and scikit-learn's default)", Default: 0, Min: 0, Max: 1, Integer: true},
 }
 
 // Catalog lists every method, in the order shown to users.
@@ -182,7 +183,11 @@ func (s sizedWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, classes i
 }
 
 func svmOf(p map[string]float64) classify.SVMParams {
-	return classify.SVMParams{C: p["C"], Tol: p["tol"], MaxIter: int(p["maxIter"])}
+	loss := classify.SquaredHinge
+	if p["hinge"] == 1 {
+		loss = classify.Hinge
+	}
+	return classify.SVMParams{C: p["C"], Tol: p["tol"], MaxIter: int(p["maxIter"]), Loss: loss}
 }
 
 // Lookup returns the catalogue entry of a method name.

@@ -99,3 +99,17 @@ func TestMIDSFilterRanksOnlyTheSet(t *testing.T) {
 		t.Errorf("F + MIDS's best feature %d is not relevant", rk.Order[0])
 	}
 }
+
+func BenchmarkMIDSLung(b *testing.B) {
+	ds := synth.Benchmark(lungSized())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g, err := CorrelationGraph(context.Background(), ds.X, 0.6)
+		if err != nil {
+			b.Fatal(err)
+		}
+		set := g.MIDS()
+		b.ReportMetric(float64(len(set)), "mids")
+		b.ReportMetric(float64(g.Edges()), "edges")
+	}
+}

@@ -139,3 +139,54 @@ func lungSized(b testing.TB) (*mat.Dense, []int) {
 	ds := synth.Benchmark(n, p)
 	return ds.X, ds.Labels
 }
+
+func BenchmarkInfoGainLung(b *testing.B) {
+	x, y := lungSized(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (InfoGain{}).Rank(context.Background(), x, y, 2, dataset.Rand(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReliefFLung(b *testing.B) {
+	x, y := lungSized(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (ReliefF{K: 10}).Rank(context.Background(), x, y, 2, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEnsembleRFELung(b *testing.B) {
+	x, y := lungSized(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (EnsembleRFE{RFE: SVMRFE{Step: 0.1}, B: 40}).Rank(context.Background(), x, y, 2, dataset.Rand(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkStabilitySelectionLung(b *testing.B) {
+	x, y := lungSized(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (StabilitySelection{B: 100, Lambdas: 30, Ratio: 0.05}).Rank(context.Background(), x, y, 2, dataset.Rand(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBootstrapWrapperLung(b *testing.B) {
+	x, y := lungSized(b)
+	_, p := x.Dims()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (BootstrapWrapper{Ne: p}).Rank(context.Background(), x, y, 2, dataset.Rand(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -300,47 +300,23 @@ func wrapperCommand(args []string, out io.Writer) error {
 	_, p := x.Dims()
 	ctx, stop := interruptible()
 	defer stop()
-	curveAUC := func(w score.BootstrapWrapper, unit uint64) (float64, error) {
-		rk, err := w.Rank(ctx, x, ds.Labels, len(ds.Classes), dataset.Rand(*seed, unit))
-		if err != nil {
-			return 0, err
-		}
-		curve, err := experiment.LearningCurve(ctx, ds.X, ds.Labels, len(ds.Classes), rk.Order, *nae, dataset.Rand(*seed, 1000+unit))
-		if err != nil {
-			return 0, err
-		}
-		return experiment.NormalizedAUC(curve), nil
+	if *k2 {
+		fmt.Fprintf(os.Stderr, "K = 2 evaluates %d pairs, each by 5-fold CV\n", score.PairCount(p))
+	} else {
+		fmt.Fprintf(os.Stderr, "K = 2 baseline skipped: it evaluates %d pairs; add --k2 to run it\n", score.PairCount(p))
 	}
-	tw := newTSV(out)
-	fmt.Fprintln(tw, "na_percent\tsubsets\tauc")
-	var aucs []float64
-	for i, na := range nas {
-		w := score.BootstrapWrapper{Ne: max(1, int(*ne*float64(p))), Na: max(1, int(na/100*float64(p)+0.5))}
-		a, err := curveAUC(w, uint64(i))
-		if err != nil {
-			return err
-		}
-		aucs = append(aucs, a)
-		fmt.Fprintf(tw, "%g\t%d\t%.4f\n", na, w.Ne, a)
-		tw.Flush()
-	}
-	base := map[string]float64{}
-	a1, err := curveAUC(score.BootstrapWrapper{Exhaustive1: true}, 500)
+	aucs, base, err := experiment.WrapperSweep(ctx, x, ds.X, ds.Labels, len(ds.Classes), nas, *ne, *nae, *k2, *seed)
 	if err != nil {
 		return err
 	}
-	base["exhaustive K = 1"] = a1
-	fmt.Fprintf(tw, "K=1\t%d\t%.4f\n", p, a1)
-	if *k2 {
-		fmt.Fprintf(os.Stderr, "K = 2 evaluates %d pairs, each by 5-fold CV\n", score.PairCount(p))
-		a2, err := curveAUC(score.BootstrapWrapper{Exhaustive2: true}, 501)
-		if err != nil {
-			return err
-		}
-		base["exhaustive K = 2"] = a2
-		fmt.Fprintf(tw, "K=2\t%d\t%.4f\n", score.PairCount(p), a2)
-	} else {
-		fmt.Fprintf(os.Stderr, "K = 2 baseline skipped: it evaluates %d pairs; add --k2 to run it\n", score.PairCount(p))
+	tw := newTSV(out)
+	fmt.Fprintln(tw, "na_percent\tsubsets\tauc")
+	for i, na := range nas {
+		fmt.Fprintf(tw, "%g\t%d\t%.4f\n", na, max(1, int(*ne*float64(p))), aucs[i])
+	}
+	fmt.Fprintf(tw, "K=1\t%d\t%.4f\n", p, base["exhaustive K = 1"])
+	if v, ok := base["exhaustive K = 2"]; ok {
+		fmt.Fprintf(tw, "K=2\t%d\t%.4f\n", score.PairCount(p), v)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -182,3 +182,57 @@ func (k *kChooserView) compute() {
 		})
 	}()
 }
+
+// wrapperView computes and shows the bootstrap wrapper's learning-curve AUC against Na
+// (Diaz-Diaz et al. Fig. 4) for the data on screen.
+type wrapperView struct {
+	u       *UI
+	content fyne.CanvasObject
+	chart   *widgets.Chart
+	nas     *widget.Entry
+	ne      *widget.Select
+	button  *widget.Button
+	figure  plots.Figure
+}
+
+func newWrapperView(u *UI) *wrapperView {
+	v := &wrapperView{u: u, chart: widgets.NewChart("Press Compute: for each Na, the bootstrap wrapper ranks the genes and the area under its learning curve (3-NN, 5-fold CV, top 100 genes) is drawn, with the exhaustive K = 1 baseline.")}
+	v.chart.OnError = u.showError
+	v.nas = widget.NewEntry()
+	v.nas.SetText("0.2, 0.4, 0.6, 0.8, 1")
+	v.ne = widget.NewSelect([]string{"1 x p", "2 x p", "3 x p"}, nil)
+	v.ne.SetSelectedIndex(0)
+	v.button = widget.NewButton("Compute", v.compute)
+	v.content = container.NewBorder(container.NewHBox(widget.NewLabel("Na (% of genes)"), container.NewGridWrap(fyne.NewSize(220, 36), v.nas),
+		widget.NewLabel("subsets"), v.ne, v.button), nil, nil, nil, v.chart)
+	return v
+}
+
+func (v *wrapperView) compute() {
+	var nas []float64
+	for _, s := range strings.Split(v.nas.Text, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || f <= 0 || f > 100 {
+			v.u.showError(fmt.Errorf("Na: %q is not a percentage in (0, 100]", s))
+			return
+		}
+		nas = append(nas, f)
+	}
+	ne := float64(v.ne.SelectedIndex() + 1)
+	ds := v.u.data
+	v.button.Disable()
+	v.u.progress.Status.SetText("Computing the wrapper's learning curves...")
+	go func() {
+		aucs, base, err := experiment.WrapperSweep(context.Background(), zscored(ds), ds.X, ds.Labels, len(ds.Classes), nas, ne, 100, false, 1)
+		v.u.do(func() {
+			v.button.Enable()
+			if err != nil {
+				v.u.showError(err)
+				return
+			}
+			v.figure = plots.AUCvsNa(ds.Name, nas, aucs, base)
+			v.chart.SetRender(renderer(v.figure))
+			v.u.progress.Status.SetText("Wrapper AUCs ready.")
+		})
+	}()
+}

@@ -79,6 +79,7 @@ type UI struct {
 	protocol *protocolPanel
 	groups   *groupsView
 	kchooser *kChooserView
+	wrapper  *wrapperView
 
 	// results
 	tabs        *container.AppTabs
@@ -184,6 +185,7 @@ func (u *UI) build() {
 
 	u.groups = newGroupsView(u)
 	u.kchooser = newKChooserView(u)
+	u.wrapper = newWrapperView(u)
 	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
 	gridSplit.Offset = 0.72
 	u.tabs = container.NewAppTabs(
@@ -197,6 +199,7 @@ func (u *UI) build() {
 			container.NewHBox(widget.NewLabel("Method"), u.topMethod), nil, nil, nil, u.topTable.Table)),
 		container.NewTabItem("Groups", u.groups.content),
 		container.NewTabItem("K chooser", u.kchooser.content),
+		container.NewTabItem("Wrapper", u.wrapper.content),
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
@@ -515,6 +518,9 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 	}
 	if tab == 5 && u.kchooser.figure.Build != nil {
 		return u.kchooser.figure
+	}
+	if tab == 6 && u.wrapper.figure.Build != nil {
+		return u.wrapper.figure
 	}
 	return plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
 }

@@ -4,6 +4,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -225,5 +226,17 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	waitFor(t, "the K chooser", 30*time.Second, func() bool { return onUI(u.kchooser.chart.Image) != nil })
 	if f := onUI(func() plots.Figure { return u.kchooser.figure }); len(f.Table) != 14 {
 		t.Errorf("K chooser table has %d rows", len(f.Table))
+	}
+	serialized(func() { u.tabs.SelectIndex(6); u.wrapper.nas.SetText("0.5, 1"); u.wrapper.compute() })
+	waitFor(t, "the wrapper chart", 60*time.Second, func() bool { return onUI(u.wrapper.chart.Image) != nil })
+	// two Na values and the K = 1 baseline, each an AUC in [0, 1]
+	f := onUI(func() plots.Figure { return u.wrapper.figure })
+	if len(f.Table) != 4 {
+		t.Fatalf("wrapper table %v", f.Table)
+	}
+	for _, row := range f.Table[1:] {
+		if v, err := strconv.ParseFloat(row[1], 64); err != nil || v < 0 || v > 1 {
+			t.Errorf("AUC row %v", row)
+		}
 	}
 }

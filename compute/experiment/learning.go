@@ -8,6 +8,7 @@ import (
 
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
+	"steadfast/compute/score"
 )
 
 // LearningCurve is the evaluation of Diaz-Diaz et al.: for i = 1..nae, the mean accuracy
@@ -58,4 +59,42 @@ func NormalizedAUC(ys []float64) float64 {
 		s += (ys[i-1] + ys[i]) / 2
 	}
 	return s / float64(len(ys)-1)
+}
+
+// WrapperSweep is Diaz-Diaz et al.'s Fig. 4: for each Na (in % of the features), the
+// bootstrap wrapper's ranking of all samples (Ne = ne x p subsets) and the normalised AUC
+// of its learning curve over the top nae features; and the AUCs of the exhaustive K = 1
+// baseline and, when k2 is set, the K = 2 one. x is the z-scored matrix the wrapper ranks;
+// raw is the matrix the learning curves classify (z-scored inside their folds).
+func WrapperSweep(ctx context.Context, x, raw *mat.Dense, y []int, classes int, nas []float64, ne float64, nae int, k2 bool, seed uint64) (aucs []float64, baselines map[string]float64, err error) {
+	_, p := x.Dims()
+	auc := func(w score.BootstrapWrapper, unit uint64) (float64, error) {
+		rk, err := w.Rank(ctx, x, y, classes, dataset.Rand(seed, unit))
+		if err != nil {
+			return 0, err
+		}
+		curve, err := LearningCurve(ctx, raw, y, classes, rk.Order, nae, dataset.Rand(seed, 1000+unit))
+		if err != nil {
+			return 0, err
+		}
+		return NormalizedAUC(curve), nil
+	}
+	for i, na := range nas {
+		w := score.BootstrapWrapper{Ne: max(1, int(ne*float64(p))), Na: max(1, int(na/100*float64(p)+0.5))}
+		a, err := auc(w, uint64(i))
+		if err != nil {
+			return nil, nil, err
+		}
+		aucs = append(aucs, a)
+	}
+	baselines = map[string]float64{}
+	if baselines["exhaustive K = 1"], err = auc(score.BootstrapWrapper{Exhaustive1: true}, 500); err != nil {
+		return nil, nil, err
+	}
+	if k2 {
+		if baselines["exhaustive K = 2"], err = auc(score.BootstrapWrapper{Exhaustive2: true}, 501); err != nil {
+			return nil, nil, err
+		}
+	}
+	return aucs, baselines, nil
 }

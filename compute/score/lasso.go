@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -15,10 +17,16 @@ import (
 //
 //	-1/n sum_i [y_i eta_i - log(1 + e^eta_i)] + lambda sum_j |beta_j|,  eta = beta_0 + x'beta,
 //
-// with glmnet's method: a weighted least-squares (IRLS) approximation per lambda solved
-// by coordinate descent over an active set, grown while the KKT conditions fail, warm
-// started from the previous lambda. visit(l, beta) sees each solution (beta is reused).
-func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []float64, visit func(l int, beta []float64)) error {
+// with glmnet's method: per lambda, a working set screened by the sequential strong rule
+// (|g_j| >= 2 lambda - lambda_prev, g the gradient at the previous solution), IRLS
+// quadratic approximations solved by coordinate descent on the working set, then a KKT
+// check of every feature (the gradient X'(w o r)/n as one matrix-vector product); features
+// that violate it join and the fit repeats. Warm starts along the path. visit(l, beta)
+// sees each solution (beta is reused).
+//
+// tol ends a coordinate-descent loop when no update changed the quadratic objective by
+// more than tol, h_j (delta beta_j)^2 (glmnet's criterion; its default is 1e-7).
+func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []float64, tol float64, visit func(l int, beta []float64)) error {
 	n, p := x.Dims()
 	beta := make([]float64, p)
 	ybar := 0.0
@@ -27,35 +35,56 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 	}
 	ybar /= float64(n)
 	b0 := math.Log(ybar / (1 - ybar))
-	eta := make([]float64, n)
 	w := make([]float64, n)
-	r := make([]float64, n) // working residual z - eta
-	active := make([]bool, p)
-	var act []int
+	r := make([]float64, n)  // working residual z - eta
+	wr := make([]float64, n) // w o r
+	inSet := make([]bool, p)
+	var set []int
 	col := make([][]float64, p)
 	for j := range col {
 		col[j] = mat.Col(nil, j, x)
+	}
+	grad := make([]float64, p) // X'(w o r)/n at the last solution
+	// gradient at the null model, for the first strong-rule screen
+	approx := func() {
+		for i := 0; i < n; i++ {
+			s := b0
+			for _, j := range set {
+				s += col[j][i] * beta[j]
+			}
+			pi := 1 / (1 + math.Exp(-s))
+			wi := math.Max(pi*(1-pi), 1e-5)
+			w[i], r[i] = wi, (y[i]-pi)/wi
+		}
+	}
+	fullGradient := func() {
+		for i := range wr {
+			wr[i] = w[i] * r[i] / float64(n)
+		}
+		g := mat.NewVecDense(p, grad)
+		g.MulVec(x.T(), mat.NewVecDense(n, wr))
+	}
+	approx()
+	fullGradient()
+	prev := 0.0
+	if len(lambdas) > 0 {
+		prev = lambdas[0]
 	}
 	for l, lam := range lambdas {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		for outer := 0; outer < 50; outer++ {
-			// quadratic approximation at the current fit
-			for i := range eta {
-				s := b0
-				for _, j := range act {
-					s += col[j][i] * beta[j]
-				}
-				eta[i] = s
-				pi := 1 / (1 + math.Exp(-s))
-				wi := math.Max(pi*(1-pi), 1e-5)
-				w[i] = wi
-				r[i] = (y[i] - pi) / wi
+		for j := 0; j < p; j++ { // sequential strong rule
+			if !inSet[j] && math.Abs(grad[j]) >= 2*lam-prev {
+				inSet[j] = true
+				set = append(set, j)
 			}
-			maxChange := 0.0
-			for kkt := 0; kkt < 100; kkt++ {
-				// coordinate descent on the active set (and the intercept)
+		}
+		prev = lam
+		for kkt := 0; kkt < 100; kkt++ {
+			for outer := 0; outer < 50; outer++ {
+				approx()
+				maxChange := 0.0
 				for sweep := 0; sweep < 1000; sweep++ {
 					change := 0.0
 					sw, swr := 0.0, 0.0
@@ -68,8 +97,8 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 					for i := range r {
 						r[i] -= d0
 					}
-					change = math.Max(change, math.Abs(d0))
-					for _, j := range act {
+					change = math.Max(change, sw/float64(n)*d0*d0)
+					for _, j := range set {
 						cj := col[j]
 						g, h := 0.0, 0.0
 						for i, v := range cj {
@@ -79,41 +108,38 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 						g /= float64(n)
 						h /= float64(n)
 						old := beta[j]
-						nb := softThreshold(g+h*old, lam) / h
+						// the threshold's 1e-9 allowance keeps rounding from moving a
+						// coefficient at lambda_max, where it must stay 0
+						nb := softThreshold(g+h*old, lam*(1+1e-9)) / h
 						if d := nb - old; d != 0 {
 							for i, v := range cj {
 								r[i] -= d * v
 							}
 							beta[j] = nb
-							change = math.Max(change, math.Abs(d)*math.Sqrt(h))
+							change = math.Max(change, h*d*d)
 						}
 					}
 					maxChange = math.Max(maxChange, change)
-					if change < 1e-7 {
+					if change < tol {
 						break
 					}
 				}
-				// KKT: an inactive feature with |gradient| > lambda joins
-				added := false
-				for j := 0; j < p; j++ {
-					if active[j] {
-						continue
-					}
-					g := 0.0
-					for i, v := range col[j] {
-						g += w[i] * v * r[i]
-					}
-					if math.Abs(g/float64(n)) > lam*(1+1e-9) { // rounding at lambda_max
-						active[j] = true
-						act = append(act, j)
-						added = true
-					}
-				}
-				if !added {
+				if maxChange < 10*tol {
 					break
 				}
 			}
-			if maxChange < 1e-6 {
+			// KKT over every feature at the converged fit
+			approx()
+			fullGradient()
+			added := false
+			for j := 0; j < p; j++ {
+				if !inSet[j] && math.Abs(grad[j]) > lam*(1+1e-9) { // rounding at lambda_max
+					inSet[j] = true
+					set = append(set, j)
+					added = true
+				}
+			}
+			if !added {
 				break
 			}
 		}
@@ -159,7 +185,7 @@ func LambdaPath(x *mat.Dense, y []float64, nl int, ratio float64) []float64 {
 // StabilitySelection (Meinshausen and Buhlmann 2010): B subsamples of half the training
 // samples (without replacement, drawn from r); on each, the L1-logistic path over
 // Lambdas values from lambda_max down to Ratio * lambda_max (lambda_max of the whole
-// training set); score of a feature = max over lambda of the share of subsamples whose
+// training set), solved to glmnet's default tolerance 1e-7; score of a feature = max over lambda of the share of subsamples whose
 // fit selects it. Multi-class: one-vs-rest, the largest probability over the classes.
 type StabilitySelection struct {
 	B       int
@@ -188,34 +214,69 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 			}
 		}
 		lambdas := LambdaPath(x, yt, L, ratio)
+		// draw every half-sample first, in order, then fit them on all cores; the counts
+		// are sums of 0/1, so the result does not depend on scheduling
+		subs := make([][]int, B)
+		for b := range subs {
+			subs[b] = r.Perm(n)[:n/2]
+		}
 		count := make([][]float64, L)
 		for l := range count {
 			count[l] = make([]float64, p)
 		}
-		for b := 0; b < B; b++ {
-			idx := r.Perm(n)[:n/2]
-			xb, _ := dataset.SelectSamples(x, y, idx)
-			yb := make([]float64, len(idx))
-			for i, k := range idx {
-				yb[i] = yt[k]
-			}
-			one := false
-			for _, v := range yb {
-				one = one || v != yb[0]
-			}
-			if !one {
-				continue // a half-sample with one class selects nothing
-			}
-			err := LogisticPath(ctx, xb, yb, lambdas, func(l int, beta []float64) {
-				for j, v := range beta {
-					if v != 0 {
-						count[l][j]++
+		var mu sync.Mutex
+		var firstErr error
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < runtimeWorkers(); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					b := int(next.Add(1) - 1)
+					if b >= B || ctx.Err() != nil {
+						return
 					}
+					idx := subs[b]
+					xb, _ := dataset.SelectSamples(x, y, idx)
+					yb := make([]float64, len(idx))
+					for i, k := range idx {
+						yb[i] = yt[k]
+					}
+					one := false
+					for _, v := range yb {
+						one = one || v != yb[0]
+					}
+					if !one {
+						continue // a half-sample with one class selects nothing
+					}
+					local := make([][]int32, L)
+					err := LogisticPath(ctx, xb, yb, lambdas, 1e-7, func(l int, beta []float64) {
+						for j, v := range beta {
+							if v != 0 {
+								local[l] = append(local[l], int32(j))
+							}
+						}
+					})
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = err
+					}
+					for l, js := range local {
+						for _, j := range js {
+							count[l][j]++
+						}
+					}
+					mu.Unlock()
 				}
-			})
-			if err != nil {
-				return Ranking{}, err
-			}
+			}()
+		}
+		wg.Wait()
+		if firstErr != nil {
+			return Ranking{}, firstErr
+		}
+		if ctx.Err() != nil {
+			return Ranking{}, ctx.Err()
 		}
 		for l := range count {
 			for j, c := range count[l] {

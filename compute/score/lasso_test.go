@@ -5,6 +5,8 @@ import (
 	"context"
 	"math"
 	"os"
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,7 +50,8 @@ func TestLogisticPathMatchesGlmnet(t *testing.T) {
 			t.Fatalf("lambda %d = %v, glmnet's path %v", l, got[l], lambdas[l])
 		}
 	}
-	err = LogisticPath(context.Background(), ds.X, y, lambdas, func(l int, beta []float64) {
+	// the reference used thresh = 1e-14: solve as tightly
+	err = LogisticPath(context.Background(), ds.X, y, lambdas, 1e-14, func(l int, beta []float64) {
 		nz := 0
 		for j, b := range beta {
 			w := want[l][ds.Features[j]]
@@ -70,9 +73,18 @@ func TestLogisticPathMatchesGlmnet(t *testing.T) {
 
 func TestStabilitySelectionFindsTheSignal(t *testing.T) {
 	ds := colon(t)
-	rk, err := StabilitySelection{B: 20, Lambdas: 10, Ratio: 0.1}.Rank(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(3))
-	if err != nil {
-		t.Fatal(err)
+	rank := func(procs int) Ranking {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		rk, err := StabilitySelection{B: 20, Lambdas: 10, Ratio: 0.1}.Rank(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rk
+	}
+	rk := rank(1)
+	if !reflect.DeepEqual(rk, rank(3)) {
+		t.Error("stability selection depends on the number of threads")
 	}
 	for _, v := range rk.Score {
 		if v < 0 || v > 1 {

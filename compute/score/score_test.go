@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,4 +191,40 @@ func BenchmarkBootstrapWrapperLung(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestEnsembleRFEIndependentOfThreads(t *testing.T) {
+	x, y := synthSmall()
+	rank := func(procs int) Ranking {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		rk, err := (EnsembleRFE{RFE: SVMRFE{Step: 0.2}, B: 6}).Rank(context.Background(), x, y, 2, dataset.Rand(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rk
+	}
+	a := rank(1)
+	if !reflect.DeepEqual(a, rank(3)) {
+		t.Error("ensemble SVM-RFE depends on the number of threads")
+	}
+	if a.Order[0] != 0 { // feature 0 carries the class (synthSmall)
+		t.Errorf("best feature %d", a.Order[0])
+	}
+}
+
+// synthSmall is 60 samples x 30 features where only feature 0 carries the class.
+func synthSmall() (*mat.Dense, []int) {
+	r := dataset.Rand(3, 0)
+	n, p := 60, 30
+	x := mat.NewDense(n, p, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		y[i] = i % 2
+		for j := 0; j < p; j++ {
+			x.Set(i, j, r.NormFloat64())
+		}
+		x.Set(i, 0, float64(2*y[i]-1)*2+0.3*r.NormFloat64())
+	}
+	return x, y
 }

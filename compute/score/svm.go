@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -117,20 +119,52 @@ type EnsembleRFE struct {
 func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
 	n, p := x.Dims()
 	B := max(e.B, 1)
+	// draw every bootstrap and its stream first, in order, then run them on all cores;
+	// rank sums are sums of integers, so the result does not depend on scheduling
+	boots := make([][]int, B)
+	seeds := make([]uint64, B)
+	for b := range boots {
+		boots[b] = make([]int, n)
+		for i := range boots[b] {
+			boots[b][i] = r.IntN(n)
+		}
+		seeds[b] = r.Uint64()
+	}
 	sum := make([]float64, p)
-	idx := make([]int, n)
-	for b := 0; b < B; b++ {
-		for i := range idx {
-			idx[i] = r.IntN(n)
-		}
-		xb, yb := dataset.SelectSamples(x, y, idx)
-		rk, err := e.RFE.Rank(ctx, xb, yb, classes, r)
-		if err != nil {
-			return Ranking{}, err
-		}
-		for pos, j := range rk.Order {
-			sum[j] += float64(pos + 1)
-		}
+	var mu sync.Mutex
+	var firstErr error
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtimeWorkers(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= B || ctx.Err() != nil {
+					return
+				}
+				xb, yb := dataset.SelectSamples(x, y, boots[b])
+				rk, err := e.RFE.Rank(ctx, xb, yb, classes, dataset.Rand(seeds[b]))
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if err == nil {
+					for pos, j := range rk.Order {
+						sum[j] += float64(pos + 1)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return Ranking{}, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return Ranking{}, err
 	}
 	score := make([]float64, p)
 	for j := range score {

@@ -25,7 +25,7 @@ type Group struct {
 // section 2: K = 5, flat kernel, no elimination, 100 iterations.
 type DGFParams struct {
 	K         int  // neighbours for the bandwidth, 2..25
-	Gaussian  bool // Gaussian kernel (sigma = h/2, cut at 1.5h) instead of the flat one
+	Gaussian  bool // Gaussian kernel (sigma = h/2, cut at 2h) instead of the flat one
 	Eliminate bool // drop groups whose peak's mean distance to its K nearest features (other than one it sits on) exceeds h
 	MaxIter   int
 }
@@ -54,9 +54,12 @@ const (
 // caller): every feature starts a mean shift y <- mean of the features within h of y
 // (flat kernel), until the step is below 1e-3 h; the stationary points, densest first,
 // merge into the nearest earlier peak within h; a peak's group is every feature within
-// h of it. Distances come from blocked matrix products, and each shift step looks only
-// at the features within 1.5 h of its seed, which the triangle inequality proves
-// sufficient while y stays within 0.5 h of the seed (else it scans all features).
+// h of it. Distances come from blocked matrix products. Each feature keeps the list of
+// features within 2h of it (at most maxCandidates, with the radius the list is complete
+// to); a moving point is anchored at its nearest feature, and while its distance to the
+// anchor plus the radius sought fits inside the anchor's list, only the list is looked at
+// (exact, by the triangle inequality). Other points are batched into one matrix product
+// per block against all features.
 func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	if prm.K <= 0 {
 		prm.K = 5

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -225,58 +224,42 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 			count[l] = make([]float64, p)
 		}
 		var mu sync.Mutex
-		var firstErr error
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for w := 0; w < runtimeWorkers(); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					b := int(next.Add(1) - 1)
-					if b >= B || ctx.Err() != nil {
-						return
+		err := forEach(ctx, B, func(b int) error {
+			idx := subs[b]
+			xb, _ := dataset.SelectSamples(x, y, idx)
+			yb := make([]float64, len(idx))
+			for i, k := range idx {
+				yb[i] = yt[k]
+			}
+			one := false
+			for _, v := range yb {
+				one = one || v != yb[0]
+			}
+			if !one {
+				return nil // a half-sample with one class selects nothing
+			}
+			local := make([][]int32, L)
+			err := LogisticPath(ctx, xb, yb, lambdas, 1e-7, func(l int, beta []float64) {
+				for j, v := range beta {
+					if v != 0 {
+						local[l] = append(local[l], int32(j))
 					}
-					idx := subs[b]
-					xb, _ := dataset.SelectSamples(x, y, idx)
-					yb := make([]float64, len(idx))
-					for i, k := range idx {
-						yb[i] = yt[k]
-					}
-					one := false
-					for _, v := range yb {
-						one = one || v != yb[0]
-					}
-					if !one {
-						continue // a half-sample with one class selects nothing
-					}
-					local := make([][]int32, L)
-					err := LogisticPath(ctx, xb, yb, lambdas, 1e-7, func(l int, beta []float64) {
-						for j, v := range beta {
-							if v != 0 {
-								local[l] = append(local[l], int32(j))
-							}
-						}
-					})
-					mu.Lock()
-					if err != nil && firstErr == nil {
-						firstErr = err
-					}
-					for l, js := range local {
-						for _, j := range js {
-							count[l][j]++
-						}
-					}
-					mu.Unlock()
 				}
-			}()
-		}
-		wg.Wait()
-		if firstErr != nil {
-			return Ranking{}, firstErr
-		}
-		if ctx.Err() != nil {
-			return Ranking{}, ctx.Err()
+			})
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for l, js := range local {
+				for _, j := range js {
+					count[l][j]++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return Ranking{}, err
 		}
 		for l := range count {
 			for j, c := range count[l] {

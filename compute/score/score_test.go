@@ -79,20 +79,10 @@ func TestFStatByHand(t *testing.T) {
 	}
 }
 
-// TestSVMRFERanksInformativeFirst: on the D1k-like toy below only feature 0 carries the
-// class; SVM-RFE must keep it to the last round.
+// TestSVMRFERanksInformativeFirst: in synthSmall only feature 0 carries the class;
+// SVM-RFE must keep it to the last round.
 func TestSVMRFERanksInformativeFirst(t *testing.T) {
-	r := dataset.Rand(3, 0)
-	n, p := 60, 30
-	x := mat.NewDense(n, p, nil)
-	y := make([]int, n)
-	for i := 0; i < n; i++ {
-		y[i] = i % 2
-		for j := 0; j < p; j++ {
-			x.Set(i, j, r.NormFloat64())
-		}
-		x.Set(i, 0, float64(2*y[i]-1)*2+0.3*r.NormFloat64())
-	}
+	x, y := synthSmall()
 	for _, rfe := range []SVMRFE{{Step: 0.1}, {Halve: true}} {
 		rk, err := rfe.Rank(context.Background(), x, y, 2, dataset.Rand(1, 1))
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -132,38 +131,20 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 	}
 	sum := make([]float64, p)
 	var mu sync.Mutex
-	var firstErr error
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < runtimeWorkers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b := int(next.Add(1) - 1)
-				if b >= B || ctx.Err() != nil {
-					return
-				}
-				xb, yb := dataset.SelectSamples(x, y, boots[b])
-				rk, err := e.RFE.Rank(ctx, xb, yb, classes, dataset.Rand(seeds[b]))
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				if err == nil {
-					for pos, j := range rk.Order {
-						sum[j] += float64(pos + 1)
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return Ranking{}, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	err := forEach(ctx, B, func(b int) error {
+		xb, yb := dataset.SelectSamples(x, y, boots[b])
+		rk, err := e.RFE.Rank(ctx, xb, yb, classes, dataset.Rand(seeds[b]))
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for pos, j := range rk.Order {
+			sum[j] += float64(pos + 1)
+		}
+		return nil
+	})
+	if err != nil {
 		return Ranking{}, err
 	}
 	score := make([]float64, p)

@@ -4,10 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -66,24 +63,12 @@ func (b BootstrapWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, class
 		}
 	}
 	good := make([]float64, len(subsets))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, runtimeWorkers()); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(subsets) || ctx.Err() != nil {
-					return
-				}
-				good[i] = cvAccuracy3NN(x, y, classes, subsets[i].features, folds)
-			}
-		}()
-	}
-	wg.Wait()
-	if ctx.Err() != nil {
-		return Ranking{}, ctx.Err()
+	err := forEach(ctx, len(subsets), func(i int) error {
+		good[i] = cvAccuracy3NN(x, y, classes, subsets[i].features, folds)
+		return nil
+	})
+	if err != nil {
+		return Ranking{}, err
 	}
 	sum := make([]float64, p)
 	cnt := make([]float64, p)
@@ -132,5 +117,3 @@ func cvAccuracy3NN(x *mat.Dense, y []int, classes int, sel []int, folds []datase
 	}
 	return acc / float64(len(folds))
 }
-
-func runtimeWorkers() int { return runtime.GOMAXPROCS(0) }

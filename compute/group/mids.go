@@ -1,6 +1,7 @@
 package group
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"math"
@@ -121,111 +122,178 @@ func (g Graph) completeFrom(in []bool, order []int) []int {
 	return set
 }
 
-// MIDS solves the relaxed programme of Shu, Ma and Latecki (2013), maximise
-// f(x) = x'Ax - x'Ex over [0,1]^p with A = diag(w/||w||), w_i = degree, by the integer
-// projected fixed point method (step to the best 0/1 point of the linear model, line
-// search on the quadratic), rounds at 1/2, and repairs: while an edge lies inside the
-// set the member with most neighbours inside leaves (ties: smaller degree, then larger
-// index), then vertices are added by decreasing degree until the set dominates; last,
-// (2,1)-swaps shrink it (see shrink). On correlation graphs the relaxation's iterate
-// tends to 0 from its interior start, so the result is in practice the degree-greedy set
-// shrunk by swaps. It is always an independent dominating set (CheckIDS holds).
+// MIDS returns a small independent dominating set of g (CheckIDS holds), the better
+// of two candidates, each shrunk by (2,1)-swaps (see shrink):
+//   - the paper's relaxation (Shu, Ma and Latecki 2013, eq. 9): maximise
+//     f(x) = w'x/||w|| - x'Ex over [0,1]^p, w_i = degree, by the integer projected fixed
+//     point method from x = w/||w|| (see relax); x_i >= 1/2 is kept, an edge left inside
+//     drops its higher-index end, and completeGreedy makes the set dominating;
+//   - completeGreedy from the empty set.
+//
+// Ties go to the relaxation. On correlation graphs of microarrays the greedy candidate
+// is usually smaller (Colon at 0.6: 68 against 70).
 func (g Graph) MIDS() []int {
 	p := len(g.Adj)
-	w := make([]float64, p)
-	norm := 0.0
-	for i, a := range g.Adj {
-		w[i] = float64(len(a))
-		norm += w[i] * w[i]
+	x := g.relax()
+	in := make([]bool, p)
+	for v := range in {
+		in[v] = x[v] >= 0.5
 	}
-	norm = math.Sqrt(norm)
-	a := make([]float64, p)
-	for i := range a {
-		if norm > 0 {
-			a[i] = w[i] / norm
+	for v := range in {
+		if !in[v] {
+			continue
+		}
+		for _, u := range g.Adj[v] {
+			if in[u] && int(u) < v {
+				in[v] = false
+				break
+			}
 		}
 	}
-	// M x = a o x - E x
-	mul := func(x, out []float64) {
-		for i := range out {
-			s := a[i] * x[i]
-			for _, j := range g.Adj[i] {
-				s -= x[j]
+	relaxed := g.shrink(g.completeGreedy(in))
+	greedy := g.shrink(g.completeGreedy(nil))
+	if len(greedy) < len(relaxed) {
+		return greedy
+	}
+	return relaxed
+}
+
+// relax maximises f(x) = a'x - x'Ex over [0,1]^p, a = w/||w||, by the integer projected
+// fixed point method (Leordeanu, Hebert and Sukthankar 2009): from x = a, step towards
+// b = [a - 2Ex > 0], the best 0/1 point of the linear model, by the r in [0,1] that
+// maximises f(x + r(b-x)) = f(x) + rC - r^2 D, C = (a-2Ex)'d, D = d'Ed; stop when C <= 0.
+func (g Graph) relax() []float64 {
+	p := len(g.Adj)
+	a := make([]float64, p)
+	norm := 0.0
+	for i, l := range g.Adj {
+		a[i] = float64(len(l))
+		norm += a[i] * a[i]
+	}
+	if norm == 0 {
+		return a
+	}
+	for i := range a {
+		a[i] /= math.Sqrt(norm)
+	}
+	mulE := func(x, out []float64) {
+		for i, l := range g.Adj {
+			s := 0.0
+			for _, j := range l {
+				s += x[j]
 			}
 			out[i] = s
 		}
 	}
-	x := make([]float64, p)
-	for i := range x {
-		x[i] = 1 / float64(p)
-	}
-	mx := make([]float64, p)
-	md := make([]float64, p)
-	b := make([]float64, p)
-	d := make([]float64, p)
+	x := append([]float64(nil), a...)
+	ex, ed, d := make([]float64, p), make([]float64, p), make([]float64, p)
 	for it := 0; it < 1000; it++ {
-		mul(x, mx)
-		for i := range b {
-			b[i] = 0
-			if mx[i] > 0 {
-				b[i] = 1
-			}
-			d[i] = b[i] - x[i]
-		}
-		mul(d, md)
-		C, D, moved := 0.0, 0.0, 0.0
+		mulE(x, ex)
 		for i := range d {
-			C += mx[i] * d[i]
-			D += d[i] * md[i]
+			d[i] = -x[i]
+			if a[i]-2*ex[i] > 0 {
+				d[i] = 1 - x[i]
+			}
+		}
+		mulE(d, ed)
+		C, D := 0.0, 0.0
+		for i := range d {
+			C += (a[i] - 2*ex[i]) * d[i]
+			D += d[i] * ed[i]
+		}
+		if C <= 1e-12 {
+			break
 		}
 		r := 1.0
-		if D < 0 {
-			r = math.Min(1, -C/D)
-		}
-		if C <= 1e-12 && D >= 0 {
-			break
+		if D > 0 {
+			r = math.Min(1, C/(2*D))
 		}
 		for i := range x {
-			nx := x[i] + r*d[i]
-			moved += math.Abs(nx - x[i])
-			x[i] = nx
-		}
-		if moved < 1e-9 {
-			break
+			x[i] += r * d[i]
 		}
 	}
-	in := make([]bool, p)
-	for i, v := range x {
-		in[i] = v >= 0.5
+	return x
+}
+
+// completeGreedy extends the independent set in (nil: empty) to a dominating one, each
+// time adding the free vertex (neither in nor adjacent to the set) that would dominate
+// the most vertices not yet dominated, itself included; ties go to the lower index.
+func (g Graph) completeGreedy(in []bool) []int {
+	p := len(g.Adj)
+	if in == nil {
+		in = make([]bool, p)
 	}
-	// repair independence
-	for {
-		worst, worstN := -1, 0
-		for v := range in {
-			if !in[v] {
-				continue
-			}
-			k := 0
-			for _, u := range g.Adj[v] {
-				if in[u] {
-					k++
-				}
-			}
-			if k > worstN || (k == worstN && k > 0 && (len(g.Adj[v]) < len(g.Adj[worst]) || len(g.Adj[v]) == len(g.Adj[worst]) && v > worst)) {
-				worst, worstN = v, k
-			}
+	dominated := make([]bool, p)
+	gain := make([]int, p)
+	for v := range gain {
+		gain[v] = len(g.Adj[v]) + 1
+	}
+	cover := func(v int) {
+		if dominated[v] {
+			return
 		}
-		if worst < 0 {
-			break
+		dominated[v] = true
+		gain[v]--
+		for _, u := range g.Adj[v] {
+			gain[u]--
 		}
-		in[worst] = false
 	}
-	order := make([]int, p)
-	for i := range order {
-		order[i] = i
+	take := func(v int) {
+		in[v] = true
+		cover(v)
+		for _, u := range g.Adj[v] {
+			cover(int(u))
+		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return len(g.Adj[order[i]]) > len(g.Adj[order[j]]) })
-	return g.shrink(g.completeFrom(in, order))
+	for v, ok := range in {
+		if ok {
+			take(v)
+		}
+	}
+	h := &gainHeap{}
+	for v := range gain {
+		if !dominated[v] {
+			h.items = append(h.items, gainItem{gain[v], v})
+		}
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		it := heap.Pop(h).(gainItem)
+		v := it.v
+		if dominated[v] {
+			continue
+		}
+		if it.gain != gain[v] { // gains only fall: requeue at the current value
+			heap.Push(h, gainItem{gain[v], v})
+			continue
+		}
+		take(v)
+	}
+	var set []int
+	for v, ok := range in {
+		if ok {
+			set = append(set, v)
+		}
+	}
+	return set
+}
+
+type gainItem struct{ gain, v int }
+
+// gainHeap is a max-heap on gain, ties by lower vertex.
+type gainHeap struct{ items []gainItem }
+
+func (h *gainHeap) Len() int { return len(h.items) }
+func (h *gainHeap) Less(i, j int) bool {
+	a, b := h.items[i], h.items[j]
+	return a.gain > b.gain || a.gain == b.gain && a.v < b.v
+}
+func (h *gainHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *gainHeap) Push(x any)    { h.items = append(h.items, x.(gainItem)) }
+func (h *gainHeap) Pop() any {
+	it := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return it
 }
 
 // shrink improves an independent dominating set by (2,1)-swaps until none applies: two

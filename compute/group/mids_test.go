@@ -113,3 +113,29 @@ func BenchmarkMIDSLung(b *testing.B) {
 		b.ReportMetric(float64(g.Edges()), "edges")
 	}
 }
+
+// On the four real sets at epsilon 0.6, MIDS is an independent dominating set no larger
+// than the degree-greedy one. Sizes (this code): Colon 68, Leukemia 3584, SRBCT 735,
+// Lymphoma 1310; the greedy set: 86, 3677, 799, 1382; the paper's Table 2: 65, 1235,
+// 765, 1175.
+func TestMIDSOnRealData(t *testing.T) {
+	for _, f := range []string{"colon.csv", "leukemia.gct", "srbct.csv", "lymphoma.csv"} {
+		ds, err := dataset.ReadFile("../../../shared/data/"+f, dataset.Options{})
+		if err != nil {
+			t.Skip(err)
+		}
+		dataset.Standardize(ds.X)
+		g, err := CorrelationGraph(context.Background(), ds.X, 0.6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, greedy := g.MIDS(), g.GreedyMIS()
+		if err := g.CheckIDS(set); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if len(set) > len(greedy) {
+			t.Errorf("%s: MIDS %d larger than the greedy set %d", f, len(set), len(greedy))
+		}
+		t.Logf("%s: MIDS %d, greedy %d", f, len(set), len(greedy))
+	}
+}

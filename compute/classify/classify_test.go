@@ -95,6 +95,65 @@ func TestLinearSVMSeparatesAndMulticlass(t *testing.T) {
 	}
 }
 
+
+// A sample of weight m must fit as m copies of it: the primal objectives are the same,
+// so at a tight tolerance the weights agree (both losses; Colon's first 40 genes, a
+// bootstrap draw with seed 3).
+func TestLinearSVMSampleWeightEqualsCopies(t *testing.T) {
+	ds, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{})
+	if err != nil {
+		t.Skipf("shared data: %v", err)
+	}
+	idx := make([]int, 40)
+	for i := range idx {
+		idx[i] = i
+	}
+	x := dataset.SelectFeatures(ds.X, idx)
+	dataset.Standardize(x)
+	n, _ := x.Dims()
+	r := dataset.Rand(3)
+	draw := make([]int, n)
+	count := make([]int, n)
+	for i := range draw {
+		draw[i] = r.IntN(n)
+		count[draw[i]]++
+	}
+	var rows []int
+	var weight []float64
+	for i, c := range count {
+		if c > 0 {
+			rows = append(rows, i)
+			weight = append(weight, float64(c))
+		}
+	}
+	if len(rows) == n {
+		t.Fatal("the draw has no repeated sample; pick another seed")
+	}
+	for _, loss := range []Loss{SquaredHinge, Hinge} {
+		p := SVMParams{C: 0.5, Loss: loss, Tol: 1e-10, MaxIter: 200000}
+		xc, yc := dataset.SelectSamples(x, ds.Labels, draw)
+		copies := LinearSVM{Params: p}
+		if err := copies.Fit(context.Background(), xc, yc, 2, dataset.Rand(1)); err != nil {
+			t.Fatal(err)
+		}
+		xw, yw := dataset.SelectSamples(x, ds.Labels, rows)
+		weighted := LinearSVM{Params: p, SampleWeight: weight}
+		if err := weighted.Fit(context.Background(), xw, yw, 2, dataset.Rand(1)); err != nil {
+			t.Fatal(err)
+		}
+		if !copies.Converged || !weighted.Converged {
+			t.Fatalf("%s: not converged", loss)
+		}
+		for j, v := range copies.W[0] {
+			if math.Abs(weighted.W[0][j]-v) > 1e-5 {
+				t.Errorf("%s: w[%d] = %.7f weighted, %.7f with copies", loss, j, weighted.W[0][j], v)
+			}
+		}
+		if math.Abs(weighted.B[0]-copies.B[0]) > 1e-5 {
+			t.Errorf("%s: bias %.7f weighted, %.7f with copies", loss, weighted.B[0], copies.B[0])
+		}
+	}
+}
 func TestKNNByHand(t *testing.T) {
 	// training points on a line: 0 (A), 1 (A), 10 (B), 11 (B), 12 (B)
 	x := mat.NewDense(5, 1, []float64{0, 1, 10, 11, 12})

@@ -48,12 +48,15 @@ func (p SVMParams) withDefaults() SVMParams {
 // from class 0, otherwise one model per class. The bias is an extra constant feature
 // equal to 1 and is regularised with w, as in LIBLINEAR.
 type LinearSVM struct {
-	Params    SVMParams
-	W         [][]float64 // one weight vector per model
-	B         []float64   // bias per model
-	Iter      int         // most passes any model took
-	Converged bool        // every model met the tolerance before MaxIter
-	classes   int
+	Params SVMParams
+	// SampleWeight, when set, scales C per sample (C_i = C * SampleWeight[i]); a sample
+	// of weight m fits as m copies of it would.
+	SampleWeight []float64
+	W            [][]float64 // one weight vector per model
+	B            []float64   // bias per model
+	Iter         int         // most passes any model took
+	Converged    bool        // every model met the tolerance before MaxIter
+	classes      int
 }
 
 // Fit trains on the rows of x with class labels y in 0..classes-1.
@@ -78,7 +81,7 @@ func (s *LinearSVM) Fit(ctx context.Context, x *mat.Dense, y []int, classes int,
 				sy[i] = 1
 			}
 		}
-		w, b, it, ok, err := dualCD(ctx, x, sy, s.Params, r)
+		w, b, it, ok, err := dualCD(ctx, x, sy, s.SampleWeight, s.Params, r)
 		if err != nil {
 			return err
 		}
@@ -89,15 +92,24 @@ func (s *LinearSVM) Fit(ctx context.Context, x *mat.Dense, y []int, classes int,
 	return nil
 }
 
-// dualCD solves min_w 1/2 w'w + C sum loss(y_i w'x_i) by coordinate descent on the dual
-// (Hsieh et al. 2008, LIBLINEAR's solver with shrinking).
-func dualCD(ctx context.Context, x *mat.Dense, y []float64, p SVMParams, r *rand.Rand) (w []float64, b float64, iter int, converged bool, err error) {
+// dualCD solves min_w 1/2 w'w + sum_i C_i loss(y_i w'x_i), C_i = C * weight_i (weight
+// nil: C_i = C), by coordinate descent on the dual (Hsieh et al. 2008, LIBLINEAR's
+// solver with shrinking): alpha_i in [0, C_i] for the hinge, alpha_i >= 0 with the
+// diagonal term 1/(2 C_i) for the squared hinge.
+func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams, r *rand.Rand) (w []float64, b float64, iter int, converged bool, err error) {
 	n, d := x.Dims()
 	raw := x.RawMatrix()
 	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
-	diag, upper := 0.0, p.C
-	if p.Loss == SquaredHinge {
-		diag, upper = 0.5/p.C, math.Inf(1)
+	diag, upper := make([]float64, n), make([]float64, n)
+	for i := range diag {
+		c := p.C
+		if weight != nil {
+			c *= weight[i]
+		}
+		diag[i], upper[i] = 0, c
+		if p.Loss == SquaredHinge {
+			diag[i], upper[i] = 0.5/c, math.Inf(1)
+		}
 	}
 	w = make([]float64, d)
 	alpha := make([]float64, n)
@@ -105,7 +117,7 @@ func dualCD(ctx context.Context, x *mat.Dense, y []float64, p SVMParams, r *rand
 	index := make([]int, n)
 	for i := range qd {
 		ri := row(i)
-		qd[i] = diag + floats.Dot(ri, ri) + 1 // + bias feature squared
+		qd[i] = diag[i] + floats.Dot(ri, ri) + 1 // + bias feature squared
 		index[i] = i
 	}
 	active := n
@@ -119,7 +131,7 @@ func dualCD(ctx context.Context, x *mat.Dense, y []float64, p SVMParams, r *rand
 		for s := 0; s < active; s++ {
 			i := index[s]
 			ri := row(i)
-			g := y[i]*(floats.Dot(w, ri)+b) - 1 + alpha[i]*diag
+			g := y[i]*(floats.Dot(w, ri)+b) - 1 + alpha[i]*diag[i]
 			pg := 0.0
 			switch {
 			case alpha[i] == 0:
@@ -132,7 +144,7 @@ func dualCD(ctx context.Context, x *mat.Dense, y []float64, p SVMParams, r *rand
 				if g < 0 {
 					pg = g
 				}
-			case alpha[i] == upper:
+			case alpha[i] == upper[i]:
 				if g < pgMinOld {
 					active--
 					index[s], index[active] = index[active], index[s]
@@ -148,7 +160,7 @@ func dualCD(ctx context.Context, x *mat.Dense, y []float64, p SVMParams, r *rand
 			pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
 			if math.Abs(pg) > 1e-12 {
 				old := alpha[i]
-				alpha[i] = math.Min(math.Max(alpha[i]-g/qd[i], 0), upper)
+				alpha[i] = math.Min(math.Max(alpha[i]-g/qd[i], 0), upper[i])
 				step := (alpha[i] - old) * y[i]
 				floats.AddScaled(w, step, ri)
 				b += step

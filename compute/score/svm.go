@@ -41,6 +41,11 @@ type SVMRFE struct {
 
 // Rank implements Ranker.
 func (s SVMRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
+	return s.rankWeighted(ctx, x, y, nil, classes, r)
+}
+
+// rankWeighted is Rank with a weight per sample (nil: all 1), passed to the SVM.
+func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight []float64, classes int, r *rand.Rand) (Ranking, error) {
 	_, p := x.Dims()
 	remaining := make([]int, p)
 	for j := range remaining {
@@ -59,7 +64,7 @@ func (s SVMRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 			order[0] = remaining[0]
 			break
 		}
-		m := classify.LinearSVM{Params: s.SVM}
+		m := classify.LinearSVM{Params: s.SVM, SampleWeight: weight}
 		if err := m.Fit(ctx, cur, y, classes, r); err != nil {
 			return Ranking{}, err
 		}
@@ -108,7 +113,9 @@ func (s SVMRFE) dropCount(remaining int) int {
 
 // EnsembleRFE is Saeys et al.'s ensemble SVM-RFE: SVM-RFE on B bootstrap samples of the
 // training set, aggregated by summing each feature's rank (1 = best) over the B runs;
-// score = -(rank sum)/B, so a lower sum ranks higher (ties by index).
+// score = -(rank sum)/B, so a lower sum ranks higher (ties by index). A sample drawn m
+// times enters its bootstrap once with weight m (the same SVM problem; repeated rows
+// slow dual coordinate descent several times over).
 type EnsembleRFE struct {
 	RFE SVMRFE
 	B   int
@@ -132,8 +139,9 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 	sum := make([]float64, p)
 	var mu sync.Mutex
 	err := forEach(ctx, B, func(b int) error {
-		xb, yb := dataset.SelectSamples(x, y, boots[b])
-		rk, err := e.RFE.Rank(ctx, xb, yb, classes, dataset.Rand(seeds[b]))
+		rows, weight := multiplicities(boots[b], n)
+		xb, yb := dataset.SelectSamples(x, y, rows)
+		rk, err := e.RFE.rankWeighted(ctx, xb, yb, weight, classes, dataset.Rand(seeds[b]))
 		if err != nil {
 			return err
 		}
@@ -152,4 +160,20 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 		score[j] = -sum[j] / float64(B)
 	}
 	return Ranking{Order: orderByScore(score), Score: score}, nil
+}
+
+// multiplicities returns the distinct rows of a bootstrap draw of 0..n-1, ascending, and
+// how often each was drawn.
+func multiplicities(draw []int, n int) (rows []int, weight []float64) {
+	count := make([]int, n)
+	for _, i := range draw {
+		count[i]++
+	}
+	for i, c := range count {
+		if c > 0 {
+			rows = append(rows, i)
+			weight = append(weight, float64(c))
+		}
+	}
+	return rows, weight
 }

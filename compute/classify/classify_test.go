@@ -95,7 +95,6 @@ func TestLinearSVMSeparatesAndMulticlass(t *testing.T) {
 	}
 }
 
-
 // A sample of weight m must fit as m copies of it: the primal objectives are the same,
 // so at a tight tolerance the weights agree (both losses; Colon's first 40 genes, a
 // bootstrap draw with seed 3).

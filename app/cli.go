@@ -23,6 +23,7 @@ import (
 	"steadfast/compute/score"
 	"steadfast/compute/synth"
 	"steadfast/plots"
+	"steadfast/widgets"
 )
 
 // Exit statuses of the headless commands.
@@ -300,12 +301,13 @@ func wrapperCommand(args []string, out io.Writer) error {
 	_, p := x.Dims()
 	ctx, stop := interruptible()
 	defer stop()
+	cost := widgets.Duration(score.PairCost(x, ds.Labels, len(ds.Classes)))
 	if *k2 {
-		fmt.Fprintf(os.Stderr, "K = 2 evaluates %d pairs, each by 5-fold CV\n", score.PairCount(p))
+		fmt.Fprintf(os.Stderr, "K = 2 evaluates %s pairs, each by 5-fold CV: about %s\n", thousands(score.PairCount(p)), cost)
 	} else {
-		fmt.Fprintf(os.Stderr, "K = 2 baseline skipped: it evaluates %d pairs; add --k2 to run it\n", score.PairCount(p))
+		fmt.Fprintf(os.Stderr, "K = 2 baseline skipped: it evaluates %s pairs (about %s); add --k2 to run it\n", thousands(score.PairCount(p)), cost)
 	}
-	aucs, base, err := experiment.WrapperSweep(ctx, x, ds.X, ds.Labels, len(ds.Classes), nas, *ne, *nae, *k2, *seed)
+	aucs, base, err := experiment.WrapperSweep{NAs: nas, Ne: *ne, Nae: *nae, K2: *k2, Seed: *seed}.Run(ctx, x, ds.X, ds.Labels, len(ds.Classes))
 	if err != nil {
 		return err
 	}

@@ -170,3 +170,11 @@ func TestWrapperAndMidsCommands(t *testing.T) {
 		t.Errorf("mids printed size %q and %d features", ml[0], len(ml)-1)
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1999000: "1,999,000", -12345: "-12,345", 78528778: "78,528,778"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -60,12 +60,12 @@ func (u *UI) ShowOpen() {
 
 // ShowExport asks where and how to export the figure on the current result tab.
 func (u *UI) ShowExport() {
-	if u.result == nil {
-		u.showError(fmt.Errorf("nothing to export yet: press Run first"))
-		return
-	}
 	tab := u.tabs.SelectedIndex()
 	fig := u.currentFigure(tab)
+	if fig.Build == nil && fig.Table == nil {
+		u.showError(fmt.Errorf("nothing to export on this tab yet: press Run, or the tab's Compute button, first"))
+		return
+	}
 	dir := widget.NewEntry()
 	dir.SetText(u.app.Preferences().StringWithFallback("exportDir", exportDir()))
 	name := widget.NewEntry()

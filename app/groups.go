@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/experiment"
-	"steadfast/compute/group"
 	"steadfast/compute/method"
 	"steadfast/plots"
 	"steadfast/widgets"
@@ -144,95 +142,4 @@ func indexOf(s []int, v int) int {
 		}
 	}
 	return 0
-}
-
-// kChooserView computes and shows DRAGS Fig. 1 for the data on screen.
-type kChooserView struct {
-	u       *UI
-	content fyne.CanvasObject
-	chart   *widgets.Chart
-	button  *widget.Button
-	figure  plots.Figure
-}
-
-func newKChooserView(u *UI) *kChooserView {
-	k := &kChooserView{u: u, chart: widgets.NewChart("Press Compute to see, for each K, how correlated every feature is with its K nearest features (DRAGS Fig. 1). A K whose box has spread but stays high is a good bandwidth; the papers use K = 5.")}
-	k.chart.OnError = u.showError
-	k.button = widget.NewButton("Compute for these data", k.compute)
-	k.content = container.NewBorder(container.NewHBox(k.button), nil, nil, nil, k.chart)
-	return k
-}
-
-func (k *kChooserView) compute() {
-	ds := k.u.data
-	k.button.Disable()
-	k.u.progress.Status.SetText("Computing nearest-neighbour correlations...")
-	go func() {
-		x := zscored(ds)
-		vals, err := group.KNNCorrelations(context.Background(), x, group.ChooserKs)
-		k.u.do(func() {
-			k.button.Enable()
-			if err != nil {
-				k.u.showError(err)
-				return
-			}
-			k.figure = plots.KChooser(ds.Name, group.ChooserKs, vals)
-			k.chart.SetRender(renderer(k.figure))
-			k.u.progress.Status.SetText("K chooser ready.")
-		})
-	}()
-}
-
-// wrapperView computes and shows the bootstrap wrapper's learning-curve AUC against Na
-// (Diaz-Diaz et al. Fig. 4) for the data on screen.
-type wrapperView struct {
-	u       *UI
-	content fyne.CanvasObject
-	chart   *widgets.Chart
-	nas     *widget.Entry
-	ne      *widget.Select
-	button  *widget.Button
-	figure  plots.Figure
-}
-
-func newWrapperView(u *UI) *wrapperView {
-	v := &wrapperView{u: u, chart: widgets.NewChart("Press Compute: for each Na, the bootstrap wrapper ranks the genes and the area under its learning curve (3-NN, 5-fold CV, top 100 genes) is drawn, with the exhaustive K = 1 baseline.")}
-	v.chart.OnError = u.showError
-	v.nas = widget.NewEntry()
-	v.nas.SetText("0.2, 0.4, 0.6, 0.8, 1")
-	v.ne = widget.NewSelect([]string{"1 x p", "2 x p", "3 x p"}, nil)
-	v.ne.SetSelectedIndex(0)
-	v.button = widget.NewButton("Compute", v.compute)
-	v.content = container.NewBorder(container.NewHBox(widget.NewLabel("Na (% of genes)"), container.NewGridWrap(fyne.NewSize(220, 36), v.nas),
-		widget.NewLabel("subsets"), v.ne, v.button), nil, nil, nil, v.chart)
-	return v
-}
-
-func (v *wrapperView) compute() {
-	var nas []float64
-	for _, s := range strings.Split(v.nas.Text, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || f <= 0 || f > 100 {
-			v.u.showError(fmt.Errorf("Na: %q is not a percentage in (0, 100]", s))
-			return
-		}
-		nas = append(nas, f)
-	}
-	ne := float64(v.ne.SelectedIndex() + 1)
-	ds := v.u.data
-	v.button.Disable()
-	v.u.progress.Status.SetText("Computing the wrapper's learning curves...")
-	go func() {
-		aucs, base, err := experiment.WrapperSweep(context.Background(), zscored(ds), ds.X, ds.Labels, len(ds.Classes), nas, ne, 100, false, 1)
-		v.u.do(func() {
-			v.button.Enable()
-			if err != nil {
-				v.u.showError(err)
-				return
-			}
-			v.figure = plots.AUCvsNa(ds.Name, nas, aucs, base)
-			v.chart.SetRender(renderer(v.figure))
-			v.u.progress.Status.SetText("Wrapper AUCs ready.")
-		})
-	}()
 }

@@ -80,6 +80,7 @@ type UI struct {
 	groups   *groupsView
 	kchooser *kChooserView
 	wrapper  *wrapperView
+	mids     *midsView
 
 	// results
 	tabs        *container.AppTabs
@@ -186,6 +187,7 @@ func (u *UI) build() {
 	u.groups = newGroupsView(u)
 	u.kchooser = newKChooserView(u)
 	u.wrapper = newWrapperView(u)
+	u.mids = newMIDSView(u)
 	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
 	gridSplit.Offset = 0.72
 	u.tabs = container.NewAppTabs(
@@ -200,6 +202,7 @@ func (u *UI) build() {
 		container.NewTabItem("Groups", u.groups.content),
 		container.NewTabItem("K chooser", u.kchooser.content),
 		container.NewTabItem("Wrapper", u.wrapper.content),
+		container.NewTabItem("MIDS", u.mids.content),
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
@@ -363,51 +366,83 @@ func (u *UI) Run() {
 		u.showError(err)
 		return
 	}
+	ds := u.data
+	log.Printf("run started: %s on %s", cfg.Protocol, ds.Name)
+	u.startTask("Run", func(ctx context.Context, report func(done, total int, stage string)) (func(), error) {
+		res, err := experiment.Run(ctx, cfg, ds, func(p experiment.Progress) { report(p.Done, p.Total, p.Stage) })
+		if err != nil {
+			return nil, err
+		}
+		log.Printf("run finished in %.1f s", res.Seconds)
+		return func() { u.setResult(res) }, nil
+	})
+}
+
+// taskWork is background work started from the window. It may call report from any
+// goroutine, and returns what to do on the UI goroutine when it succeeds.
+type taskWork func(ctx context.Context, report func(done, total int, stage string)) (apply func(), err error)
+
+// startTask runs work in the background behind the progress bar and its Cancel button.
+// One task runs at a time: Run and the tools' Compute buttons are disabled meanwhile.
+// A task that fails or is cancelled changes nothing on screen.
+func (u *UI) startTask(what string, work taskWork) {
+	if u.cancel != nil {
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	u.cancel = cancel
 	u.runID++
 	id := u.runID
-	ds := u.data
-	u.runBtn.Disable()
-	u.progress.Start("Running")
-	log.Printf("run started: %s on %s", cfg.Protocol, ds.Name)
-	go func() {
-		res, err := experiment.Run(ctx, cfg, ds, func(p experiment.Progress) {
-			u.mu.Lock()
-			now := time.Now()
-			if now.Sub(u.lastUI) < 100*time.Millisecond && p.Done < p.Total {
-				u.mu.Unlock()
-				return
-			}
-			u.lastUI = now
+	u.setBusy(true)
+	u.progress.Start(what)
+	report := func(done, total int, stage string) {
+		u.mu.Lock()
+		now := time.Now()
+		if now.Sub(u.lastUI) < 100*time.Millisecond && done < total {
 			u.mu.Unlock()
-			u.do(func() {
-				if id == u.runID && u.cancel != nil {
-					u.progress.Update(p.Done, p.Total, p.Stage)
-				}
-			})
+			return
+		}
+		u.lastUI = now
+		u.mu.Unlock()
+		u.do(func() {
+			if id == u.runID && u.cancel != nil {
+				u.progress.Update(done, total, stage)
+			}
 		})
-		u.do(func() { u.finishRun(id, res, err) })
+	}
+	go func() {
+		apply, err := work(ctx, report)
+		u.do(func() { u.finishTask(id, what, apply, err) })
 	}()
 }
 
-func (u *UI) finishRun(id int, res *experiment.Result, err error) {
+func (u *UI) finishTask(id int, what string, apply func(), err error) {
 	if id != u.runID {
-		return // a newer run has started
+		return // a newer task has started
 	}
 	u.cancel = nil
-	u.runBtn.Enable()
+	u.setBusy(false)
 	switch {
 	case errors.Is(err, context.Canceled):
-		u.progress.Finish("Cancelled; the previous results are kept.", false)
-		log.Printf("run cancelled")
+		u.progress.Finish(what+" cancelled; the previous results are kept.", false)
+		log.Printf("%s cancelled", what)
 	case err != nil:
-		u.progress.Finish("The run failed; the previous results are kept.", false)
+		u.progress.Finish(what+" failed; the previous results are kept.", false)
 		u.showError(err)
 	default:
-		u.progress.Finish(fmt.Sprintf("Finished in %s.", widgets.Duration(u.progress.Elapsed())), true)
-		u.setResult(res)
-		log.Printf("run finished in %.1f s", res.Seconds)
+		apply()
+		u.progress.Finish(fmt.Sprintf("%s finished in %s.", what, widgets.Duration(u.progress.Elapsed())), true)
+	}
+}
+
+// setBusy disables the buttons that start tasks while one runs.
+func (u *UI) setBusy(busy bool) {
+	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button} {
+		if busy {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
 	}
 }
 
@@ -498,9 +533,24 @@ func (u *UI) gridKValue() int {
 	return k
 }
 
-// currentFigure is the figure shown on result tab i (0 stability, 1 accuracy, 2 grid, 3 top table).
+// currentFigure is the figure shown on result tab i (0 stability, 1 accuracy, 2 grid,
+// 3 top table, 4 group heat map, 5 K chooser, 6 wrapper, 7 MIDS); the zero Figure when
+// the tab shows nothing yet.
 func (u *UI) currentFigure(tab int) plots.Figure {
+	switch tab {
+	case 4:
+		return u.groups.shown
+	case 5:
+		return u.kchooser.figure
+	case 6:
+		return u.wrapper.figure
+	case 7:
+		return u.mids.figure
+	}
 	res := u.result
+	if res == nil {
+		return plots.Figure{}
+	}
 	switch tab {
 	case 0:
 		return plots.StabilityVsK(res, plots.Measures[max(u.stabMeasure.SelectedIndex(), 0)])
@@ -512,15 +562,6 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 		return plots.AccuracyVsK(res, res.Config.Classifiers[ci])
 	case 2:
 		return plots.SelectionGrid(res, max(u.gridMethod.SelectedIndex(), 0), u.gridKValue())
-	}
-	if tab == 4 && u.groups.shown.Build != nil {
-		return u.groups.shown
-	}
-	if tab == 5 && u.kchooser.figure.Build != nil {
-		return u.kchooser.figure
-	}
-	if tab == 6 && u.wrapper.figure.Build != nil {
-		return u.wrapper.figure
 	}
 	return plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
 }

@@ -161,7 +161,7 @@ func TestWindowLoadRunExport(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("cancel took %v", d)
 	}
-	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "Cancelled") || onUI(u.Result).Config.Protocol != "drags2008" {
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "cancelled") || onUI(u.Result).Config.Protocol != "drags2008" {
 		t.Errorf("after cancel: %q", st)
 	}
 }
@@ -238,5 +238,26 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 		if v, err := strconv.ParseFloat(row[1], 64); err != nil || v < 0 || v > 1 {
 			t.Errorf("AUC row %v", row)
 		}
+	}
+	// MIDS: sizes for the seven thresholds, never above the greedy set's, and one table
+	// row per MIDS gene at the chosen 0.6
+	serialized(func() { u.tabs.SelectIndex(7); u.mids.compute() })
+	waitFor(t, "the MIDS table", 30*time.Second, func() bool { return len(onUI(u.mids.table.Rows)) > 0 })
+	f = onUI(func() plots.Figure { return u.mids.figure })
+	if len(f.Table) != 8 {
+		t.Fatalf("MIDS table %v", f.Table)
+	}
+	for _, row := range f.Table[1:] {
+		m, _ := strconv.Atoi(row[2])
+		g, _ := strconv.Atoi(row[3])
+		if m <= 0 || m > g {
+			t.Errorf("MIDS row %v: MIDS larger than the greedy set", row)
+		}
+		if row[0] == "0.6" && len(onUI(u.mids.table.Rows)) != m {
+			t.Errorf("%d rows for a MIDS of %d", len(onUI(u.mids.table.Rows)), m)
+		}
+	}
+	if got := onUI(func() plots.Figure { return u.currentFigure(7) }); got.Name != "mids-size-vs-epsilon" {
+		t.Errorf("export of the MIDS tab would write %q", got.Name)
 	}
 }

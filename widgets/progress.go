@@ -18,6 +18,8 @@ type Progress struct {
 	Cancel  *widget.Button
 	Content fyne.CanvasObject
 	start   time.Time
+	stage   string    // the last Update's what
+	since   time.Time // when that stage began
 }
 
 // NewProgress returns an idle progress bar; onCancel runs when Cancel is tapped.
@@ -32,22 +34,30 @@ func NewProgress(onCancel func()) *Progress {
 
 // Start shows that work has begun.
 func (p *Progress) Start(what string) {
-	p.start = time.Now()
+	p.start, p.since, p.stage = time.Now(), time.Now(), ""
 	p.Bar.SetValue(0)
 	p.Status.SetText(what + "...")
 	p.Cancel.Enable()
 }
 
-// Update shows done of total units and the time left, extrapolated from the rate so far.
+// Update shows done of total units of the stage what and the time left in it,
+// extrapolated from the rate since the stage began: at Start for the first, at its first
+// Update for a later one.
 func (p *Progress) Update(done, total int, what string) {
 	if total <= 0 {
 		return
+	}
+	if what != p.stage {
+		if p.stage != "" {
+			p.since = time.Now()
+		}
+		p.stage = what
 	}
 	f := float64(done) / float64(total)
 	p.Bar.SetValue(f)
 	left := "estimating time left"
 	if done > 0 && f < 1 {
-		el := time.Since(p.start)
+		el := time.Since(p.since)
 		rem := time.Duration(float64(el) * (1 - f) / f)
 		left = "about " + Duration(rem) + " left"
 	}

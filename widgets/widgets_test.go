@@ -49,9 +49,17 @@ func TestProgressText(t *testing.T) {
 	}
 	p.Start("Running")
 	p.start = time.Now().Add(-10 * time.Second) // 10 s for a quarter: 30 s left
+	p.since = p.start
 	p.Update(25, 100, "ranking")
 	if got := p.Status.Text; got != "ranking 25/100, about 30 s left" {
 		t.Errorf("status %q", got)
+	}
+	// a second stage has its own clock: 4 s for 1 of 3 units, 8 s left
+	p.Update(0, 3, "pairs")
+	p.since = time.Now().Add(-4 * time.Second)
+	p.Update(1, 3, "pairs")
+	if got := p.Status.Text; got != "pairs 1/3, about 8 s left" {
+		t.Errorf("second stage: status %q", got)
 	}
 	test.Tap(p.Cancel)
 	if !cancelled {

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -61,38 +62,58 @@ func NormalizedAUC(ys []float64) float64 {
 	return s / float64(len(ys)-1)
 }
 
-// WrapperSweep is Diaz-Diaz et al.'s Fig. 4: for each Na (in % of the features), the
-// bootstrap wrapper's ranking of all samples (Ne = ne x p subsets) and the normalised AUC
-// of its learning curve over the top nae features; and the AUCs of the exhaustive K = 1
-// baseline and, when k2 is set, the K = 2 one. x is the z-scored matrix the wrapper ranks;
-// raw is the matrix the learning curves classify (z-scored inside their folds).
-func WrapperSweep(ctx context.Context, x, raw *mat.Dense, y []int, classes int, nas []float64, ne float64, nae int, k2 bool, seed uint64) (aucs []float64, baselines map[string]float64, err error) {
+// WrapperSweep is Diaz-Diaz et al.'s Fig. 4: for each Na in NAs (% of the features), the
+// bootstrap wrapper's ranking of all samples (Ne x p subsets) and the normalised AUC of
+// its learning curve over the top Nae features; and the AUCs of the exhaustive K = 1
+// baseline and, with K2, the K = 2 one.
+type WrapperSweep struct {
+	NAs  []float64
+	Ne   float64
+	Nae  int
+	K2   bool
+	Seed uint64
+	// Progress, when set, is called from worker goroutines: the ranking under way and
+	// the subsets it has evaluated of its total.
+	Progress func(stage string, done, total int)
+}
+
+// Run computes the sweep. x is the z-scored matrix the wrapper ranks; raw is the matrix
+// the learning curves classify (z-scored inside their folds).
+func (s WrapperSweep) Run(ctx context.Context, x, raw *mat.Dense, y []int, classes int) (aucs []float64, baselines map[string]float64, err error) {
 	_, p := x.Dims()
-	auc := func(w score.BootstrapWrapper, unit uint64) (float64, error) {
-		rk, err := w.Rank(ctx, x, y, classes, dataset.Rand(seed, unit))
+	auc := func(w score.BootstrapWrapper, stage string, unit uint64) (float64, error) {
+		if s.Progress != nil {
+			w.Progress = func(done, total int) { s.Progress(stage, done, total) }
+		}
+		rk, err := w.Rank(ctx, x, y, classes, dataset.Rand(s.Seed, unit))
 		if err != nil {
 			return 0, err
 		}
-		curve, err := LearningCurve(ctx, raw, y, classes, rk.Order, nae, dataset.Rand(seed, 1000+unit))
+		curve, err := LearningCurve(ctx, raw, y, classes, rk.Order, s.Nae, dataset.Rand(s.Seed, 1000+unit))
 		if err != nil {
 			return 0, err
 		}
 		return NormalizedAUC(curve), nil
 	}
-	for i, na := range nas {
-		w := score.BootstrapWrapper{Ne: max(1, int(ne*float64(p))), Na: max(1, int(na/100*float64(p)+0.5))}
-		a, err := auc(w, uint64(i))
+	steps := len(s.NAs) + 1
+	if s.K2 {
+		steps++
+	}
+	stage := func(i int, what string) string { return fmt.Sprintf("step %d of %d, %s:", i+1, steps, what) }
+	for i, na := range s.NAs {
+		w := score.BootstrapWrapper{Ne: max(1, int(s.Ne*float64(p))), Na: max(1, int(na/100*float64(p)+0.5))}
+		a, err := auc(w, stage(i, fmt.Sprintf("wrapper with Na = %g%%", na)), uint64(i))
 		if err != nil {
 			return nil, nil, err
 		}
 		aucs = append(aucs, a)
 	}
 	baselines = map[string]float64{}
-	if baselines["exhaustive K = 1"], err = auc(score.BootstrapWrapper{Exhaustive1: true}, 500); err != nil {
+	if baselines["exhaustive K = 1"], err = auc(score.BootstrapWrapper{Exhaustive1: true}, stage(len(s.NAs), "exhaustive K = 1"), 500); err != nil {
 		return nil, nil, err
 	}
-	if k2 {
-		if baselines["exhaustive K = 2"], err = auc(score.BootstrapWrapper{Exhaustive2: true}, 501); err != nil {
+	if s.K2 {
+		if baselines["exhaustive K = 2"], err = auc(score.BootstrapWrapper{Exhaustive2: true}, stage(len(s.NAs)+1, "exhaustive K = 2 (pairs)"), 501); err != nil {
 			return nil, nil, err
 		}
 	}

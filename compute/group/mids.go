@@ -23,22 +23,38 @@ type Graph struct {
 // CorrelationGraph builds the graph of the columns of x (z-scored by the caller):
 // r_ij = x_i'x_j / (n-1), computed as blocked matrix products.
 func CorrelationGraph(ctx context.Context, x *mat.Dense, epsilon float64) (Graph, error) {
+	gs, err := CorrelationGraphs(ctx, x, []float64{epsilon})
+	if err != nil {
+		return Graph{}, err
+	}
+	return gs[0], nil
+}
+
+// CorrelationGraphs builds the graphs at several epsilons from one pass over the
+// correlations.
+func CorrelationGraphs(ctx context.Context, x *mat.Dense, epsilons []float64) ([]Graph, error) {
 	n, _ := x.Dims()
 	ps := newPoints(x)
 	p := ps.len()
-	g := Graph{Adj: make([][]int32, p)}
-	// |r| > eps  <=>  d^2 < 2(n-1)(1-eps) or d^2 > 2(n-1)(1+eps), as d^2 = 2(n-1)(1-r)
-	lo, hi := 2*float64(n-1)*(1-epsilon), 2*float64(n-1)*(1+epsilon)
+	gs := make([]Graph, len(epsilons))
+	lo, hi := make([]float64, len(epsilons)), make([]float64, len(epsilons))
+	for e, eps := range epsilons {
+		gs[e].Adj = make([][]int32, p)
+		// |r| > eps  <=>  d^2 < 2(n-1)(1-eps) or d^2 > 2(n-1)(1+eps), as d^2 = 2(n-1)(1-r)
+		lo[e], hi[e] = 2*float64(n-1)*(1-eps), 2*float64(n-1)*(1+eps)
+	}
 	err := ps.pairwise(ctx, func(j int, d2 []float64) {
-		var l []int32
-		for k, v := range d2 {
-			if k != j && (v < lo || v > hi) {
-				l = append(l, int32(k))
+		for e := range gs {
+			var l []int32
+			for k, v := range d2 {
+				if k != j && (v < lo[e] || v > hi[e]) {
+					l = append(l, int32(k))
+				}
 			}
+			gs[e].Adj[j] = l
 		}
-		g.Adj[j] = l
 	})
-	return g, err
+	return gs, err
 }
 
 // Edges is the number of edges.

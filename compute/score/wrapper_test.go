@@ -2,6 +2,7 @@ package score
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"runtime"
 	"testing"
@@ -53,5 +54,66 @@ func TestBootstrapWrapper(t *testing.T) {
 		if w != -1 && (w < 0 || w > 1) {
 			t.Fatalf("weight of %d is %v", j, w)
 		}
+	}
+}
+
+// The K = 2 baseline: the weight of j is the mean over the other features k of the CV
+// goodness of the pair {j, k}, computed here one pair at a time with the same folds;
+// the blocked sums give the same weights on 1 and 3 threads, and the progress counter
+// reaches p(p-1)/2.
+func TestWrapperPairsBaseline(t *testing.T) {
+	r := dataset.Rand(7)
+	n, p := 30, 150 // 150 features: more rows than the 64 blocks
+	x := mat.NewDense(n, p, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		y[i] = i % 2
+		for j := 0; j < p; j++ {
+			x.Set(i, j, r.NormFloat64())
+		}
+		x.Set(i, 3, float64(y[i])*4+r.NormFloat64())
+	}
+	var last int
+	run := func(procs int) Ranking {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		last = 0
+		w := BootstrapWrapper{Exhaustive2: true, Progress: func(done, total int) {
+			if total != PairCount(p) {
+				t.Errorf("progress total %d, want %d pairs", total, PairCount(p))
+			}
+			last = max(last, done)
+		}}
+		rk, err := w.Rank(context.Background(), x, y, 2, dataset.Rand(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rk
+	}
+	a := run(1)
+	if last != PairCount(p) {
+		t.Errorf("progress reached %d of %d", last, PairCount(p))
+	}
+	if b := run(3); !reflect.DeepEqual(a, b) {
+		t.Error("the K = 2 weights depend on the number of threads")
+	}
+	// the same folds as Rank draws from dataset.Rand(4)
+	folds := dataset.StratifiedFolds(y, 5, dataset.Rand(4))
+	for _, j := range []int{0, 3, 77, p - 1} {
+		s := 0.0
+		for k := 0; k < p; k++ {
+			if k != j {
+				s += cvAccuracy3NN(x, y, 2, []int{j, k}, folds)
+			}
+		}
+		if want := s / float64(p-1); math.Abs(a.Score[j]-want) > 1e-12 {
+			t.Errorf("weight of %d: %v, pair by pair %v", j, a.Score[j], want)
+		}
+	}
+	if a.Order[0] != 3 {
+		t.Errorf("best feature %d, want the planted 3", a.Order[0])
+	}
+	if c := PairCost(x, y, 2); c <= 0 {
+		t.Errorf("pair cost %v", c)
 	}
 }

@@ -1,0 +1,228 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/group"
+	"steadfast/compute/score"
+	"steadfast/plots"
+	"steadfast/widgets"
+)
+
+// The tools are result tabs that compute on the data on screen rather than on a run:
+// the K chooser, the wrapper's AUC sweep and the MIDS sizes. Each runs as a task
+// (progress, Cancel) and keeps its figure for export.
+
+// kChooserView computes and shows DRAGS Fig. 1 for the data on screen.
+type kChooserView struct {
+	u       *UI
+	content fyne.CanvasObject
+	chart   *widgets.Chart
+	button  *widget.Button
+	figure  plots.Figure
+}
+
+func newKChooserView(u *UI) *kChooserView {
+	k := &kChooserView{u: u, chart: widgets.NewChart("Press Compute to see, for each K, how correlated every feature is with its K nearest features (DRAGS Fig. 1). A K whose box has spread but stays high is a good bandwidth; the papers use K = 5.")}
+	k.chart.OnError = u.showError
+	k.button = widget.NewButton("Compute for these data", k.compute)
+	k.content = container.NewBorder(container.NewHBox(k.button), nil, nil, nil, k.chart)
+	return k
+}
+
+func (k *kChooserView) compute() {
+	ds := k.u.data
+	k.u.startTask("K chooser", func(ctx context.Context, report func(int, int, string)) (func(), error) {
+		report(0, 1, "nearest-neighbour correlations")
+		vals, err := group.KNNCorrelations(ctx, zscored(ds), group.ChooserKs)
+		if err != nil {
+			return nil, err
+		}
+		return func() {
+			k.figure = plots.KChooser(ds.Name, group.ChooserKs, vals)
+			k.chart.SetRender(renderer(k.figure))
+		}, nil
+	})
+}
+
+// wrapperView computes and shows the bootstrap wrapper's learning-curve AUC against Na
+// (Diaz-Diaz et al. Fig. 4) for the data on screen.
+type wrapperView struct {
+	u       *UI
+	content fyne.CanvasObject
+	chart   *widgets.Chart
+	nas     *widget.Entry
+	ne      *widget.Select
+	k2      *widget.Check
+	button  *widget.Button
+	figure  plots.Figure
+}
+
+func newWrapperView(u *UI) *wrapperView {
+	v := &wrapperView{u: u, chart: widgets.NewChart("Press Compute: for each Na, the bootstrap wrapper ranks the genes and the area under its learning curve (3-NN, 5-fold CV, top 100 genes) is drawn, with the exhaustive K = 1 baseline.")}
+	v.chart.OnError = u.showError
+	v.nas = widget.NewEntry()
+	v.nas.SetText("0.2, 0.4, 0.6, 0.8, 1")
+	v.ne = widget.NewSelect([]string{"1 x p", "2 x p", "3 x p"}, nil)
+	v.ne.SetSelectedIndex(0)
+	v.k2 = widget.NewCheck("K = 2 baseline (every pair)", nil)
+	v.button = widget.NewButton("Compute", v.compute)
+	v.content = container.NewBorder(container.NewHBox(widget.NewLabel("Na (% of genes)"), container.NewGridWrap(fyne.NewSize(220, 36), v.nas),
+		widget.NewLabel("subsets"), v.ne, v.k2, v.button), nil, nil, nil, v.chart)
+	return v
+}
+
+// compute parses the settings; with the K = 2 baseline ticked it first states its cost
+// and asks.
+func (v *wrapperView) compute() {
+	var nas []float64
+	for _, s := range strings.Split(v.nas.Text, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || f <= 0 || f > 100 {
+			v.u.showError(fmt.Errorf("Na: %q is not a percentage in (0, 100]", s))
+			return
+		}
+		nas = append(nas, f)
+	}
+	sweep := experiment.WrapperSweep{NAs: nas, Ne: float64(v.ne.SelectedIndex() + 1), Nae: 100, Seed: 1}
+	if !v.k2.Checked {
+		v.start(sweep)
+		return
+	}
+	ds := v.u.data
+	x := zscored(ds)
+	_, p := x.Dims()
+	cost := score.PairCost(x, ds.Labels, len(ds.Classes))
+	msg := widget.NewLabel(fmt.Sprintf("The K = 2 baseline evaluates every pair of the %s genes: %s pairs, each by 5-fold CV of 3-NN.\nOn this computer that takes about %s, on top of the rest. You can cancel it while it runs.",
+		thousands(p), thousands(score.PairCount(p)), widgets.Duration(cost)))
+	dialog.ShowCustomConfirm("K = 2 baseline", "Start with K = 2", "Cancel", msg, func(ok bool) {
+		if ok {
+			sweep.K2 = true
+			v.start(sweep)
+		}
+	}, v.u.win)
+}
+
+func (v *wrapperView) start(sweep experiment.WrapperSweep) {
+	ds := v.u.data
+	v.u.startTask("Wrapper", func(ctx context.Context, report func(int, int, string)) (func(), error) {
+		sweep.Progress = func(stage string, done, total int) { report(done, total, stage) }
+		aucs, base, err := sweep.Run(ctx, zscored(ds), ds.X, ds.Labels, len(ds.Classes))
+		if err != nil {
+			return nil, err
+		}
+		return func() {
+			v.figure = plots.AUCvsNa(ds.Name, sweep.NAs, aucs, base)
+			v.chart.SetRender(renderer(v.figure))
+		}, nil
+	})
+}
+
+// midsEpsilons is the threshold grid of the MIDS tab: the paper's range 0.5..0.8.
+var midsEpsilons = []float64{0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8}
+
+// midsView shows the MIDS of the data on screen: its size and the greedy set's against
+// epsilon, and at the chosen epsilon each MIDS gene with the genes it stands for.
+type midsView struct {
+	u       *UI
+	content fyne.CanvasObject
+	epsilon *widget.Select
+	button  *widget.Button
+	summary *widget.Label
+	table   *widgets.StringTable
+	chart   *widgets.Chart
+	figure  plots.Figure
+}
+
+func newMIDSView(u *UI) *midsView {
+	v := &midsView{u: u, summary: widget.NewLabel("Press Compute: Steadfast links genes whose |correlation| exceeds epsilon and keeps a smallest set of genes that are not linked to each other but to which every other gene is linked (Shu, Ma and Latecki 2013)."),
+		table: widgets.NewStringTable(),
+		chart: widgets.NewChart("The MIDS size for each epsilon from 0.5 to 0.8 appears here.")}
+	v.summary.Wrapping = fyne.TextWrapWord
+	v.chart.OnError = u.showError
+	var opts []string
+	for _, e := range midsEpsilons {
+		opts = append(opts, strconv.FormatFloat(e, 'g', 3, 64))
+	}
+	v.epsilon = widget.NewSelect(opts, nil)
+	v.epsilon.SetSelected("0.6")
+	v.button = widget.NewButton("Compute", v.compute)
+	split := container.NewVSplit(v.chart, v.table.Table)
+	split.Offset = 0.45
+	v.content = container.NewBorder(
+		container.NewVBox(container.NewHBox(widget.NewLabel("epsilon"), v.epsilon, v.button), v.summary),
+		nil, nil, nil, split)
+	return v
+}
+
+func (v *midsView) compute() {
+	ds := v.u.data
+	chosen := max(v.epsilon.SelectedIndex(), 0)
+	v.u.startTask("MIDS", func(ctx context.Context, report func(int, int, string)) (func(), error) {
+		x := zscored(ds)
+		report(0, len(midsEpsilons)+1, "correlation graphs")
+		graphs, err := group.CorrelationGraphs(ctx, x, midsEpsilons)
+		if err != nil {
+			return nil, err
+		}
+		sets := make([][]int, len(graphs))
+		var mids, greedy, edges []int
+		for i, g := range graphs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			report(i+1, len(graphs)+1, fmt.Sprintf("MIDS at |r| > %g", midsEpsilons[i]))
+			sets[i] = g.MIDS()
+			if err := g.CheckIDS(sets[i]); err != nil {
+				return nil, fmt.Errorf("internal error, please report: %v", err)
+			}
+			mids, greedy, edges = append(mids, len(sets[i])), append(greedy, len(g.GreedyMIS())), append(edges, g.Edges())
+		}
+		f, err := score.FStat{}.Rank(ctx, x, ds.Labels, len(ds.Classes), nil)
+		if err != nil {
+			return nil, err
+		}
+		_, p := x.Dims()
+		fig := plots.MIDSSizes(ds.Name, p, midsEpsilons, mids, greedy, edges)
+		header, rows := midsRows(ds, graphs[chosen], sets[chosen], f.Score)
+		summary := fmt.Sprintf("%d genes; at |r| > %g: %d edges, MIDS %d genes (%.1f%%), greedy maximal independent set %d. Each MIDS gene below stands for the genes linked to it; the MIDS rankers (e.g. SVM-RFE + MIDS) choose among these genes only, computed again inside every training set.",
+			p, midsEpsilons[chosen], edges[chosen], mids[chosen], 100*float64(mids[chosen])/float64(p), greedy[chosen])
+		return func() {
+			v.figure = fig
+			v.chart.SetRender(renderer(fig))
+			v.table.SetRows(header, rows, 150, 110, 70, 600)
+			v.summary.SetText(summary)
+		}, nil
+	})
+}
+
+// midsRows lists the MIDS genes, most linked first: name, genes it stands for, F, and
+// those genes.
+func midsRows(ds *dataset.Dataset, g group.Graph, set []int, f []float64) ([]string, [][]string) {
+	sorted := append([]int(nil), set...)
+	sort.SliceStable(sorted, func(a, b int) bool { return len(g.Adj[sorted[a]]) > len(g.Adj[sorted[b]]) })
+	rows := make([][]string, 0, len(sorted))
+	for _, j := range sorted {
+		names := make([]string, 0, min(len(g.Adj[j]), 30))
+		for _, k := range g.Adj[j][:min(len(g.Adj[j]), 30)] {
+			names = append(names, ds.Features[k])
+		}
+		more := ""
+		if len(g.Adj[j]) > 30 {
+			more = fmt.Sprintf(", ... (%d more)", len(g.Adj[j])-30)
+		}
+		rows = append(rows, []string{ds.Features[j], strconv.Itoa(len(g.Adj[j])), strconv.FormatFloat(f[j], 'f', 2, 64), strings.Join(names, ", ") + more})
+	}
+	return []string{"MIDS gene", "linked genes", "F", "genes it stands for"}, rows
+}

@@ -1,7 +1,8 @@
 #!/bin/sh
 # WEKA 3.6 references: TestInfoGainMatchesWEKA, TestReliefFMatchesWEKA, and the SVM-RFE
 # ranking compared in the issue-4 note (SVMAttributeEval: 10% of the remaining attributes
-# per round (-Y 10) down to 1 (-Z 1), data standardised (-N 1), C = 1).
+# per round (-Y 10) down to 1 (-Z 1), data standardised (-N 1), C = 1; svmrfe_formulations.py
+# explains its differences from Steadfast).
 # Made with (Debian package weka 3.6.14), from the repository root:
 #   sh compute/score/testdata/make_weka_reference.sh
 set -e

@@ -2,18 +2,19 @@ package dataset
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/parallel"
 )
 
 // ParseError locates a problem in an input file. Line and Column count from 1;
@@ -168,30 +169,6 @@ func parseCell(s string, decimalComma bool) (float64, bool) {
 	return 0, false
 }
 
-// parallelRows calls f(i) for i in [0, n) on all cores and returns the error of the
-// smallest i that failed, so the message never depends on scheduling.
-func parallelRows(n int, f func(i int) error) error {
-	workers := min(runtime.GOMAXPROCS(0), max(n/16, 1))
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				errs[i] = f(i)
-			}
-		}(w)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func isNumber(s string) bool {
 	if s == "" {
 		return false
@@ -243,7 +220,7 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 	}
 	sep := detectSep(ls)
 	rows := make([][]string, len(ls))
-	parallelRows(len(ls), func(i int) error { rows[i] = splitFields(ls[i], sep); return nil })
+	parallel.For(context.Background(), 0, len(ls), func(i int) error { rows[i] = splitFields(ls[i], sep); return nil })
 	width := 0
 	for _, r := range rows {
 		width = max(width, len(r))
@@ -398,7 +375,7 @@ func fromRows(file string, rows [][]string, orient Orientation, classIdx int, de
 			ds.Samples = append(ds.Samples, fmt.Sprintf("sample%d", i+1))
 		}
 	}
-	err := parallelRows(n, func(i int) error {
+	err := parallel.For(context.Background(), 0, n, func(i int) error {
 		r := rows[i+1]
 		row := x.RawRowView(i)
 		for jj, j := range featCols {

@@ -15,6 +15,7 @@ import (
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
 	"steadfast/compute/method"
+	"steadfast/compute/parallel"
 	"steadfast/compute/stability"
 )
 
@@ -147,53 +148,42 @@ func Run(ctx context.Context, cfg Config, ds *dataset.Dataset, progress func(Pro
 		}
 	}
 	outs := make([]taskOut, len(tasks))
+	if progress != nil {
+		progress(Progress{0, len(tasks), "ranking"})
+	}
+	// the first unit to fail cancels the units still running; its error is the one
+	// returned, not the cancellations it caused
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var (
 		mu       sync.Mutex
 		done     int
 		firstErr error
 	)
-	if progress != nil {
-		progress(Progress{0, len(tasks), "ranking"})
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < cfg.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out, err := runTask(ctx, cfg, ds, tasks[i], i, accKs)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				outs[i] = out
-				done++
-				d := done
-				mu.Unlock()
-				if progress != nil && err == nil {
-					progress(Progress{d, len(tasks), "ranking"})
-				}
+	err = parallel.For(ctx, cfg.Workers, len(tasks), func(i int) error {
+		out, err := runTask(ctx, cfg, ds, tasks[i], i, accKs)
+		mu.Lock()
+		if err != nil {
+			if firstErr == nil && ctx.Err() == nil {
+				firstErr = err
+				cancel()
 			}
-		}()
-	}
-feed:
-	for i := range tasks {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+			mu.Unlock()
+			return err
 		}
-	}
-	close(next)
-	wg.Wait()
+		outs[i] = out
+		done++
+		d := done
+		mu.Unlock()
+		if progress != nil {
+			progress(Progress{d, len(tasks), "ranking"})
+		}
+		return nil
+	})
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	res := &Result{Version: Version, Config: cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}

@@ -190,7 +190,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		if len(local)+len(batch) == 0 {
 			break
 		}
-		err := parallel(ctx, len(local), func(i int) {
+		err := forAll(ctx, len(local), func(i int) {
 			s := local[i]
 			y := ys[s]
 			yy := dot(y, y)
@@ -222,7 +222,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		}
 	}
 	st := make([]stationary, p)
-	err = parallel(ctx, p, func(s int) {
+	err = forAll(ctx, p, func(s int) {
 		y := ys[s]
 		yy := dot(y, y)
 		density := 0
@@ -292,7 +292,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	var knnScratch sync.Pool
 	groups := make([]Group, len(peaks))
 	keep := make([]bool, len(peaks))
-	err = parallel(ctx, len(peaks), func(r int) {
+	err = forAll(ctx, len(peaks), func(r int) {
 		pk := &st[peaks[r]]
 		var members []int
 		within(pk.y, pk.yy, pk.anchor, pk.drift, h, func(k int, _ float64) { members = append(members, k) })
@@ -353,25 +353,4 @@ func dist2(a, b []float64) float64 {
 		s += d * d
 	}
 	return s
-}
-
-// parallel calls f(i) for i in [0, n) on all cores; f must only write its own slots.
-func parallel(ctx context.Context, n int, f func(i int)) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < maxWorkers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
 }

@@ -4,11 +4,11 @@
 package group
 
 import (
+	"steadfast/compute/parallel"
 	_ "steadfast/compute/fastblas" // matrix products on OpenBLAS
 
 	"context"
 	"math"
-	"runtime"
 	"sort"
 	"sync"
 
@@ -52,7 +52,10 @@ func (ps points) dist2(y []float64, yy float64, j int) float64 {
 	return d
 }
 
-func maxWorkers() int { return runtime.GOMAXPROCS(0) }
+// forAll is parallel.For for units that cannot fail.
+func forAll(ctx context.Context, n int, f func(i int)) error {
+	return parallel.For(ctx, 0, n, func(i int) error { f(i); return nil })
+}
 
 // blockRows is how many points share one matrix product when distances are computed
 // (memory: blockRows * p * 8 bytes per worker).
@@ -79,7 +82,7 @@ func (ps points) distancesFrom(ctx context.Context, ys [][]float64, rows []int, 
 	p, n := ps.pt.Dims()
 	var pool sync.Pool // block buffers, reused across blocks
 	blocks := (len(rows) + blockRows - 1) / blockRows
-	return parallel(ctx, blocks, func(b int) {
+	return forAll(ctx, blocks, func(b int) {
 		part := rows[b*blockRows : min((b+1)*blockRows, len(rows))]
 		buf, _ := pool.Get().(*blockBuffers)
 		if buf == nil {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/parallel"
 )
 
 // LogisticPath fits L1-penalised logistic regression of y in {0, 1} on the columns of x
@@ -224,7 +225,7 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 			count[l] = make([]float64, p)
 		}
 		var mu sync.Mutex
-		err := forEach(ctx, B, func(b int) error {
+		err := parallel.For(ctx, 0, B, func(b int) error {
 			idx := subs[b]
 			xb, _ := dataset.SelectSamples(x, y, idx)
 			yb := make([]float64, len(idx))

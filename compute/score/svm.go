@@ -10,6 +10,7 @@ import (
 
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
+	"steadfast/compute/parallel"
 )
 
 // SVMOne ranks by the squared weights of one linear SVM, sum_m w_mj^2 over the
@@ -138,7 +139,7 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 	}
 	sum := make([]float64, p)
 	var mu sync.Mutex
-	err := forEach(ctx, B, func(b int) error {
+	err := parallel.For(ctx, 0, B, func(b int) error {
 		rows, weight := multiplicities(boots[b], n)
 		xb, yb := dataset.SelectSamples(x, y, rows)
 		rk, err := e.RFE.rankWeighted(ctx, xb, yb, weight, classes, dataset.Rand(seeds[b]))

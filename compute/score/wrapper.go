@@ -13,6 +13,7 @@ import (
 
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
+	"steadfast/compute/parallel"
 )
 
 // BootstrapWrapper is the random-subset wrapper ranking of Diaz-Diaz, Aguilar-Ruiz et al.:
@@ -113,7 +114,7 @@ func (b BootstrapWrapper) subsetSums(ctx context.Context, x *mat.Dense, y []int,
 	}
 	good := make([]float64, len(subsets))
 	tick := b.progress(len(subsets))
-	err = forEach(ctx, len(subsets), func(i int) error {
+	err = parallel.For(ctx, 0, len(subsets), func(i int) error {
 		good[i] = cvAccuracy3NN(x, y, classes, subsets[i], folds)
 		tick(1)
 		return nil
@@ -149,7 +150,7 @@ func (b BootstrapWrapper) pairSums(ctx context.Context, x *mat.Dense, y []int, c
 	starts = append(starts, p)
 	partial := make([][]float64, len(starts)-1)
 	tick := b.progress(PairCount(p))
-	err = forEach(ctx, len(partial), func(k int) error {
+	err = parallel.For(ctx, 0, len(partial), func(k int) error {
 		s := make([]float64, p)
 		pair := []int{0, 0}
 		for i := starts[k]; i < starts[k+1]; i++ {

@@ -27,6 +27,11 @@ func MIDSSizes(data string, p int, eps []float64, mids, greedy, edges []int) Fig
 		pl.Title.Text = f.Title
 		pl.X.Label.Text = "epsilon: an edge joins features with |Pearson r| > epsilon"
 		pl.Y.Label.Text = "features kept"
+		var ticks []plot.Tick
+		for _, e := range eps {
+			ticks = append(ticks, plot.Tick{Value: e, Label: strconv.FormatFloat(e, 'g', 3, 64)})
+		}
+		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
 		pl.Add(plotter.NewGrid())
 		xys := func(series []int) plotter.XYs {
 			var xy plotter.XYs

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -19,13 +20,23 @@ func AUCvsNa(data string, na, auc []float64, baselines map[string]float64) Figur
 		f.Table = append(f.Table, []string{strconv.FormatFloat(na[i], 'g', 4, 64), f4(auc[i])})
 		f.Points = append(f.Points, Point{na[i], auc[i], fmt.Sprintf("Na = %g%%: AUC %.3f", na[i], auc[i])})
 	}
-	for name, v := range baselines {
-		f.Table = append(f.Table, []string{name, f4(v)})
+	names := make([]string, 0, len(baselines))
+	for name := range baselines {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		f.Table = append(f.Table, []string{name, f4(baselines[name])})
 	}
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title
 		p.X.Label.Text = "Na, largest subset size (% of the features)"
+		var ticks []plot.Tick
+		for _, v := range na {
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 4, 64)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		p.Y.Label.Text = "normalised AUC of the learning curve"
 		p.Add(plotter.NewGrid())
 		var xy plotter.XYs

@@ -452,7 +452,7 @@ func runCommand(args []string, out io.Writer) error {
 		return err
 	}
 	size := plots.ExportOptions{Width: w, Height: h, DPI: *dpi}
-	for _, f := range append(plots.All(res), topTables(res)...) {
+	for _, f := range append(plots.All(res), tables(res)...) {
 		formats := plots.Formats
 		if f.Build == nil {
 			formats = nil
@@ -468,10 +468,17 @@ func runCommand(args []string, out io.Writer) error {
 	return nil
 }
 
-func topTables(res *experiment.Result) []plots.Figure {
+// tables are the result's tables without a chart: the top features of every method
+// and, with two or more methods, the error table of every classifier.
+func tables(res *experiment.Result) []plots.Figure {
 	var out []plots.Figure
 	for i := range res.Methods {
 		out = append(out, plots.TopTable(res, i))
+	}
+	if len(res.Methods) > 1 {
+		for _, cl := range res.Config.Classifiers {
+			out = append(out, plots.ErrorTable(res, cl))
+		}
 	}
 	return out
 }

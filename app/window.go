@@ -94,6 +94,9 @@ type UI struct {
 	gridTable   *widgets.StringTable
 	topMethod   *widget.Select
 	topTable    *widgets.StringTable
+	errClass    *widget.Select
+	errTable    *widgets.StringTable
+	errNote     *widget.Label
 	numbers     *widget.Label
 
 	progress *widgets.Progress
@@ -184,6 +187,11 @@ func (u *UI) build() {
 	u.topMethod = widget.NewSelect(nil, func(string) { u.showResults() })
 	u.topTable = widgets.NewStringTable()
 
+	u.errClass = widget.NewSelect(nil, func(string) { u.showResults() })
+	u.errTable = widgets.NewStringTable()
+	u.errNote = widget.NewLabel("After a run with two or more methods: each method's test error and S_S stability at k = 10, 20, ..., 50 (Kalousis et al. Table 3). \"top group\" marks the method of least error and those McNemar's test (p >= 0.05) does not separate from it; among them, prefer the most stable.")
+	u.errNote.Wrapping = fyne.TextWrapWord
+
 	u.groups = newGroupsView(u)
 	u.kchooser = newKChooserView(u)
 	u.wrapper = newWrapperView(u)
@@ -199,6 +207,8 @@ func (u *UI) build() {
 			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK), nil, nil, nil, gridSplit)),
 		container.NewTabItem("Top features", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Method"), u.topMethod), nil, nil, nil, u.topTable.Table)),
+		container.NewTabItem("Errors", container.NewBorder(
+			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass), u.errNote), nil, nil, nil, u.errTable.Table)),
 		container.NewTabItem("Groups", u.groups.content),
 		container.NewTabItem("K chooser", u.kchooser.content),
 		container.NewTabItem("Wrapper", u.wrapper.content),
@@ -474,11 +484,13 @@ func (u *UI) setResult(res *experiment.Result) {
 		}
 		s.Refresh()
 	}
-	u.accClass.Options = classes
-	if u.accClass.SelectedIndex() < 0 && len(classes) > 0 {
-		u.accClass.Selected = classes[0]
+	for _, s := range []*widget.Select{u.accClass, u.errClass} {
+		s.Options = classes
+		if s.SelectedIndex() < 0 && len(classes) > 0 {
+			s.Selected = classes[0]
+		}
+		s.Refresh()
 	}
-	u.accClass.Refresh()
 	u.gridK.SetText(strconv.Itoa(res.Config.GridK))
 	u.groups.setResult(res)
 	u.showResults()
@@ -490,7 +502,7 @@ func (u *UI) showResults() {
 	if res == nil || u.stabChart == nil {
 		return
 	}
-	u.stabChart.SetRender(renderer(u.currentFigure(0)))
+	u.stabChart.SetRender(renderer(u.currentFigure(tabStability)))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %d samples. Whole-ranking stability (%s): ", res.Data.Name, res.Data.Samples, res.Config.Mode)
 	for i, m := range res.Methods {
@@ -500,12 +512,12 @@ func (u *UI) showResults() {
 		fmt.Fprintf(&b, "%s S_W = %.3f, S_R = %.3f", m.Label, m.SW, m.SR)
 	}
 	u.numbers.SetText(b.String())
-	if f := u.currentFigure(1); f.Build != nil {
+	if f := u.currentFigure(tabAccuracy); f.Build != nil {
 		u.accChart.SetRender(renderer(f))
 	} else {
 		u.accChart.SetRender(nil)
 	}
-	u.gridChart.SetRender(renderer(u.currentFigure(2)))
+	u.gridChart.SetRender(renderer(u.currentFigure(tabGrid)))
 	mi := max(u.gridMethod.SelectedIndex(), 0)
 	k := u.gridKValue()
 	var rows [][]string
@@ -523,6 +535,15 @@ func (u *UI) showResults() {
 	u.gridTable.SetRows([]string{"feature", "selected"}, rows, 140, 80)
 	top := plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
 	u.topTable.SetRows(top.Table[0], top.Table[1:], 160, 140, 90, 140, 140)
+	if et := u.currentFigure(tabErrors); len(et.Table) > 0 {
+		widths := []float32{50}
+		for range res.Methods {
+			widths = append(widths, 150, 110, 130)
+		}
+		u.errTable.SetRows(et.Table[0], et.Table[1:], widths...)
+	} else {
+		u.errTable.SetRows(nil, nil)
+	}
 }
 
 func (u *UI) gridKValue() int {
@@ -533,18 +554,30 @@ func (u *UI) gridKValue() int {
 	return k
 }
 
-// currentFigure is the figure shown on result tab i (0 stability, 1 accuracy, 2 grid,
-// 3 top table, 4 group heat map, 5 K chooser, 6 wrapper, 7 MIDS); the zero Figure when
-// the tab shows nothing yet.
+// The result tabs, in order.
+const (
+	tabStability = iota
+	tabAccuracy
+	tabGrid
+	tabTop
+	tabErrors
+	tabGroups
+	tabKChooser
+	tabWrapper
+	tabMIDS
+)
+
+// currentFigure is the figure shown on result tab i (see the tab constants); the zero
+// Figure when the tab shows nothing yet.
 func (u *UI) currentFigure(tab int) plots.Figure {
 	switch tab {
-	case 4:
+	case tabGroups:
 		return u.groups.shown
-	case 5:
+	case tabKChooser:
 		return u.kchooser.figure
-	case 6:
+	case tabWrapper:
 		return u.wrapper.figure
-	case 7:
+	case tabMIDS:
 		return u.mids.figure
 	}
 	res := u.result
@@ -552,16 +585,22 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 		return plots.Figure{}
 	}
 	switch tab {
-	case 0:
+	case tabStability:
 		return plots.StabilityVsK(res, plots.Measures[max(u.stabMeasure.SelectedIndex(), 0)])
-	case 1:
+	case tabAccuracy:
 		ci := u.accClass.SelectedIndex()
 		if ci < 0 || ci >= len(res.Config.Classifiers) {
 			return plots.Figure{}
 		}
 		return plots.AccuracyVsK(res, res.Config.Classifiers[ci])
-	case 2:
+	case tabGrid:
 		return plots.SelectionGrid(res, max(u.gridMethod.SelectedIndex(), 0), u.gridKValue())
+	case tabErrors:
+		ci := u.errClass.SelectedIndex()
+		if len(res.Methods) < 2 || ci < 0 || ci >= len(res.Config.Classifiers) {
+			return plots.Figure{}
+		}
+		return plots.ErrorTable(res, res.Config.Classifiers[ci])
 	}
 	return plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
 }

@@ -114,10 +114,23 @@ func TestWindowLoadRunExport(t *testing.T) {
 	if rows := onUI(u.topTable.Rows); len(rows) == 0 || rows[0][0] != "Hsa.8147" && rows[0][3] != "1" {
 		t.Errorf("top table starts %v", rows[0])
 	}
+	// the error table (Kalousis Table 3): no k of 10, 20, ... in the grid, so one row per
+	// k; per method the error, S_S and the top-group mark, and the least error is marked
+	rows := onUI(u.errTable.Rows)
+	if len(rows) != 4 || len(rows[0]) != 7 {
+		t.Fatalf("error table %v", rows)
+	}
+	for _, r := range rows {
+		e1, _ := strconv.ParseFloat(r[1], 64)
+		e2, _ := strconv.ParseFloat(r[4], 64)
+		if e1 <= e2 && r[3] != "yes" || e2 <= e1 && r[6] != "yes" {
+			t.Errorf("error row %v: the least error is not in the top group", r)
+		}
+	}
 	// export the stability figure as PDF and PNG
 	out := filepath.Join(dir, "figs")
 	serialized(func() {
-		fig := u.currentFigure(0)
+		fig := u.currentFigure(tabStability)
 		checks := map[string]bool{"png": true, "pdf": true}
 		err := u.exportFormats(fig, out, "stab", checks, "8", "3", "in", "150")
 		if err != nil {
@@ -215,19 +228,19 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	if r := onUI(u.groups.table.Rows); len(r) == 0 || !strings.Contains(r[0][4], first[0]) {
 		t.Errorf("search for %s: %v", first[0], r)
 	}
-	serialized(func() { u.tabs.SelectIndex(4); u.groups.show(0) })
+	serialized(func() { u.tabs.SelectIndex(tabGroups); u.groups.show(0) })
 	waitFor(t, "the heat map", 10*time.Second, func() bool { return onUI(u.groups.heat.Image) != nil })
 	// stability of group methods: Sim_ID^M is drawn
 	res := onUI(u.Result)
 	if res.Methods[1].Stability[0].SimIDM <= 0 || res.Methods[1].Stability[0].SimVM <= 0 {
 		t.Errorf("group stability %+v", res.Methods[1].Stability[0])
 	}
-	serialized(func() { u.tabs.SelectIndex(5); u.kchooser.compute() })
+	serialized(func() { u.tabs.SelectIndex(tabKChooser); u.kchooser.compute() })
 	waitFor(t, "the K chooser", 30*time.Second, func() bool { return onUI(u.kchooser.chart.Image) != nil })
 	if f := onUI(func() plots.Figure { return u.kchooser.figure }); len(f.Table) != 14 {
 		t.Errorf("K chooser table has %d rows", len(f.Table))
 	}
-	serialized(func() { u.tabs.SelectIndex(6); u.wrapper.nas.SetText("0.5, 1"); u.wrapper.compute() })
+	serialized(func() { u.tabs.SelectIndex(tabWrapper); u.wrapper.nas.SetText("0.5, 1"); u.wrapper.compute() })
 	waitFor(t, "the wrapper chart", 60*time.Second, func() bool { return onUI(u.wrapper.chart.Image) != nil })
 	// two Na values and the K = 1 baseline, each an AUC in [0, 1]
 	f := onUI(func() plots.Figure { return u.wrapper.figure })
@@ -241,7 +254,7 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	}
 	// MIDS: sizes for the seven thresholds, never above the greedy set's, and one table
 	// row per MIDS gene at the chosen 0.6
-	serialized(func() { u.tabs.SelectIndex(7); u.mids.compute() })
+	serialized(func() { u.tabs.SelectIndex(tabMIDS); u.mids.compute() })
 	waitFor(t, "the MIDS table", 30*time.Second, func() bool { return len(onUI(u.mids.table.Rows)) > 0 })
 	f = onUI(func() plots.Figure { return u.mids.figure })
 	if len(f.Table) != 8 {
@@ -257,7 +270,7 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 			t.Errorf("%d rows for a MIDS of %d", len(onUI(u.mids.table.Rows)), m)
 		}
 	}
-	if got := onUI(func() plots.Figure { return u.currentFigure(7) }); got.Name != "mids-size-vs-epsilon" {
+	if got := onUI(func() plots.Figure { return u.currentFigure(tabMIDS) }); got.Name != "mids-size-vs-epsilon" {
 		t.Errorf("export of the MIDS tab would write %q", got.Name)
 	}
 }

@@ -117,3 +117,39 @@ func TestLength(t *testing.T) {
 		t.Error("px accepted")
 	}
 }
+
+// The top group of the error table, worked by hand: at k = 10 method B has the least
+// error (20%); A (25%) is not separated from it (p = 0.2), C (40%) is (p = 0.01).
+// At k = 20 all three tie at 30%: all are in the top group.
+func TestErrorTableTopGroup(t *testing.T) {
+	acc := func(a10, a20 float64) map[string][]experiment.AccuracyPoint {
+		return map[string][]experiment.AccuracyPoint{"svm": {{K: 5, Mean: 0.5}, {K: 10, Mean: a10}, {K: 20, Mean: a20}}}
+	}
+	res := &experiment.Result{Data: experiment.DataInfo{Name: "hand"}, Methods: []experiment.MethodResult{
+		{Label: "A", Accuracy: acc(0.75, 0.7), Stability: []experiment.StabilityPoint{{K: 10, SS: 0.5}}},
+		{Label: "B", Accuracy: acc(0.80, 0.7)},
+		{Label: "C", Accuracy: acc(0.60, 0.7)},
+	}, Comparisons: []experiment.Comparison{
+		{Classifier: "svm", K: 10, A: 0, B: 1, P: 0.2},
+		{Classifier: "svm", K: 10, A: 1, B: 2, P: 0.01},
+		{Classifier: "svm", K: 10, A: 0, B: 2, P: 0.03},
+		{Classifier: "svm", K: 20, A: 0, B: 1, P: 1},
+		{Classifier: "svm", K: 20, A: 1, B: 2, P: 1},
+		{Classifier: "svm", K: 20, A: 0, B: 2, P: 1},
+		{Classifier: "1nn", K: 10, A: 1, B: 2, P: 0.9}, // another classifier: ignored
+	}}
+	tab := ErrorTable(res, "svm").Table
+	want := [][]string{
+		{"k", "A error %", "A S_S", "A top group", "B error %", "B S_S", "B top group", "C error %", "C S_S", "C top group"},
+		{"10", "25.00", "0.5000", "yes", "20.00", "", "yes", "40.00", "", ""},
+		{"20", "30.00", "", "yes", "30.00", "", "yes", "30.00", "", "yes"},
+	}
+	if len(tab) != len(want) {
+		t.Fatalf("table %v", tab)
+	}
+	for i := range want {
+		if strings.Join(tab[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d:\n got %v\nwant %v", i, tab[i], want[i])
+		}
+	}
+}

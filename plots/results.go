@@ -304,3 +304,68 @@ func All(res *experiment.Result) []Figure {
 	}
 	return out
 }
+
+// ErrorTable is Kalousis et al.'s Table 3 for classifier cl: for k = 10, 20, ..., 50 (or
+// every accuracy k when the grid has none of them), each method's test error in % and
+// its S_S stability, and whether it is in the top group: the method of least error and
+// every method McNemar's test (p >= 0.05) does not separate from it.
+func ErrorTable(res *experiment.Result, cl string) Figure {
+	f := Figure{Name: "error-table-" + safeName(cl), Title: fmt.Sprintf("%s: test error (%%) and S_S stability, %s; top group by McNemar's test at 0.05", res.Data.Name, experiment.ClassifierLabel(cl))}
+	header := []string{"k"}
+	for _, m := range res.Methods {
+		header = append(header, m.Label+" error %", m.Label+" S_S", m.Label+" top group")
+	}
+	f.Table = [][]string{header}
+	var ks []int
+	var all []int
+	for _, pt := range res.Methods[0].Accuracy[cl] {
+		all = append(all, pt.K)
+		if pt.K%10 == 0 && pt.K <= 50 {
+			ks = append(ks, pt.K)
+		}
+	}
+	if len(ks) == 0 {
+		ks = all
+	}
+	p := map[[3]int]float64{} // k, a, b -> p
+	for _, c := range res.Comparisons {
+		if c.Classifier == cl {
+			p[[3]int{c.K, c.A, c.B}], p[[3]int{c.K, c.B, c.A}] = c.P, c.P
+		}
+	}
+	if len(p) == 0 {
+		f.Title += " (this run stored no tests: only the least error is marked)"
+	}
+	for _, k := range ks {
+		errs := make([]float64, len(res.Methods))
+		best := 0
+		for m, mr := range res.Methods {
+			errs[m] = math.NaN()
+			for _, pt := range mr.Accuracy[cl] {
+				if pt.K == k {
+					errs[m] = 100 * (1 - pt.Mean)
+				}
+			}
+			if errs[m] < errs[best] {
+				best = m
+			}
+		}
+		row := []string{strconv.Itoa(k)}
+		for m, mr := range res.Methods {
+			ss := ""
+			for _, s := range mr.Stability {
+				if s.K == k {
+					ss = f4(s.SS)
+				}
+			}
+			pv, tested := p[[3]int{k, best, m}]
+			top := ""
+			if m == best || errs[m] == errs[best] || tested && pv >= 0.05 {
+				top = "yes"
+			}
+			row = append(row, strconv.FormatFloat(errs[m], 'f', 2, 64), ss, top)
+		}
+		f.Table = append(f.Table, row)
+	}
+	return f
+}

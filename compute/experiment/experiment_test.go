@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -230,4 +231,64 @@ func TestLearningCurveOfASeparatingFeature(t *testing.T) {
 	if len(curve) != 3 || curve[0] != 1 {
 		t.Errorf("curve %v", curve)
 	}
+}
+
+// McNemarP against R 4's mcnemar.test (continuity correction), e.g.
+//   Rscript -e 'mcnemar.test(matrix(c(30, 2, 10, 30), 2))$p.value'   # b = 10, c = 2
+func TestMcNemarPMatchesR(t *testing.T) {
+	for _, c := range []struct {
+		b, c int
+		p    float64
+	}{{10, 2, 0.0433081428107919}, {25, 14, 0.109314576208667}, {5, 5, 1}, {0, 7, 0.0233422020128909}, {3, 1, 0.617075077451974}, {120, 95, 0.101675105316685}} {
+		if got := McNemarP(c.b, c.c); math.Abs(got-c.p) > 1e-12 {
+			t.Errorf("McNemarP(%d, %d) = %.15g, R %.15g", c.b, c.c, got, c.p)
+		}
+	}
+	if McNemarP(0, 0) != 1 {
+		t.Error("no discordant cases must give p = 1")
+	}
+}
+
+// Two copies of one method never differ; F against SVM-RFE does, and the discordant
+// counts agree with the pooled accuracies: (OnlyA - OnlyB) / cases = acc_A - acc_B.
+func TestComparisonsPairTheSameCases(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 60, 3, 0)
+	cfg := smallConfig()
+	cfg.Methods = []method.Spec{{Name: "fstat"}, {Name: "fstat"}, {Name: "svmrfe"}}
+	cfg.Classifiers = []string{"svm", "1nn"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * 4 * 3; len(res.Comparisons) != want {
+		t.Fatalf("%d comparisons, want %d (classifiers x ks x pairs)", len(res.Comparisons), want)
+	}
+	cases := float64(cfg.Repeats * 60)
+	differs := false
+	for _, c := range res.Comparisons {
+		if c.A == 0 && c.B == 1 && (c.OnlyA != 0 || c.OnlyB != 0 || c.P != 1) {
+			t.Errorf("a method against itself: %+v", c)
+		}
+		if c.OnlyA+c.OnlyB > 0 {
+			differs = true
+		}
+		// folds of 6 samples each: the mean of fold accuracies is the pooled accuracy
+		ka := indexOfK(res.Methods[c.A].Accuracy[c.Classifier], c.K)
+		diff := res.Methods[c.A].Accuracy[c.Classifier][ka].Mean - res.Methods[c.B].Accuracy[c.Classifier][ka].Mean
+		if got := float64(c.OnlyA-c.OnlyB) / cases; math.Abs(got-diff) > 1e-9 {
+			t.Errorf("%+v: discordant difference %.4f, accuracy difference %.4f", c, got, diff)
+		}
+	}
+	if !differs {
+		t.Error("F and SVM-RFE never disagreed on a test sample")
+	}
+}
+
+func indexOfK(pts []AccuracyPoint, k int) int {
+	for i, p := range pts {
+		if p.K == k {
+			return i
+		}
+	}
+	return -1
 }

@@ -28,7 +28,9 @@ type Result struct {
 	Config  Config         `json:"config"`
 	Data    DataInfo       `json:"data"`
 	Methods []MethodResult `json:"methods"`
-	Seconds float64        `json:"seconds"`
+	// Comparisons are McNemar's tests between every two methods, per classifier and k.
+	Comparisons []Comparison `json:"comparisons,omitempty"`
+	Seconds     float64      `json:"seconds"`
 }
 
 // DataInfo identifies the data a run used.
@@ -120,6 +122,7 @@ type taskOut struct {
 	groups    [][]int
 	relevance []float64
 	acc       map[string][]float64 // classifier -> accuracy at each accuracy k
+	correct   map[string][][]bool  // classifier -> accuracy k -> test sample predicted right
 	secs      float64
 }
 
@@ -191,6 +194,7 @@ func Run(ctx context.Context, cfg Config, ds *dataset.Dataset, progress func(Pro
 	for m, spec := range cfg.Methods {
 		res.Methods = append(res.Methods, summarize(cfg, ds, m, spec, tasks, outs, maxK, accKs, profiles))
 	}
+	res.Comparisons = compare(cfg, tasks, outs, accKs)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -259,35 +263,40 @@ func runTask(ctx context.Context, cfg Config, ds *dataset.Dataset, t task, index
 	}
 	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance}
 	if t.eval && xte != nil {
-		out.acc = map[string][]float64{}
+		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
+			right := make([][]bool, len(accKs))
 			for ki, k := range accKs {
-				a, err := accuracy(ctx, cl, xtr, ytr, xte, yte, rk.Order[:k], len(ds.Classes), r)
+				pred, err := predict(ctx, cl, xtr, ytr, xte, rk.Order[:k], len(ds.Classes), r)
 				if err != nil {
 					return taskOut{}, err
 				}
-				accs[ki] = a
+				right[ki] = make([]bool, len(yte))
+				for i, c := range pred {
+					right[ki][i] = c == yte[i]
+				}
+				accs[ki] = classify.Accuracy(pred, yte)
 			}
-			out.acc[cl] = accs
+			out.acc[cl], out.correct[cl] = accs, right
 		}
 	}
 	out.secs = time.Since(start).Seconds()
 	return out, nil
 }
 
-// accuracy trains classifier cl on the features sel of the training samples and
-// returns its accuracy on the test samples.
-func accuracy(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, sel []int, classes int, r *rand.Rand) (float64, error) {
+// predict trains classifier cl on the features sel of the training samples and
+// returns its classes for the test samples.
+func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, error) {
 	a := dataset.SelectFeatures(xtr, sel)
 	b := dataset.SelectFeatures(xte, sel)
 	switch cl {
 	case "svm":
 		m := classify.LinearSVM{}
 		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
-			return 0, err
+			return nil, err
 		}
-		return classify.Accuracy(m.Predict(b), yte), nil
+		return m.Predict(b), nil
 	default:
 		k := 1
 		if cl == "3nn" {
@@ -295,7 +304,7 @@ func accuracy(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *ma
 		}
 		m := classify.KNN{K: k}
 		m.Fit(a, ytr, classes)
-		return classify.Accuracy(m.Predict(b), yte), nil
+		return m.Predict(b), nil
 	}
 }
 

@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"math"
+	"sort"
+)
+
+// Comparison is McNemar's test of two methods' test predictions with one classifier on
+// the top K features (Kalousis et al. Table 3). Every test prediction of the protocol is
+// one paired case: each sample once per repetition (once per outer fold for Kalousis).
+type Comparison struct {
+	Classifier string  `json:"classifier"`
+	K          int     `json:"k"`
+	A          int     `json:"a"`     // method index
+	B          int     `json:"b"`     // method index, B > A
+	OnlyA      int     `json:"onlyA"` // cases A predicted right and B wrong
+	OnlyB      int     `json:"onlyB"` // cases B predicted right and A wrong
+	P          float64 `json:"p"`     // two-sided p-value, McNemarP(OnlyA, OnlyB)
+}
+
+// McNemarP is the p-value of McNemar's test with continuity correction (Dietterich
+// 1998; R's mcnemar.test): chi2 = (|b - c| - 1)^2 / (b + c) with one degree of freedom,
+// p = P(X > chi2) = erfc(sqrt(chi2 / 2)). With b + c = 0 the methods never differ: p = 1.
+func McNemarP(b, c int) float64 {
+	if b+c == 0 {
+		return 1
+	}
+	d := math.Abs(float64(b-c)) - 1
+	if d <= 0 {
+		return 1
+	}
+	chi2 := d * d / float64(b+c)
+	return math.Erfc(math.Sqrt(chi2 / 2))
+}
+
+// compare tests every two methods at every accuracy k for every classifier. The tasks
+// of two methods are paired by their split label (the same splits for every method).
+func compare(cfg Config, tasks []task, outs []taskOut, accKs []int) []Comparison {
+	byMethod := make([]map[string]taskOut, len(cfg.Methods))
+	for m := range byMethod {
+		byMethod[m] = map[string]taskOut{}
+	}
+	var labels []string
+	seen := map[string]bool{}
+	for i, t := range tasks {
+		if !t.eval || outs[i].correct == nil {
+			continue
+		}
+		byMethod[t.method][t.label] = outs[i]
+		if !seen[t.label] {
+			seen[t.label] = true
+			labels = append(labels, t.label)
+		}
+	}
+	sort.Strings(labels)
+	var out []Comparison
+	for _, cl := range cfg.Classifiers {
+		for ki, k := range accKs {
+			for a := 0; a < len(cfg.Methods); a++ {
+				for b := a + 1; b < len(cfg.Methods); b++ {
+					c := Comparison{Classifier: cl, K: k, A: a, B: b}
+					for _, l := range labels {
+						ra, rb := byMethod[a][l].correct[cl][ki], byMethod[b][l].correct[cl][ki]
+						for i := range ra {
+							switch {
+							case ra[i] && !rb[i]:
+								c.OnlyA++
+							case rb[i] && !ra[i]:
+								c.OnlyB++
+							}
+						}
+					}
+					c.P = McNemarP(c.OnlyA, c.OnlyB)
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -234,7 +234,8 @@ func TestLearningCurveOfASeparatingFeature(t *testing.T) {
 }
 
 // McNemarP against R 4's mcnemar.test (continuity correction), e.g.
-//   Rscript -e 'mcnemar.test(matrix(c(30, 2, 10, 30), 2))$p.value'   # b = 10, c = 2
+//
+//	Rscript -e 'mcnemar.test(matrix(c(30, 2, 10, 30), 2))$p.value'   # b = 10, c = 2
 func TestMcNemarPMatchesR(t *testing.T) {
 	for _, c := range []struct {
 		b, c int

@@ -4,8 +4,8 @@
 package group
 
 import (
-	"steadfast/compute/parallel"
 	_ "steadfast/compute/fastblas" // matrix products on OpenBLAS
+	"steadfast/compute/parallel"
 
 	"context"
 	"math"

@@ -5,7 +5,6 @@ package group
 
 import (
 	_ "steadfast/compute/fastblas" // matrix products on OpenBLAS
-	"steadfast/compute/parallel"
 
 	"context"
 	"math"
@@ -16,6 +15,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/parallel"
 )
 
 // points holds the features as points in sample space: row j of pt is feature j's

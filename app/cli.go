@@ -48,6 +48,8 @@ func Main(args []string) int {
 			return headless(midsCommand, args[1:], os.Stdout, os.Stderr)
 		case "wrapper":
 			return headless(wrapperCommand, args[1:], os.Stdout, os.Stderr)
+		case "samplesize":
+			return headless(sampleSizeCommand, args[1:], os.Stdout, os.Stderr)
 		case "help", "-h", "--help":
 			fmt.Fprint(os.Stdout, usage)
 			return exitOK
@@ -77,6 +79,10 @@ const usage = `Steadfast: stable biomarker discovery.
                                                     exhaustive K = 1 (and with --k2, K = 2) baselines, Fig. 4 in DIR
   steadfast synth --preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv
                                                     write a synthetic data set (SPEC section 8)
+  steadfast samplesize --preset d1k|d5k [--sizes 100,200,500,1000] [--k 10] [--test 500]
+                       --methods svmrfe,cgs,... [--seed S] [-o DIR]
+                                                    sample-size study on synthetic data (CGS Fig. 3, MIDS Fig. 2):
+                                                    precision, Sim_ID and test accuracy of the top k per size
 `
 
 // headless runs cmd and turns its error into a one-line reason and exit status 2.
@@ -332,6 +338,81 @@ func wrapperCommand(args []string, out io.Writer) error {
 		}
 		for _, p := range paths {
 			fmt.Fprintln(os.Stderr, p)
+		}
+	}
+	return nil
+}
+
+// sampleSizeCommand runs the synthetic sample-size study and prints
+// method, n, precision, Sim_ID, accuracy; with -o, its three figures.
+func sampleSizeCommand(args []string, out io.Writer) error {
+	fs := newFlags("samplesize")
+	preset := fs.String("preset", "d1k", "d1k or d5k")
+	sizeList := fs.String("sizes", "100,200,500,1000", "training sizes, comma-separated")
+	k := fs.Int("k", 10, "features selected")
+	testSize := fs.Int("test", 500, "samples in the independent test set")
+	methodList := fs.String("methods", "svmrfe,cgs", "methods, comma-separated: "+method.Names())
+	seed := fs.Uint64("seed", 1, "random seed")
+	dir := fs.String("o", "", "folder for the figures and their CSVs")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	p, ok := synth.Presets[*preset]
+	if !ok {
+		return fmt.Errorf("--preset: %q is not d1k or d5k", *preset)
+	}
+	var sizes []int
+	for _, s := range strings.Split(*sizeList, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || v < 20 {
+			return fmt.Errorf("--sizes: %q is not a training size of 20 or more (10-fold CV needs it)", s)
+		}
+		sizes = append(sizes, v)
+	}
+	var specs []method.Spec
+	for _, name := range strings.Split(*methodList, ",") {
+		spec := method.Spec{Name: strings.TrimSpace(name)}
+		if _, err := method.New(spec); err != nil {
+			return fmt.Errorf("--methods: %v", err)
+		}
+		specs = append(specs, spec)
+	}
+	if *k < 1 || *testSize < 2 {
+		return errors.New("--k must be at least 1 and --test at least 2")
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	last := -1
+	res, err := experiment.SyntheticStudy{Preset: p, Sizes: sizes, TestSize: *testSize, K: *k, Methods: specs, Seed: *seed}.Run(ctx, func(pr experiment.Progress) {
+		if pct := 100 * pr.Done / max(pr.Total, 1); pct/10 != last/10 {
+			fmt.Fprintf(os.Stderr, "%3d%% (%s)\n", pct, pr.Stage)
+			last = pct
+		}
+	})
+	if err != nil {
+		return err
+	}
+	w := newTSV(out)
+	fmt.Fprintln(w, "method\tn\tprecision\tsim_id\taccuracy")
+	for m, label := range res.Labels {
+		for si, n := range sizes {
+			fmt.Fprintf(w, "%s\t%d\t%.4f\t%.4f\t%.4f\n", label, n, res.Precision[m][si], res.SimID[m][si], res.Accuracy[m][si])
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if *dir != "" {
+		wd, _ := plots.Length(16, "cm")
+		ht, _ := plots.Length(10, "cm")
+		for i := range plots.SyntheticMeasures {
+			paths, err := plots.Export(plots.SampleSize(res, i), *dir, plots.Formats, plots.ExportOptions{Width: wd, Height: ht, DPI: 300})
+			if err != nil {
+				return err
+			}
+			for _, p := range paths {
+				fmt.Fprintln(os.Stderr, p)
+			}
 		}
 	}
 	return nil

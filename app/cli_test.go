@@ -178,3 +178,31 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleSizeCommand(t *testing.T) {
+	dir := t.TempDir()
+	var out, errw bytes.Buffer
+	args := []string{"--preset", "d1k", "--sizes", "30,80", "--k", "5", "--test", "100", "--methods", "fstat,svmone", "-o", dir}
+	if code := headless(sampleSizeCommand, args, &out, &errw); code != 0 {
+		t.Fatalf("samplesize: %s", errw.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 5 || lines[0] != "method\tn\tprecision\tsim_id\taccuracy" || !strings.HasPrefix(lines[2], "F-statistic\t80\t") {
+		t.Fatalf("printed %q", out.String())
+	}
+	for _, l := range lines[1:] {
+		for _, f := range strings.Split(l, "\t")[2:] {
+			if v, err := strconv.ParseFloat(f, 64); err != nil || v < 0 || v > 1 {
+				t.Errorf("line %q", l)
+			}
+		}
+	}
+	for _, name := range []string{"sample-size-precision-d1k.pdf", "sample-size-simid-d1k.csv", "sample-size-accuracy-d1k.png"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s not written", name)
+		}
+	}
+	if code := headless(sampleSizeCommand, []string{"--sizes", "10"}, &out, &errw); code != exitBadInput || !strings.Contains(errw.String(), "20 or more") {
+		t.Errorf("a size of 10: exit %d, %q", code, errw.String())
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/group"
 	"steadfast/compute/score"
+	"steadfast/compute/synth"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -225,4 +226,83 @@ func midsRows(ds *dataset.Dataset, g group.Graph, set []int, f []float64) ([]str
 		rows = append(rows, []string{ds.Features[j], strconv.Itoa(len(g.Adj[j])), strconv.FormatFloat(f[j], 'f', 2, 64), strings.Join(names, ", ") + more})
 	}
 	return []string{"MIDS gene", "linked genes", "F", "genes it stands for"}, rows
+}
+
+// sampleSizeView runs the synthetic sample-size study (CGS 2009 Fig. 3, MIDS 2013
+// Fig. 2) with the methods ticked on the Methods tab.
+type sampleSizeView struct {
+	u       *UI
+	content fyne.CanvasObject
+	preset  *widget.Select
+	sizes   *widget.Entry
+	k       *widget.Entry
+	measure *widget.Select
+	button  *widget.Button
+	chart   *widgets.Chart
+	result  *experiment.SyntheticResult
+	figure  plots.Figure
+}
+
+func newSampleSizeView(u *UI) *sampleSizeView {
+	v := &sampleSizeView{u: u, chart: widgets.NewChart("Press Compute: for each training size, synthetic data with 10 known relevant groups (SPEC section 8), 10 x 10-fold CV with the methods ticked on the Methods tab, and the precision, Sim_ID and test accuracy of their top k. Larger sizes take much longer.")}
+	v.chart.OnError = u.showError
+	v.preset = widget.NewSelect([]string{"d1k", "d5k"}, nil)
+	v.preset.SetSelected("d1k")
+	v.sizes = widget.NewEntry()
+	v.sizes.SetText("100, 200, 500, 1000")
+	v.k = widget.NewEntry()
+	v.k.SetText("10")
+	var measures []string
+	for _, m := range plots.SyntheticMeasures {
+		measures = append(measures, m.Key)
+	}
+	v.measure = widget.NewSelect(measures, func(string) { v.show() })
+	v.measure.SetSelectedIndex(0)
+	v.button = widget.NewButton("Compute", v.compute)
+	v.content = container.NewBorder(container.NewHBox(
+		widget.NewLabel("data"), v.preset, widget.NewLabel("training sizes"), container.NewGridWrap(fyne.NewSize(200, 36), v.sizes),
+		widget.NewLabel("top k"), container.NewGridWrap(fyne.NewSize(60, 36), v.k), v.button, widget.NewLabel("show"), v.measure),
+		nil, nil, nil, v.chart)
+	return v
+}
+
+func (v *sampleSizeView) compute() {
+	var sizes []int
+	for _, s := range strings.Split(v.sizes.Text, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 20 {
+			v.u.showError(fmt.Errorf("training sizes: %q is not a whole number of 20 or more (10-fold CV needs it)", s))
+			return
+		}
+		sizes = append(sizes, n)
+	}
+	k, err := strconv.Atoi(strings.TrimSpace(v.k.Text))
+	if err != nil || k < 1 || k > 100 {
+		v.u.showError(fmt.Errorf("top k: %q is not a whole number from 1 to 100", v.k.Text))
+		return
+	}
+	specs, err := v.u.methods.specs()
+	if err != nil {
+		v.u.showError(err)
+		return
+	}
+	study := experiment.SyntheticStudy{Preset: synth.Presets[v.preset.Selected], Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
+	v.u.startTask("Sample-size study", func(ctx context.Context, report func(int, int, string)) (func(), error) {
+		res, err := study.Run(ctx, func(p experiment.Progress) { report(p.Done, p.Total, p.Stage) })
+		if err != nil {
+			return nil, err
+		}
+		return func() {
+			v.result = res
+			v.show()
+		}, nil
+	})
+}
+
+func (v *sampleSizeView) show() {
+	if v.result == nil {
+		return
+	}
+	v.figure = plots.SampleSize(v.result, max(v.measure.SelectedIndex(), 0))
+	v.chart.SetRender(renderer(v.figure))
 }

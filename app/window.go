@@ -81,6 +81,7 @@ type UI struct {
 	kchooser *kChooserView
 	wrapper  *wrapperView
 	mids     *midsView
+	samples  *sampleSizeView
 
 	// results
 	tabs        *container.AppTabs
@@ -196,6 +197,7 @@ func (u *UI) build() {
 	u.kchooser = newKChooserView(u)
 	u.wrapper = newWrapperView(u)
 	u.mids = newMIDSView(u)
+	u.samples = newSampleSizeView(u)
 	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
 	gridSplit.Offset = 0.72
 	u.tabs = container.NewAppTabs(
@@ -213,6 +215,7 @@ func (u *UI) build() {
 		container.NewTabItem("K chooser", u.kchooser.content),
 		container.NewTabItem("Wrapper", u.wrapper.content),
 		container.NewTabItem("MIDS", u.mids.content),
+		container.NewTabItem("Sample size", u.samples.content),
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
@@ -447,7 +450,7 @@ func (u *UI) finishTask(id int, what string, apply func(), err error) {
 
 // setBusy disables the buttons that start tasks while one runs.
 func (u *UI) setBusy(busy bool) {
-	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button} {
+	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button, u.samples.button} {
 		if busy {
 			b.Disable()
 		} else {
@@ -565,6 +568,7 @@ const (
 	tabKChooser
 	tabWrapper
 	tabMIDS
+	tabSampleSize
 )
 
 // currentFigure is the figure shown on result tab i (see the tab constants); the zero
@@ -579,6 +583,8 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 		return u.wrapper.figure
 	case tabMIDS:
 		return u.mids.figure
+	case tabSampleSize:
+		return u.samples.figure
 	}
 	res := u.result
 	if res == nil {

@@ -273,4 +273,20 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	if got := onUI(func() plots.Figure { return u.currentFigure(tabMIDS) }); got.Name != "mids-size-vs-epsilon" {
 		t.Errorf("export of the MIDS tab would write %q", got.Name)
 	}
+	// the sample-size study with the ticked methods (F and DRAGS), two small sizes
+	serialized(func() {
+		u.tabs.SelectIndex(tabSampleSize)
+		u.samples.sizes.SetText("30, 60")
+		u.samples.k.SetText("5")
+		u.samples.compute()
+	})
+	waitFor(t, "the sample-size chart", 120*time.Second, func() bool { return onUI(u.samples.chart.Image) != nil })
+	f = onUI(func() plots.Figure { return u.currentFigure(tabSampleSize) })
+	if f.Name != "sample-size-precision-d1k" || len(f.Table) != 1+2*2 {
+		t.Fatalf("sample-size figure %s: %v", f.Name, f.Table)
+	}
+	serialized(func() { u.samples.measure.SetSelected("accuracy") })
+	if f = onUI(func() plots.Figure { return u.currentFigure(tabSampleSize) }); f.Name != "sample-size-accuracy-d1k" {
+		t.Errorf("after choosing accuracy the tab shows %s", f.Name)
+	}
 }

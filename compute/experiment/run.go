@@ -129,6 +129,12 @@ type taskOut struct {
 // Run performs the study of cfg on ds. It returns ctx's error when cancelled; results
 // do not depend on cfg.Workers.
 func Run(ctx context.Context, cfg Config, ds *dataset.Dataset, progress func(Progress)) (*Result, error) {
+	return run(ctx, cfg, ds, nil, progress)
+}
+
+// run is Run; with test set, every split's accuracy is measured on test instead of on
+// its held-out samples (the synthetic studies' independent test set).
+func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress func(Progress)) (*Result, error) {
 	start := time.Now()
 	n, p := ds.Dims()
 	cfg, err := cfg.Resolved(p)
@@ -164,7 +170,7 @@ func Run(ctx context.Context, cfg Config, ds *dataset.Dataset, progress func(Pro
 		firstErr error
 	)
 	err = parallel.For(ctx, cfg.Workers, len(tasks), func(i int) error {
-		out, err := runTask(ctx, cfg, ds, tasks[i], i, accKs)
+		out, err := runTask(ctx, cfg, ds, test, tasks[i], i, accKs)
 		mu.Lock()
 		if err != nil {
 			if firstErr == nil && ctx.Err() == nil {
@@ -237,10 +243,14 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 	return tasks
 }
 
-// prepare copies the training (and test) samples, z-scored with the training statistics when asked.
-func prepare(cfg Config, ds *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int) {
+// prepare copies the training and test samples (test's, when given, for a split with
+// test samples), z-scored with the training statistics when asked.
+func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int) {
 	xtr, ytr = dataset.SelectSamples(ds.X, ds.Labels, s.Train)
-	if len(s.Test) > 0 {
+	switch {
+	case len(s.Test) > 0 && test != nil:
+		xte, yte = mat.DenseCopyOf(test.X), test.Labels
+	case len(s.Test) > 0:
 		xte, yte = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
 	}
 	if cfg.ZScore {
@@ -249,14 +259,14 @@ func prepare(cfg Config, ds *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, 
 	return
 }
 
-func runTask(ctx context.Context, cfg Config, ds *dataset.Dataset, t task, index int, accKs []int) (taskOut, error) {
+func runTask(ctx context.Context, cfg Config, ds, test *dataset.Dataset, t task, index int, accKs []int) (taskOut, error) {
 	start := time.Now()
 	r := dataset.Rand(cfg.Seed, 100, uint64(index))
 	ranker, err := method.New(cfg.Methods[t.method])
 	if err != nil {
 		return taskOut{}, err
 	}
-	xtr, ytr, xte, yte := prepare(cfg, ds, t.split)
+	xtr, ytr, xte, yte := prepare(cfg, ds, test, t.split)
 	rk, err := ranker.Rank(ctx, xtr, ytr, len(ds.Classes), r)
 	if err != nil {
 		return taskOut{}, err

@@ -1,0 +1,83 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+
+	"steadfast/compute/method"
+	"steadfast/compute/synth"
+)
+
+// SyntheticStudy is the sample-size study of CGS 2009 (Fig. 3) and MIDS 2013 (Fig. 2):
+// for each training size n, a training set of n samples and an independent test set of
+// TestSize samples from the same population (Preset, Seed); 10 x 10-fold CV on the
+// training set; for the top K features of every fold's ranking, their precision (the
+// share in truly relevant groups), Sim_ID between the folds of a repetition, and the
+// linear SVM's accuracy on the test set.
+type SyntheticStudy struct {
+	Preset   synth.Preset
+	Sizes    []int // training sizes, e.g. 100, 200, 500, 1000
+	TestSize int   // 500 in the papers
+	K        int   // features selected, 10 in the papers
+	Methods  []method.Spec
+	Seed     uint64
+	Workers  int
+}
+
+// SyntheticResult holds, per method and training size, the means over the 100 folds.
+type SyntheticResult struct {
+	Study     SyntheticStudy `json:"study"`
+	Labels    []string       `json:"labels"`    // method labels
+	Precision [][]float64    `json:"precision"` // [method][size]
+	SimID     [][]float64    `json:"simID"`
+	Accuracy  [][]float64    `json:"accuracy"`
+}
+
+// Run computes the study; progress reports rankings done over all sizes.
+func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*SyntheticResult, error) {
+	if len(s.Sizes) == 0 || len(s.Methods) == 0 || s.K < 1 || s.TestSize < 2 {
+		return nil, fmt.Errorf("a synthetic study needs training sizes, methods, k >= 1 and a test set")
+	}
+	out := &SyntheticResult{Study: s}
+	for range s.Methods {
+		out.Precision = append(out.Precision, make([]float64, len(s.Sizes)))
+		out.SimID = append(out.SimID, make([]float64, len(s.Sizes)))
+		out.Accuracy = append(out.Accuracy, make([]float64, len(s.Sizes)))
+	}
+	perSize := len(s.Methods) * 101 // every method: all samples + 10 x 10 folds
+	test, _ := synth.Generate(s.Preset, s.TestSize, s.Seed, 1)
+	for si, n := range s.Sizes {
+		train, truth := synth.Generate(s.Preset, n, s.Seed, 0)
+		cfg := DefaultConfig()
+		cfg.DataPath = train.Name
+		cfg.Methods, cfg.Ks, cfg.Classifiers = s.Methods, []int{s.K}, []string{"svm"}
+		cfg.Seed, cfg.Workers = s.Seed, s.Workers
+		res, err := run(ctx, cfg, train, test, func(p Progress) {
+			if progress != nil {
+				progress(Progress{si*perSize + p.Done, len(s.Sizes) * perSize, fmt.Sprintf("n = %d", n)})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for m, mr := range res.Methods {
+			if si == 0 {
+				out.Labels = append(out.Labels, mr.Label)
+			}
+			prec := 0.0
+			for _, r := range mr.Runs {
+				hits := 0
+				for _, j := range r.Order[:s.K] {
+					if truth.Relevant[j] {
+						hits++
+					}
+				}
+				prec += float64(hits) / float64(s.K)
+			}
+			out.Precision[m][si] = prec / float64(len(mr.Runs))
+			out.SimID[m][si] = mr.Stability[0].SimID
+			out.Accuracy[m][si] = mr.Accuracy["svm"][0].Mean
+		}
+	}
+	return out, nil
+}

@@ -60,7 +60,7 @@ func (u *UI) ShowOpen() {
 
 // ShowExport asks where and how to export the figure on the current result tab.
 func (u *UI) ShowExport() {
-	tab := u.tabs.SelectedIndex()
+	tab := u.selectedTab()
 	fig := u.currentFigure(tab)
 	if fig.Build == nil && fig.Table == nil {
 		u.showError(fmt.Errorf("nothing to export on this tab yet: press Run, or the tab's Compute button, first"))

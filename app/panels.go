@@ -23,7 +23,9 @@ type methodPanel struct {
 
 func newMethodPanel() *methodPanel {
 	mp := &methodPanel{checks: map[string]*widget.Check{}, forms: map[string]*widgets.ParamForm{}}
-	box := container.NewVBox(widget.NewLabel("Choose the methods to compare. Each ranks the features of every training set."))
+	intro := widget.NewLabel("Choose the methods to compare. Each ranks the features of every training set.")
+	intro.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(intro)
 	def := map[string]bool{}
 	for _, s := range experiment.DefaultConfig().Methods {
 		def[s.Name] = true
@@ -132,12 +134,12 @@ func newProtocolPanel() *protocolPanel {
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
 		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
-		&widget.FormItem{Text: "Stability", Widget: pp.mode, HintText: "reference: each resample vs all samples; pairwise: all pairs of resamples"},
-		&widget.FormItem{Text: "k grid", Widget: pp.ks, HintText: "sizes of the selections compared"},
-		&widget.FormItem{Text: "Accuracy up to k", Widget: pp.accMax, HintText: "accuracy is measured for k in the grid up to this"},
+		widget.NewFormItem("Stability", widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples")),
+		widget.NewFormItem("k grid", widgets.Hinted(pp.ks, "sizes of the selections compared")),
+		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy is measured for k in the grid up to this")),
 		&widget.FormItem{Text: "Classifiers", Widget: cbox},
-		&widget.FormItem{Text: "Seed", Widget: pp.seed, HintText: "same seed and settings, same result"},
-		&widget.FormItem{Text: "Workers", Widget: pp.workers, HintText: "goroutines; never changes the result"},
+		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
+		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),
 	)
 	pp.content = container.NewVBox(form, pp.help)
 	return pp

@@ -79,8 +79,9 @@ func newWrapperView(u *UI) *wrapperView {
 	v.ne.SetSelectedIndex(0)
 	v.k2 = widget.NewCheck("K = 2 baseline (every pair)", nil)
 	v.button = widget.NewButton("Compute", v.compute)
-	v.content = container.NewBorder(container.NewHBox(widget.NewLabel("Na (% of genes)"), container.NewGridWrap(fyne.NewSize(220, 36), v.nas),
-		widget.NewLabel("subsets"), v.ne, v.k2, v.button), nil, nil, nil, v.chart)
+	v.content = container.NewBorder(container.NewVBox(
+		container.NewHBox(widget.NewLabel("Na (% of genes)"), container.NewGridWrap(fyne.NewSize(200, 36), v.nas), widget.NewLabel("subsets"), v.ne),
+		container.NewHBox(v.k2, v.button)), nil, nil, nil, v.chart)
 	return v
 }
 
@@ -259,9 +260,10 @@ func newSampleSizeView(u *UI) *sampleSizeView {
 	v.measure = widget.NewSelect(measures, func(string) { v.show() })
 	v.measure.SetSelectedIndex(0)
 	v.button = widget.NewButton("Compute", v.compute)
-	v.content = container.NewBorder(container.NewHBox(
-		widget.NewLabel("data"), v.preset, widget.NewLabel("training sizes"), container.NewGridWrap(fyne.NewSize(200, 36), v.sizes),
-		widget.NewLabel("top k"), container.NewGridWrap(fyne.NewSize(60, 36), v.k), v.button, widget.NewLabel("show"), v.measure),
+	v.content = container.NewBorder(container.NewVBox(
+		container.NewHBox(widget.NewLabel("data"), v.preset, widget.NewLabel("training sizes"), container.NewGridWrap(fyne.NewSize(180, 36), v.sizes),
+			widget.NewLabel("top k"), container.NewGridWrap(fyne.NewSize(60, 36), v.k)),
+		container.NewHBox(v.button, widget.NewLabel("show"), v.measure)),
 		nil, nil, nil, v.chart)
 	return v
 }

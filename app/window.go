@@ -85,6 +85,7 @@ type UI struct {
 
 	// results
 	tabs        *container.AppTabs
+	toolTabs    *container.AppTabs // inside the Tools tab
 	stabChart   *widgets.Chart
 	stabMeasure *widget.Select
 	accChart    *widgets.Chart
@@ -198,6 +199,12 @@ func (u *UI) build() {
 	u.wrapper = newWrapperView(u)
 	u.mids = newMIDSView(u)
 	u.samples = newSampleSizeView(u)
+	u.toolTabs = container.NewAppTabs(
+		container.NewTabItem("K chooser", u.kchooser.content),
+		container.NewTabItem("Wrapper", u.wrapper.content),
+		container.NewTabItem("MIDS", u.mids.content),
+		container.NewTabItem("Sample size", u.samples.content),
+	)
 	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
 	gridSplit.Offset = 0.72
 	u.tabs = container.NewAppTabs(
@@ -212,10 +219,7 @@ func (u *UI) build() {
 		container.NewTabItem("Errors", container.NewBorder(
 			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass), u.errNote), nil, nil, nil, u.errTable.Table)),
 		container.NewTabItem("Groups", u.groups.content),
-		container.NewTabItem("K chooser", u.kchooser.content),
-		container.NewTabItem("Wrapper", u.wrapper.content),
-		container.NewTabItem("MIDS", u.mids.content),
-		container.NewTabItem("Sample size", u.samples.content),
+		container.NewTabItem("Tools", u.toolTabs),
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
@@ -557,7 +561,7 @@ func (u *UI) gridKValue() int {
 	return k
 }
 
-// The result tabs, in order.
+// The result tabs, in order; the tools are tabs inside the Tools tab.
 const (
 	tabStability = iota
 	tabAccuracy
@@ -565,11 +569,34 @@ const (
 	tabTop
 	tabErrors
 	tabGroups
-	tabKChooser
+	tabTools
+)
+
+// The tool tabs, numbered on from tabTools.
+const (
+	tabKChooser = tabTools + iota
 	tabWrapper
 	tabMIDS
 	tabSampleSize
 )
+
+// selectedTab is the result or tool tab on screen (see the tab constants).
+func (u *UI) selectedTab() int {
+	if i := u.tabs.SelectedIndex(); i != tabTools {
+		return i
+	}
+	return tabKChooser + u.toolTabs.SelectedIndex()
+}
+
+// showTab brings result or tool tab id to the front.
+func (u *UI) showTab(id int) {
+	if id < tabTools {
+		u.tabs.SelectIndex(id)
+		return
+	}
+	u.tabs.SelectIndex(tabTools)
+	u.toolTabs.SelectIndex(id - tabKChooser)
+}
 
 // currentFigure is the figure shown on result tab i (see the tab constants); the zero
 // Figure when the tab shows nothing yet.

@@ -228,19 +228,19 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	if r := onUI(u.groups.table.Rows); len(r) == 0 || !strings.Contains(r[0][4], first[0]) {
 		t.Errorf("search for %s: %v", first[0], r)
 	}
-	serialized(func() { u.tabs.SelectIndex(tabGroups); u.groups.show(0) })
+	serialized(func() { u.showTab(tabGroups); u.groups.show(0) })
 	waitFor(t, "the heat map", 10*time.Second, func() bool { return onUI(u.groups.heat.Image) != nil })
 	// stability of group methods: Sim_ID^M is drawn
 	res := onUI(u.Result)
 	if res.Methods[1].Stability[0].SimIDM <= 0 || res.Methods[1].Stability[0].SimVM <= 0 {
 		t.Errorf("group stability %+v", res.Methods[1].Stability[0])
 	}
-	serialized(func() { u.tabs.SelectIndex(tabKChooser); u.kchooser.compute() })
+	serialized(func() { u.showTab(tabKChooser); u.kchooser.compute() })
 	waitFor(t, "the K chooser", 30*time.Second, func() bool { return onUI(u.kchooser.chart.Image) != nil })
 	if f := onUI(func() plots.Figure { return u.kchooser.figure }); len(f.Table) != 14 {
 		t.Errorf("K chooser table has %d rows", len(f.Table))
 	}
-	serialized(func() { u.tabs.SelectIndex(tabWrapper); u.wrapper.nas.SetText("0.5, 1"); u.wrapper.compute() })
+	serialized(func() { u.showTab(tabWrapper); u.wrapper.nas.SetText("0.5, 1"); u.wrapper.compute() })
 	waitFor(t, "the wrapper chart", 60*time.Second, func() bool { return onUI(u.wrapper.chart.Image) != nil })
 	// two Na values and the K = 1 baseline, each an AUC in [0, 1]
 	f := onUI(func() plots.Figure { return u.wrapper.figure })
@@ -254,7 +254,7 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	}
 	// MIDS: sizes for the seven thresholds, never above the greedy set's, and one table
 	// row per MIDS gene at the chosen 0.6
-	serialized(func() { u.tabs.SelectIndex(tabMIDS); u.mids.compute() })
+	serialized(func() { u.showTab(tabMIDS); u.mids.compute() })
 	waitFor(t, "the MIDS table", 30*time.Second, func() bool { return len(onUI(u.mids.table.Rows)) > 0 })
 	f = onUI(func() plots.Figure { return u.mids.figure })
 	if len(f.Table) != 8 {
@@ -275,7 +275,7 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	}
 	// the sample-size study with the ticked methods (F and DRAGS), two small sizes
 	serialized(func() {
-		u.tabs.SelectIndex(tabSampleSize)
+		u.showTab(tabSampleSize)
 		u.samples.sizes.SetText("30, 60")
 		u.samples.k.SetText("5")
 		u.samples.compute()

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -38,9 +39,7 @@ func NewParamForm(params []Param) *ParamForm {
 			c := widget.NewCheck("", nil)
 			c.Checked = p.Default == 1
 			f.entries, f.checks = append(f.entries, nil), append(f.checks, c)
-			item := widget.NewFormItem(p.Label, c)
-			item.HintText = p.Help
-			form.AppendItem(item)
+			form.AppendItem(widget.NewFormItem(p.Label, Hinted(c, p.Help)))
 			continue
 		}
 		e := widget.NewEntry()
@@ -48,15 +47,25 @@ func NewParamForm(params []Param) *ParamForm {
 		p := p
 		e.Validator = func(s string) error { _, err := p.parse(s); return err }
 		f.entries, f.checks = append(f.entries, e), append(f.checks, nil)
-		item := widget.NewFormItem(p.Label, e)
-		item.HintText = p.Help
-		form.AppendItem(item)
+		form.AppendItem(widget.NewFormItem(p.Label, Hinted(e, p.Help)))
 	}
 	f.Content = form
 	if len(params) == 0 {
 		f.Content = container.NewVBox()
 	}
 	return f
+}
+
+// Hinted puts a field above its help, in small text that wraps, so long help never
+// widens the window.
+func Hinted(field fyne.CanvasObject, help string) fyne.CanvasObject {
+	if help == "" {
+		return field
+	}
+	hint := widget.NewLabel(help)
+	hint.Wrapping = fyne.TextWrapWord
+	hint.SizeName = theme.SizeNameCaptionText
+	return container.NewVBox(field, hint)
 }
 
 func (p Param) parse(s string) (float64, error) {

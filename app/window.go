@@ -157,7 +157,7 @@ func (u *UI) build() {
 	u.protocol = newProtocolPanel()
 
 	left := container.NewAppTabs(
-		container.NewTabItemWithIcon("Data", theme.FileIcon(), dataTab),
+		container.NewTabItemWithIcon("Data", theme.FileIcon(), container.NewVScroll(dataTab)),
 		container.NewTabItemWithIcon("Methods", theme.ListIcon(), container.NewVScroll(u.methods.content)),
 		container.NewTabItemWithIcon("Protocol", theme.SettingsIcon(), container.NewVScroll(u.protocol.content)),
 	)
@@ -545,7 +545,7 @@ func (u *UI) showResults() {
 	if et := u.currentFigure(tabErrors); len(et.Table) > 0 {
 		widths := []float32{50}
 		for range res.Methods {
-			widths = append(widths, 150, 110, 130)
+			widths = append(widths, 150, 100, 160)
 		}
 		u.errTable.SetRows(et.Table[0], et.Table[1:], widths...)
 	} else {

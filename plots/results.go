@@ -21,6 +21,8 @@ type Measure struct {
 	Key, Label string
 	Value      func(experiment.StabilityPoint) float64
 	Random     func(k, p float64) float64
+	// Band, when set, is an interval drawn around each curve.
+	Band func(experiment.StabilityPoint) (lo, hi float64)
 }
 
 // Measures drawn by StabilityVsK. Random is the expected value for two independent
@@ -28,11 +30,14 @@ type Measure struct {
 // features on average, so Dice = k/p and Tanimoto ~ (k^2/p)/(2k - k^2/p) = k/(2p - k).
 var Measures = []Measure{
 	{"simid", "Sim_ID (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID },
-		func(k, p float64) float64 { return k / p }},
+		func(k, p float64) float64 { return k / p }, nil},
 	{"ss", "Kalousis S_S (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS },
-		func(k, p float64) float64 { return k / (2*p - k) }},
-	{"simidm", "Sim_ID^M (matched groups)", func(s experiment.StabilityPoint) float64 { return s.SimIDM }, nil},
-	{"simvm", "Sim_V^M (matched centres, |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil},
+		func(k, p float64) float64 { return k / (2*p - k) }, nil},
+	{"simidm", "Sim_ID^M (matched groups)", func(s experiment.StabilityPoint) float64 { return s.SimIDM }, nil, nil},
+	{"simvm", "Sim_V^M (matched centres, |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil, nil},
+	{"phi", "Nogueira Phi (all resamples, 95% CI)", func(s experiment.StabilityPoint) float64 { return s.Phi },
+		func(k, p float64) float64 { return 0 },
+		func(s experiment.StabilityPoint) (float64, float64) { return s.PhiLow, s.PhiHigh }},
 }
 
 // matched says whether a measure is a matching measure, computed for k <= 50 only.
@@ -58,10 +63,8 @@ func style(p *plot.Plot, entries int, bottom, top float64) {
 	if top-bottom > 0.5 {
 		step = 0.2
 	}
-	for v := 0.0; v <= top+1e-9; v += step / 2 {
-		if v < bottom-1e-9 {
-			continue
-		}
+	for i := int(math.Ceil(bottom/(step/2) - 1e-9)); float64(i)*step/2 <= top+1e-9; i++ {
+		v := float64(i) * step / 2
 		t := plot.Tick{Value: v}
 		if int(math.Round(v/(step/2)))%2 == 0 {
 			t.Label = strconv.FormatFloat(v, 'f', 1, 64)
@@ -76,13 +79,23 @@ func style(p *plot.Plot, entries int, bottom, top float64) {
 func StabilityVsK(res *experiment.Result, m Measure) Figure {
 	f := Figure{Name: "stability-" + m.Key, Title: fmt.Sprintf("%s stability vs k (%s)", m.Label, protocolLabel(res))}
 	f.Table = [][]string{{"method", "k", "measure", "mode", "value", "S_W", "S_R"}}
+	if m.Band != nil {
+		f.Table[0] = append(f.Table[0], "95% CI low", "95% CI high")
+	}
+	bottom := 0.0
 	for _, mr := range res.Methods {
 		for _, s := range mr.Stability {
 			if m.matched() && s.K > 50 {
 				continue
 			}
 			v := m.Value(s)
-			f.Table = append(f.Table, []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), f4(mr.SW), f4(mr.SR)})
+			row := []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), f4(mr.SW), f4(mr.SR)}
+			if m.Band != nil {
+				lo, hi := m.Band(s)
+				row = append(row, f4(lo), f4(hi))
+				bottom = math.Min(bottom, math.Floor(lo*10)/10)
+			}
+			f.Table = append(f.Table, row)
 			f.Points = append(f.Points, Point{float64(s.K), v, fmt.Sprintf("%s, k = %d: %s = %.3f", mr.Label, s.K, m.Key, v)})
 		}
 	}
@@ -100,17 +113,35 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		p.Title.Text = f.Title
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = m.Label
-		style(p, len(res.Methods)+1, 0, 1)
+		style(p, len(res.Methods)+1, math.Max(bottom, -1), 1)
 		for i, mr := range res.Methods {
-			var xy plotter.XYs
+			var xy, band plotter.XYs
 			for _, s := range mr.Stability {
 				if m.matched() && s.K > 50 {
 					continue
 				}
 				xy = append(xy, plotter.XY{X: float64(s.K), Y: m.Value(s)})
+				if m.Band != nil {
+					_, hi := m.Band(s)
+					band = append(band, plotter.XY{X: float64(s.K), Y: hi})
+				}
 			}
 			if len(xy) == 0 {
 				continue
+			}
+			if len(band) > 1 {
+				for j := len(mr.Stability) - 1; j >= 0; j-- {
+					lo, _ := m.Band(mr.Stability[j])
+					band = append(band, plotter.XY{X: float64(mr.Stability[j].K), Y: lo})
+				}
+				poly, err := plotter.NewPolygon(band)
+				if err != nil {
+					return nil, err
+				}
+				r, g, b, _ := plotutil.Color(i).RGBA()
+				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+				poly.LineStyle.Width = 0
+				p.Add(poly)
 			}
 			l, sc, err := plotter.NewLinePoints(xy)
 			if err != nil {

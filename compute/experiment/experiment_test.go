@@ -323,3 +323,44 @@ func TestSyntheticStudy(t *testing.T) {
 	}
 	t.Logf("precision %.3f / %.3f, Sim_ID %.3f / %.3f, accuracy %.3f / %.3f", p40, p300, res.SimID[0][0], res.SimID[0][1], res.Accuracy[0][0], res.Accuracy[0][1])
 }
+
+// Nogueira's Phi of fixed-size selections equals the Kuncheva index averaged over all
+// pairs, (|S_i n S_j| p - k^2) / (k (p - k)) (Nogueira et al. 2018, section 4): checked on
+// every k of a run, with the interval around Phi.
+func TestPhiEqualsMeanKunchevaIndex(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 60, 4, 0)
+	cfg := smallConfig()
+	cfg.Methods = []method.Spec{{Name: "fstat"}}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := res.Methods[0].Runs
+	p := 1000.0
+	for _, s := range res.Methods[0].Stability {
+		k := float64(s.K)
+		sum, n := 0.0, 0
+		for i := range runs {
+			for j := i + 1; j < len(runs); j++ {
+				in := map[int]bool{}
+				for _, f := range runs[i].Order[:s.K] {
+					in[f] = true
+				}
+				r := 0.0
+				for _, f := range runs[j].Order[:s.K] {
+					if in[f] {
+						r++
+					}
+				}
+				sum += (r*p - k*k) / (k * (p - k))
+				n++
+			}
+		}
+		if ki := sum / float64(n); math.Abs(s.Phi-ki) > 1e-9 {
+			t.Errorf("k = %d: Phi %.12f, mean Kuncheva index %.12f", s.K, s.Phi, ki)
+		}
+		if !(s.PhiLow <= s.Phi && s.Phi <= s.PhiHigh) || s.PhiHigh-s.PhiLow <= 0 {
+			t.Errorf("k = %d: interval [%v, %v] around %v", s.K, s.PhiLow, s.PhiHigh, s.Phi)
+		}
+	}
+}

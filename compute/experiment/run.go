@@ -62,6 +62,11 @@ type StabilityPoint struct {
 	SSSD    float64 `json:"ssSD"`
 	SimVM   float64 `json:"simVM,omitempty"`  // Sim_V^M of the selected groups' centres; k <= 50
 	SimIDM  float64 `json:"simIDM,omitempty"` // Sim_ID^M of the selected groups; k <= 50
+	// Phi is Nogueira et al.'s (2018) stability of all the resampled top-k selections,
+	// with its 95% confidence interval.
+	Phi     float64 `json:"phi"`
+	PhiLow  float64 `json:"phiLow"`
+	PhiHigh float64 `json:"phiHigh"`
 }
 
 // AccuracyPoint is the mean and standard deviation of test accuracy over the resamples.
@@ -387,6 +392,15 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		return runs[i]
 	}
 	mr.Stability = stabilityCurves(cfg.Ks, pairs, orderOf, profiles)
+	for ki, k := range cfg.Ks {
+		sets := make([][]int, len(runs))
+		for i, r := range runs {
+			sets[i] = r.order[:min(k, len(r.order))]
+		}
+		e := stability.Nogueira(sets, p)
+		lo, hi := e.Interval(0.05)
+		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh = e.Phi, lo, hi
+	}
 	// S_W and S_R over whole vectors
 	var sw, sr []float64
 	rr := dataset.Rand(cfg.Seed, 200, uint64(m))

@@ -1,0 +1,92 @@
+package stability
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Estimate is Nogueira, Sechidis and Brown's (2018) stability of M selections of p
+// features, with the variance of the estimate.
+type Estimate struct {
+	Phi float64 `json:"phi"`
+	Var float64 `json:"var"`
+}
+
+// Nogueira estimates the stability of the selections sets (each the selected feature
+// indices, distinct, in 0..p-1), M = len(sets) >= 2:
+//
+//	Phi = 1 - (M/(M-1)) (1/p) sum_f q_f (1 - q_f) / (kbar/p (1 - kbar/p)),
+//
+// q_f = share of the sets holding f, kbar = mean set size; its variance (their
+// Theorem 7) is 4/M^2 sum_i (phi_i - mean phi)^2 with
+//
+//	phi_i = [(1/p) sum_{f in S_i} q_f - k_i kbar/p^2 + Phi/2 (2 k_i kbar/p^2 - k_i/p - kbar/p + 1)] / (kbar/p (1 - kbar/p)).
+//
+// Phi is 1 for identical sets and 0 in expectation for random ones. When every set is
+// empty or holds every feature, the sets are identical: Phi = 1, Var = 0.
+func Nogueira(sets [][]int, p int) Estimate {
+	m := len(sets)
+	if m < 2 || p < 1 {
+		return Estimate{Phi: 1}
+	}
+	q := make([]float64, p) // counts, then shares; summed in index order, so deterministic
+	kbar := 0.0
+	for _, s := range sets {
+		for _, f := range s {
+			q[f]++
+		}
+		kbar += float64(len(s))
+	}
+	kbar /= float64(m)
+	denom := kbar / float64(p) * (1 - kbar/float64(p))
+	if denom <= 0 {
+		return Estimate{Phi: 1}
+	}
+	spread := 0.0
+	for f, c := range q {
+		q[f] = c / float64(m)
+		spread += q[f] * (1 - q[f])
+	}
+	phi := 1 - float64(m)/float64(m-1)*spread/float64(p)/denom
+	pf := float64(p)
+	parts := make([]float64, m)
+	mean := 0.0
+	for i, s := range sets {
+		k := float64(len(s))
+		sq := 0.0
+		for _, f := range s {
+			sq += q[f]
+		}
+		parts[i] = (sq/pf - k*kbar/(pf*pf) + phi/2*(2*k*kbar/(pf*pf)-k/pf-kbar/pf+1)) / denom
+		mean += parts[i]
+	}
+	mean /= float64(m)
+	v := 0.0
+	for _, x := range parts {
+		v += (x - mean) * (x - mean)
+	}
+	return Estimate{Phi: phi, Var: 4 / float64(m*m) * v}
+}
+
+// Interval is the approximate (1-alpha) confidence interval of the population
+// stability: Phi -+ z_{1-alpha/2} sqrt(Var).
+func (e Estimate) Interval(alpha float64) (lo, hi float64) {
+	z := distuv.UnitNormal.Quantile(1 - alpha/2)
+	h := z * math.Sqrt(e.Var)
+	return e.Phi - h, e.Phi + h
+}
+
+// CompareNogueira tests whether two procedures' population stabilities are equal (their
+// Theorem 10): T = (Phi_b - Phi_a) / sqrt(Var_a + Var_b), two-sided p = 2 (1 - Phi(|T|)).
+func CompareNogueira(a, b Estimate) (t, p float64) {
+	s := math.Sqrt(a.Var + b.Var)
+	if s == 0 {
+		if a.Phi == b.Phi {
+			return 0, 1
+		}
+		return math.Inf(1), 0
+	}
+	t = (b.Phi - a.Phi) / s
+	return t, 2 * (1 - distuv.UnitNormal.CDF(math.Abs(t)))
+}

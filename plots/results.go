@@ -54,6 +54,7 @@ func protocolLabel(res *experiment.Result) string {
 // hides a curve; ticks stop at top.
 func style(p *plot.Plot, entries int, bottom, top float64) {
 	p.Legend.Top = true
+	p.Legend.XOffs = -vg.Points(6) // keep the right-hand legend marks inside the canvas
 	p.Legend.Left = false
 	p.Add(plotter.NewGrid())
 	p.Y.Min = bottom

@@ -67,6 +67,7 @@ func AUCvsNa(data string, na, auc []float64, baselines map[string]float64) Figur
 			p.Legend.Add(name, bl)
 		}
 		p.Legend.Top, p.Legend.Left = false, false
+		p.Legend.XOffs = -vg.Points(6)
 		lo, hi := 1.0, 0.0
 		for _, v := range auc {
 			lo, hi = min(lo, v), max(hi, v)

@@ -289,13 +289,9 @@ func wrapperCommand(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var nas []float64
-	for _, s := range strings.Split(*naList, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || v <= 0 || v > 100 {
-			return fmt.Errorf("--na: %q is not a percentage in (0, 100]", s)
-		}
-		nas = append(nas, v)
+	nas, err := parsePercentages(*naList)
+	if err != nil {
+		return fmt.Errorf("--na: %w", err)
 	}
 	if *ne <= 0 || *nae < 2 {
 		return errors.New("--ne must be positive and --nae at least 2")
@@ -330,15 +326,7 @@ func wrapperCommand(args []string, out io.Writer) error {
 		return err
 	}
 	if *dir != "" {
-		w, _ := plots.Length(16, "cm")
-		h, _ := plots.Length(10, "cm")
-		paths, err := plots.Export(plots.AUCvsNa(ds.Name, nas, aucs, base), *dir, plots.Formats, plots.ExportOptions{Width: w, Height: h, DPI: 300})
-		if err != nil {
-			return err
-		}
-		for _, p := range paths {
-			fmt.Fprintln(os.Stderr, p)
-		}
+		return exportFigures(*dir, plots.AUCvsNa(ds.Name, nas, aucs, base))
 	}
 	return nil
 }
@@ -361,13 +349,9 @@ func sampleSizeCommand(args []string, out io.Writer) error {
 	if !ok {
 		return fmt.Errorf("--preset: %q is not d1k or d5k", *preset)
 	}
-	var sizes []int
-	for _, s := range strings.Split(*sizeList, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || v < 20 {
-			return fmt.Errorf("--sizes: %q is not a training size of 20 or more (10-fold CV needs it)", s)
-		}
-		sizes = append(sizes, v)
+	sizes, err := parseTrainingSizes(*sizeList)
+	if err != nil {
+		return fmt.Errorf("--sizes: %w", err)
 	}
 	var specs []method.Spec
 	for _, name := range strings.Split(*methodList, ",") {
@@ -403,17 +387,11 @@ func sampleSizeCommand(args []string, out io.Writer) error {
 		return err
 	}
 	if *dir != "" {
-		wd, _ := plots.Length(16, "cm")
-		ht, _ := plots.Length(10, "cm")
+		var figs []plots.Figure
 		for i := range plots.SyntheticMeasures {
-			paths, err := plots.Export(plots.SampleSize(res, i), *dir, plots.Formats, plots.ExportOptions{Width: wd, Height: ht, DPI: 300})
-			if err != nil {
-				return err
-			}
-			for _, p := range paths {
-				fmt.Fprintln(os.Stderr, p)
-			}
+			figs = append(figs, plots.SampleSize(res, i))
 		}
+		return exportFigures(*dir, figs...)
 	}
 	return nil
 }

@@ -88,14 +88,10 @@ func newWrapperView(u *UI) *wrapperView {
 // compute parses the settings; with the K = 2 baseline ticked it first states its cost
 // and asks.
 func (v *wrapperView) compute() {
-	var nas []float64
-	for _, s := range strings.Split(v.nas.Text, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || f <= 0 || f > 100 {
-			v.u.showError(fmt.Errorf("Na: %q is not a percentage in (0, 100]", s))
-			return
-		}
-		nas = append(nas, f)
+	nas, err := parsePercentages(v.nas.Text)
+	if err != nil {
+		v.u.showError(fmt.Errorf("Na: %w", err))
+		return
 	}
 	sweep := experiment.WrapperSweep{NAs: nas, Ne: float64(v.ne.SelectedIndex() + 1), Nae: 100, Seed: 1}
 	if !v.k2.Checked {
@@ -269,14 +265,10 @@ func newSampleSizeView(u *UI) *sampleSizeView {
 }
 
 func (v *sampleSizeView) compute() {
-	var sizes []int
-	for _, s := range strings.Split(v.sizes.Text, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 20 {
-			v.u.showError(fmt.Errorf("training sizes: %q is not a whole number of 20 or more (10-fold CV needs it)", s))
-			return
-		}
-		sizes = append(sizes, n)
+	sizes, err := parseTrainingSizes(v.sizes.Text)
+	if err != nil {
+		v.u.showError(fmt.Errorf("training sizes: %w", err))
+		return
 	}
 	k, err := strconv.Atoi(strings.TrimSpace(v.k.Text))
 	if err != nil || k < 1 || k > 100 {

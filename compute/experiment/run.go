@@ -392,12 +392,11 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		return runs[i]
 	}
 	mr.Stability = stabilityCurves(cfg.Ks, pairs, orderOf, profiles)
-	for ki, k := range cfg.Ks {
-		sets := make([][]int, len(runs))
-		for i, r := range runs {
-			sets[i] = r.order[:min(k, len(r.order))]
-		}
-		e := stability.Nogueira(sets, p)
+	orders := make([][]int, len(runs))
+	for i, r := range runs {
+		orders[i] = r.order
+	}
+	for ki, e := range stability.NogueiraCurve(orders, p, cfg.Ks) {
 		lo, hi := e.Interval(0.05)
 		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh = e.Phi, lo, hi
 	}

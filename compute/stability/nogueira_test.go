@@ -2,6 +2,8 @@ package stability
 
 import (
 	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -58,5 +60,38 @@ func TestNogueiraByHand(t *testing.T) {
 	}
 	if e := Nogueira([][]int{{}, {}}, 5); e.Phi != 1 {
 		t.Errorf("empty sets: %+v", e)
+	}
+}
+
+// The one-pass curve equals Nogueira on every prefix, on random orders (30 trials).
+func TestNogueiraCurveEqualsDirect(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for trial := 0; trial < 30; trial++ {
+		p, m := 5+r.IntN(60), 2+r.IntN(12)
+		orders := make([][]int, m)
+		for i := range orders {
+			// correlated orders: a shared preference plus noise, so counts vary
+			w := make([]float64, p)
+			for f := range w {
+				w[f] = float64(f%7) + 3*r.Float64()
+			}
+			orders[i] = r.Perm(p)
+			sort.Slice(orders[i], func(a, b int) bool { return w[orders[i][a]] < w[orders[i][b]] })
+		}
+		var ks []int
+		for k := 1; k <= p; k += 1 + r.IntN(4) {
+			ks = append(ks, k)
+		}
+		curve := NogueiraCurve(orders, p, ks)
+		for ki, k := range ks {
+			sets := make([][]int, m)
+			for i, o := range orders {
+				sets[i] = o[:k]
+			}
+			want := Nogueira(sets, p)
+			if math.Abs(curve[ki].Phi-want.Phi) > 1e-9 || math.Abs(curve[ki].Var-want.Var) > 1e-9 {
+				t.Fatalf("trial %d, k = %d of p = %d, M = %d: curve %+v, direct %+v", trial, k, p, m, curve[ki], want)
+			}
+		}
 	}
 }

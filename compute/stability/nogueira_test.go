@@ -95,3 +95,21 @@ func TestNogueiraCurveEqualsDirect(t *testing.T) {
 		}
 	}
 }
+
+// Kalousis's grid (10, 15, ..., p) at Lung size: 100 inner-CV rankings of 12,533 features.
+func BenchmarkNogueiraCurveLung(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	p, m := 12533, 100
+	orders := make([][]int, m)
+	for i := range orders {
+		orders[i] = r.Perm(p)
+	}
+	var ks []int
+	for k := 10; k <= p; k += 5 {
+		ks = append(ks, k)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		NogueiraCurve(orders, p, ks)
+	}
+}

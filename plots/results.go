@@ -75,6 +75,39 @@ func style(p *plot.Plot, entries int, bottom, top float64) {
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 }
 
+// methodCurve is curve i of a chart with one curve per method: a line through xy with
+// points, in the i-th colour, dash pattern and point shape.
+func methodCurve(xy plotter.XYs, i int, radius vg.Length) (*plotter.Line, *plotter.Scatter, error) {
+	l, sc, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return nil, nil, err
+	}
+	l.Color, sc.Color = plotutil.Color(i), plotutil.Color(i)
+	l.Dashes = plotutil.Dashes(i)
+	sc.Shape = plotutil.Shape(i)
+	sc.Radius = radius
+	return l, sc, nil
+}
+
+// bandPolygon shades, in curve i's colour, the region between lo and hi over x.
+func bandPolygon(x, lo, hi []float64, i int) (*plotter.Polygon, error) {
+	ring := make(plotter.XYs, 0, 2*len(x))
+	for j := range x {
+		ring = append(ring, plotter.XY{X: x[j], Y: hi[j]})
+	}
+	for j := len(x) - 1; j >= 0; j-- {
+		ring = append(ring, plotter.XY{X: x[j], Y: lo[j]})
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, err
+	}
+	r, g, b, _ := plotutil.Color(i).RGBA()
+	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+	poly.LineStyle.Width = 0
+	return poly, nil
+}
+
 // StabilityVsK draws one curve per method of the measure against k; S_W and S_R of each
 // method are given in its legend entry.
 func StabilityVsK(res *experiment.Result, m Measure) Figure {
@@ -116,42 +149,32 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		p.Y.Label.Text = m.Label
 		style(p, len(res.Methods)+1, math.Max(bottom, -1), 1)
 		for i, mr := range res.Methods {
-			var xy, band plotter.XYs
+			var xy plotter.XYs
+			var ks, los, his []float64
 			for _, s := range mr.Stability {
 				if m.matched() && s.K > 50 {
 					continue
 				}
 				xy = append(xy, plotter.XY{X: float64(s.K), Y: m.Value(s)})
 				if m.Band != nil {
-					_, hi := m.Band(s)
-					band = append(band, plotter.XY{X: float64(s.K), Y: hi})
+					lo, hi := m.Band(s)
+					ks, los, his = append(ks, float64(s.K)), append(los, lo), append(his, hi)
 				}
 			}
 			if len(xy) == 0 {
 				continue
 			}
-			if len(band) > 1 {
-				for j := len(mr.Stability) - 1; j >= 0; j-- {
-					lo, _ := m.Band(mr.Stability[j])
-					band = append(band, plotter.XY{X: float64(mr.Stability[j].K), Y: lo})
-				}
-				poly, err := plotter.NewPolygon(band)
+			if len(ks) > 1 {
+				poly, err := bandPolygon(ks, los, his, i)
 				if err != nil {
 					return nil, err
 				}
-				r, g, b, _ := plotutil.Color(i).RGBA()
-				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
-				poly.LineStyle.Width = 0
 				p.Add(poly)
 			}
-			l, sc, err := plotter.NewLinePoints(xy)
+			l, sc, err := methodCurve(xy, i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
-			l.Color, sc.Color = plotutil.Color(i), plotutil.Color(i)
-			l.Dashes = plotutil.Dashes(i)
-			sc.Shape = plotutil.Shape(i)
-			sc.Radius = vg.Points(2)
 			p.Add(l, sc)
 			p.Legend.Add(fmt.Sprintf("%s (S_W %.2f, S_R %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
 		}
@@ -202,33 +225,23 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			if len(pts) == 0 {
 				continue
 			}
-			var xy, band plotter.XYs
-			for _, a := range pts {
+			var xy plotter.XYs
+			ks, los, his := make([]float64, len(pts)), make([]float64, len(pts)), make([]float64, len(pts))
+			for j, a := range pts {
 				xy = append(xy, plotter.XY{X: float64(a.K), Y: a.Mean})
-				band = append(band, plotter.XY{X: float64(a.K), Y: a.Mean + a.SD})
+				ks[j], los[j], his[j] = float64(a.K), a.Mean-a.SD, a.Mean+a.SD
 			}
-			for j := len(pts) - 1; j >= 0; j-- {
-				band = append(band, plotter.XY{X: float64(pts[j].K), Y: pts[j].Mean - pts[j].SD})
-			}
-			c := plotutil.Color(i)
 			if len(pts) > 1 {
-				poly, err := plotter.NewPolygon(band)
+				poly, err := bandPolygon(ks, los, his, i)
 				if err != nil {
 					return nil, err
 				}
-				r, g, b, _ := c.RGBA()
-				poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
-				poly.LineStyle.Width = 0
 				p.Add(poly)
 			}
-			l, sc, err := plotter.NewLinePoints(xy)
+			l, sc, err := methodCurve(xy, i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
-			l.Color, sc.Color = c, c
-			l.Dashes = plotutil.Dashes(i)
-			sc.Shape = plotutil.Shape(i)
-			sc.Radius = vg.Points(2)
 			p.Add(l, sc)
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {

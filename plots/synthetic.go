@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"steadfast/compute/experiment"
@@ -51,14 +50,10 @@ func SampleSize(res *experiment.SyntheticResult, measure int) Figure {
 			for si, n := range s.Sizes {
 				xy = append(xy, plotter.XY{X: float64(n), Y: values[mi][si]})
 			}
-			l, sc, err := plotter.NewLinePoints(xy)
+			l, sc, err := methodCurve(xy, mi, vg.Points(2.5))
 			if err != nil {
 				return nil, err
 			}
-			l.Color, sc.Color = plotutil.Color(mi), plotutil.Color(mi)
-			l.Dashes = plotutil.Dashes(mi)
-			sc.Shape = plotutil.Shape(mi)
-			sc.Radius = vg.Points(2.5)
 			p.Add(l, sc)
 			p.Legend.Add(label, l, sc)
 		}

@@ -16,10 +16,10 @@ import (
 	"steadfast/compute/synth"
 )
 
-// TestLinearSVMMatchesSklearn compares weights and bias with scikit-learn's LinearSVC
-// (squared hinge, regularised bias) on z-scored Colon, first 40 genes; the references and
-// their command are in testdata/.
-func TestLinearSVMMatchesSklearn(t *testing.T) {
+// colon40 is Colon's first 40 genes, z-scored, with the data set (for its labels); it
+// skips the test when the shared data are missing.
+func colon40(t *testing.T) (*mat.Dense, *dataset.Dataset) {
+	t.Helper()
 	ds, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{})
 	if err != nil {
 		t.Skipf("shared data: %v", err)
@@ -30,6 +30,14 @@ func TestLinearSVMMatchesSklearn(t *testing.T) {
 	}
 	x := dataset.SelectFeatures(ds.X, idx)
 	dataset.Standardize(x)
+	return x, ds
+}
+
+// TestLinearSVMMatchesSklearn compares weights and bias with scikit-learn's LinearSVC
+// (squared hinge, regularised bias) on z-scored Colon, first 40 genes; the references and
+// their command are in testdata/.
+func TestLinearSVMMatchesSklearn(t *testing.T) {
+	x, ds := colon40(t)
 	fh, err := os.Open("testdata/colon40_linearsvc.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -99,16 +107,7 @@ func TestLinearSVMSeparatesAndMulticlass(t *testing.T) {
 // so at a tight tolerance the weights agree (both losses; Colon's first 40 genes, a
 // bootstrap draw with seed 3).
 func TestLinearSVMSampleWeightEqualsCopies(t *testing.T) {
-	ds, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{})
-	if err != nil {
-		t.Skipf("shared data: %v", err)
-	}
-	idx := make([]int, 40)
-	for i := range idx {
-		idx[i] = i
-	}
-	x := dataset.SelectFeatures(ds.X, idx)
-	dataset.Standardize(x)
+	x, ds := colon40(t)
 	n, _ := x.Dims()
 	r := dataset.Rand(3)
 	draw := make([]int, n)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -206,15 +207,20 @@ func TestEnsembleRFEIndependentOfThreads(t *testing.T) {
 // synthSmall is 60 samples x 30 features where only feature 0 carries the class.
 func synthSmall() (*mat.Dense, []int) {
 	r := dataset.Rand(3, 0)
-	n, p := 60, 30
+	return planted(r, 60, 30, 0, func(y int) float64 { return float64(2*y-1)*2 + 0.3*r.NormFloat64() })
+}
+
+// planted draws n samples of two alternating classes and p standard normal features,
+// then sets feature j of each sample to signal(its class); signal may draw from r.
+func planted(r *rand.Rand, n, p, j int, signal func(y int) float64) (*mat.Dense, []int) {
 	x := mat.NewDense(n, p, nil)
 	y := make([]int, n)
 	for i := 0; i < n; i++ {
 		y[i] = i % 2
-		for j := 0; j < p; j++ {
-			x.Set(i, j, r.NormFloat64())
+		for f := 0; f < p; f++ {
+			x.Set(i, f, r.NormFloat64())
 		}
-		x.Set(i, 0, float64(2*y[i]-1)*2+0.3*r.NormFloat64())
+		x.Set(i, j, signal(y[i]))
 	}
 	return x, y
 }

@@ -7,24 +7,13 @@ import (
 	"runtime"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"steadfast/compute/dataset"
 )
 
 func TestBootstrapWrapper(t *testing.T) {
 	// 40 samples, 2 classes; feature 0 separates the classes, features 1..19 are noise
 	r := dataset.Rand(5)
-	n, p := 40, 20
-	x := mat.NewDense(n, p, nil)
-	y := make([]int, n)
-	for i := 0; i < n; i++ {
-		y[i] = i % 2
-		for j := 0; j < p; j++ {
-			x.Set(i, j, r.NormFloat64())
-		}
-		x.Set(i, 0, float64(y[i])*10+r.Float64())
-	}
+	x, y := planted(r, 40, 20, 0, func(y int) float64 { return float64(y)*10 + r.Float64() })
 	// K = 1 baseline: feature 0 alone is always right (worked by hand: its 3 nearest
 	// neighbours share its class), so its weight is exactly 1 and it ranks first
 	ex, err := BootstrapWrapper{Exhaustive1: true}.Rank(context.Background(), x, y, 2, dataset.Rand(1))
@@ -63,16 +52,8 @@ func TestBootstrapWrapper(t *testing.T) {
 // reaches p(p-1)/2.
 func TestWrapperPairsBaseline(t *testing.T) {
 	r := dataset.Rand(7)
-	n, p := 30, 150 // 150 features: more rows than the 64 blocks
-	x := mat.NewDense(n, p, nil)
-	y := make([]int, n)
-	for i := 0; i < n; i++ {
-		y[i] = i % 2
-		for j := 0; j < p; j++ {
-			x.Set(i, j, r.NormFloat64())
-		}
-		x.Set(i, 3, float64(y[i])*4+r.NormFloat64())
-	}
+	p := 150 // more rows than the 64 blocks
+	x, y := planted(r, 30, p, 3, func(y int) float64 { return float64(y)*4 + r.NormFloat64() })
 	var last int
 	run := func(procs int) Ranking {
 		old := runtime.GOMAXPROCS(procs)

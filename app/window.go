@@ -98,7 +98,6 @@ type UI struct {
 	topTable    *widgets.StringTable
 	errClass    *widget.Select
 	errTable    *widgets.StringTable
-	errNote     *widget.Label
 	numbers     *widget.Label
 
 	progress *widgets.Progress
@@ -191,8 +190,8 @@ func (u *UI) build() {
 
 	u.errClass = widget.NewSelect(nil, func(string) { u.showResults() })
 	u.errTable = widgets.NewStringTable()
-	u.errNote = widget.NewLabel("After a run with two or more methods: each method's test error and S_S stability at k = 10, 20, ..., 50 (Kalousis et al. Table 3). \"top group\" marks the method of least error and those McNemar's test (p >= 0.05) does not separate from it; among them, prefer the most stable.")
-	u.errNote.Wrapping = fyne.TextWrapWord
+	errNote := widget.NewLabel("After a run with two or more methods: each method's test error and S_S stability at k = 10, 20, ..., 50 (Kalousis et al. Table 3). \"top group\" marks the method of least error and those McNemar's test (p >= 0.05) does not separate from it; among them, prefer the most stable.")
+	errNote.Wrapping = fyne.TextWrapWord
 
 	u.groups = newGroupsView(u)
 	u.kchooser = newKChooserView(u)
@@ -217,7 +216,7 @@ func (u *UI) build() {
 		container.NewTabItem("Top features", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Method"), u.topMethod), nil, nil, nil, u.topTable.Table)),
 		container.NewTabItem("Errors", container.NewBorder(
-			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass), u.errNote), nil, nil, nil, u.errTable.Table)),
+			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass), errNote), nil, nil, nil, u.errTable.Table)),
 		container.NewTabItem("Groups", u.groups.content),
 		container.NewTabItem("Tools", u.toolTabs),
 	)

@@ -49,7 +49,6 @@ func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*Synt
 	for si, n := range s.Sizes {
 		train, truth := synth.Generate(s.Preset, n, s.Seed, 0)
 		cfg := DefaultConfig()
-		cfg.DataPath = train.Name
 		cfg.Methods, cfg.Ks, cfg.Classifiers = s.Methods, []int{s.K}, []string{"svm"}
 		cfg.Seed, cfg.Workers = s.Seed, s.Workers
 		res, err := run(ctx, cfg, train, test, func(p Progress) {

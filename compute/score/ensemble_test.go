@@ -13,12 +13,8 @@ import (
 // its copies (Colon, a draw with seed 5: 40 distinct of 62). At the default cap of 1000
 // passes the copies version stops early and shares only 35 of the 50.
 func TestWeightedBootstrapRFEEqualsCopies(t *testing.T) {
-	ds, err := dataset.ReadFile("../../../shared/data/colon.csv", dataset.Options{})
-	if err != nil {
-		t.Skipf("shared data: %v", err)
-	}
+	ds := colon(t)
 	x, y := ds.X, ds.Labels
-	dataset.Standardize(x)
 	n, _ := x.Dims()
 	r := dataset.Rand(5)
 	draw := make([]int, n)

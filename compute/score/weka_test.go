@@ -104,11 +104,7 @@ func TestReliefFMatchesWEKA(t *testing.T) {
 // is reproduced exactly by libsvm's SVC with WEKA's schedule: the two differ only by the
 // SVM formulation and the schedule). The first 100 positions must agree in order.
 func TestSVMRFEMatchesSklearn(t *testing.T) {
-	ds, err := dataset.ReadFile("../../../shared/data/colon.csv", dataset.Options{})
-	if err != nil {
-		t.Skipf("shared data: %v", err)
-	}
-	dataset.Standardize(ds.X)
+	ds := colon(t)
 	rk, err := SVMRFE{Step: 0.1}.Rank(context.Background(), ds.X, ds.Labels, 2, dataset.Rand(1))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ package fastblas
 import "C"
 
 import (
+	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/netlib/blas/netlib"
 )
@@ -16,4 +17,5 @@ import (
 func init() {
 	C.openblas_set_num_threads(1)
 	blas64.Use(netlib.Implementation{})
+	blas32.Use(netlib.Implementation{})
 }

@@ -8,7 +8,6 @@ import (
 
 	"context"
 	"math"
-	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -160,66 +159,4 @@ func partialSort(v []float64, k int) {
 			return
 		}
 	}
-}
-
-// bandwidth returns h, the mean over features of the mean distance to the K nearest
-// other features, and each feature's K-nearest mean distance (SPEC section 2).
-func (ps points) bandwidth(ctx context.Context, K int) (float64, []float64, error) {
-	p := ps.len()
-	knn := make([]float64, p)
-	var pool sync.Pool
-	err := ps.pairwise(ctx, func(j int, d2 []float64) {
-		s, _ := pool.Get().([]float64)
-		if s == nil {
-			s = make([]float64, 0, p)
-		}
-		knn[j] = kNearestMean(d2, j, K, s)
-		pool.Put(s[:0])
-	})
-	if err != nil {
-		return 0, nil, err
-	}
-	h := 0.0
-	for _, v := range knn {
-		h += v
-	}
-	return h / float64(p), knn, nil
-}
-
-// neighbors lists, for every feature, the features within radius, nearest first, at most
-// maxLen of them, and their distances; covered[j] is the radius its list is complete to
-// (radius, or less when the list was cut).
-func (ps points) neighbors(ctx context.Context, radius float64, maxLen int) ([][]int32, [][]float32, []float64, error) {
-	p := ps.len()
-	list := make([][]int32, p)
-	dist := make([][]float32, p)
-	covered := make([]float64, p)
-	r2 := radius * radius
-	err := ps.pairwise(ctx, func(j int, d2 []float64) {
-		var l []int32
-		for k, v := range d2 {
-			if v <= r2 && k != j {
-				l = append(l, int32(k))
-			}
-		}
-		sort.Slice(l, func(a, b int) bool {
-			if d2[l[a]] != d2[l[b]] {
-				return d2[l[a]] < d2[l[b]]
-			}
-			return l[a] < l[b]
-		})
-		covered[j] = radius
-		if len(l) > maxLen {
-			// complete up to (just below) the first distance left out
-			covered[j] = math.Nextafter(math.Sqrt(d2[l[maxLen]]), 0)
-			l = append([]int32(nil), l[:maxLen]...)
-		}
-		ds := make([]float32, len(l))
-		for i, k := range l {
-			// rounded up, so that a prefix cut by distance never drops a feature
-			ds[i] = math.Nextafter32(float32(math.Sqrt(d2[k])), float32(math.Inf(1)))
-		}
-		list[j], dist[j] = l, ds
-	})
-	return list, dist, covered, err
 }

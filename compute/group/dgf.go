@@ -108,34 +108,30 @@ func (sp *space) bandwidth(ctx context.Context, K int) (float64, error) {
 // features, leaving out feature self and every feature at squared distance <= zero.
 func kNearestScreened(sc screener, K, self int, zero float64) float64 {
 	p := sc.sp.len()
-	// upper bounds of the K nearest features certainly counted
-	top := make([]float64, 0, K+1)
+	// in u = ||x_k||^2/2 - g_k the estimate is yy + 2u, give or take err
+	zeroU := (zero - sc.yy + sc.err) / 2 // u above it: certainly beyond zero
+	top := make([]float64, 0, K+1)       // the K smallest u certainly counted
 	for k := 0; k < p; k++ {
-		if k == self {
+		u := sc.sp.half[k] - float64(sc.g[k])
+		if k == self || u <= zeroU || (len(top) == K && u >= top[K-1]) {
 			continue
 		}
-		est, err := sc.bounds(k)
-		if est-err <= zero {
-			continue
-		}
-		if u := est + err; len(top) < K || u < top[len(top)-1] {
-			i := sort.SearchFloat64s(top, u)
-			top = append(top, 0)
-			copy(top[i+1:], top[i:])
-			top[i] = u
-			top = top[:min(len(top), K)]
-		}
+		i := sort.SearchFloat64s(top, u)
+		top = append(top, 0)
+		copy(top[i+1:], top[i:])
+		top[i] = u
+		top = top[:min(len(top), K)]
 	}
-	limit := math.Inf(1)
+	limit := math.Inf(1) // no feature nearer than the K-th has u above it
 	if len(top) == K {
-		limit = top[K-1]
+		limit = top[K-1] + sc.err
 	}
 	var d2 []float64
 	for k := 0; k < p; k++ {
 		if k == self {
 			continue
 		}
-		if est, err := sc.bounds(k); est-err > limit {
+		if sc.sp.half[k]-float64(sc.g[k]) > limit {
 			continue
 		}
 		if d := sc.exact(k); d > zero {
@@ -242,8 +238,9 @@ func (sp *space) peakGroups(ctx context.Context, peaks []stationary, h float64, 
 	h2 := h * h
 	err := sp.screenRows(ctx, ys, rows, func(r int, sc screener) {
 		var members []int
+		in, out := sc.cut(h2)
 		for k := 0; k < sp.len(); k++ {
-			if sc.within(k, h2) {
+			if v := float64(sc.g[k]) - sp.half[k]; v > in || (v >= out && sc.exact(k) <= h2) {
 				members = append(members, k)
 			}
 		}

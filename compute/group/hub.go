@@ -6,82 +6,325 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
-// hubReach is how far from its centre a hub serves trajectories, in units of h.
-const hubReach = 0.25
+// Reach of the two kinds of hub, in units of h. Mean-shift points of one dense blob
+// gather within a few hundredths of h of each other after a few rounds, so a small hub
+// serves many of them with a thin ring; big hubs, built from a scan of every feature,
+// make the small ones without another scan.
+const (
+	smallReach = 0.05
+	bigReach   = 0.3
+)
 
-// hub serves the rebuilds of the trajectories within reach r of its centre c. With
-// a = h - wmax - r and R = h + wmax + r (wmax the widest shell), a feature within a of c
-// (the hub's core, summed once) is within h - w of every such y, and a feature within
-// h + w of y is within R of c: a rebuild near a hub screens only its ring, the features
-// that may lie between a and R from c.
+// hub is a centre c with the exact members of N_h(c) and its ring: every feature that may
+// lie within margin of the sphere ||x - c|| = h. For a point y with ||y - c|| <= reach <=
+// margin, a feature outside the ring is on the same side of h from y as from c (triangle
+// inequality), so N_h(y) is N_h(c) changed by ring features alone.
 type hub struct {
 	c     []float64
-	sum   []float64 // of the core, exact
+	reach float64
+	sum   []float64 // of the members of N_h(c), exact
 	count int
 	ring  []int32
+	in    []bool // ring[i] within h of c
 }
 
-// newHub builds the hub at y from screened distances to every feature.
-func (ms *shifter) newHub(sc screener) *hub {
-	p, n := ms.sp.pt.Dims()
-	r := hubReach * ms.h
-	wmax := shellShare * ms.h
-	a, R := ms.h-wmax-r, ms.h+wmax+r
-	hb := &hub{c: sc.y, sum: make([]float64, n)}
+// serves reports whether hb may evaluate a point at y.
+func (ms *shifter) serves(hb *hub, y []float64) bool {
+	return hb != nil && near(y, hb.c, hb.reach, ms.h)
+}
+
+// near reports ||y - c|| + 1e-9 h <= r: the room keeps every triangle-inequality
+// decision clear of rounding.
+func near(y, c []float64, r, h float64) bool {
+	return math.Sqrt(dist2(y, c))+1e-9*h <= r
+}
+
+// band returns the squared radii between which a feature may lie within margin of the
+// sphere of radius h.
+func (ms *shifter) band(margin float64) (lo2, hi2 float64) {
+	lo := ms.h - margin
+	lo2 = lo * lo
+	if lo <= 0 {
+		lo2 = math.Inf(-1)
+	}
+	return lo2, (ms.h + margin) * (ms.h + margin)
+}
+
+// hubFromScan builds the hub at the screened point from its distances to every feature.
+func (ms *shifter) hubFromScan(sc screener, reach, margin float64) *hub {
+	p, _ := ms.sp.pt.Dims()
+	hb := &hub{c: sc.y, reach: reach}
+	hb.sum, hb.count = ms.members(sc, nil)
+	lo2, hi2 := ms.band(margin)
+	h2 := ms.h * ms.h
+	_, ringOut := sc.cut(lo2)
+	ringIn, _ := sc.cut(hi2)
+	in, out := sc.cut(h2)
 	for k := 0; k < p; k++ {
-		est, err := sc.bounds(k)
-		switch {
-		case est+err < a*a:
-			hb.count++
-			floats.Add(hb.sum, ms.sp.pt.RawRowView(k))
-		case est-err <= R*R:
-			hb.ring = append(hb.ring, int32(k))
+		v := float64(sc.g[k]) - ms.sp.half[k]
+		if v > ringOut || v < ringIn {
+			continue // certainly inside h - margin or outside h + margin
 		}
+		hb.ring = append(hb.ring, int32(k))
+		hb.in = append(hb.in, v > in || (v >= out && sc.exact(k) <= h2))
 	}
 	return hb
 }
 
-// serves reports whether hb may rebuild a trajectory at y.
-func (ms *shifter) serves(hb *hub, y []float64) bool {
-	return hb != nil && math.Sqrt(dist2(y, hb.c))+1e-9*ms.h <= hubReach*ms.h
-}
-
-// hubJob is one block of trajectories rebuilt at one hub.
-type hubJob struct {
-	hb   *hub
-	rows []int
-}
-
-// rebuildAtHubs rebuilds each job's trajectories from their distances to the hub's ring,
-// one float32 matrix product per job.
-func (ms *shifter) rebuildAtHubs(ctx context.Context, jobs []hubJob) error {
-	_, n := ms.sp.pt.Dims()
-	return forAll(ctx, len(jobs), func(j int) {
-		job := jobs[j]
-		m := len(job.hb.ring)
-		ring := make([]float32, m*n)
-		for i, k := range job.hb.ring {
-			copy(ring[i*n:(i+1)*n], ms.sp.x32[int(k)*n:int(k+1)*n])
+// derive returns the exact members (sum into dst, count) of a point y within reach of
+// hb's centre, screened against hb's ring (g[i] = y'x_ring[i]); with margin > 0 also the
+// ring features that may lie within margin of y's sphere, with their membership.
+func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (sum []float64, count int, ring []int32, inRing []bool) {
+	sum = append(dst[:0], hb.sum...)
+	count = hb.count
+	h2 := ms.h * ms.h
+	lo2, hi2 := ms.band(margin)
+	in, out := sc.cut(h2)
+	_, ringOut := sc.cut(lo2)
+	ringIn, _ := sc.cut(hi2)
+	for i, k := range hb.ring {
+		v := float64(sc.g[i]) - ms.sp.half[k]
+		inY := v > in || (v >= out && sc.exact(int(k)) <= h2)
+		if margin > 0 && v <= ringOut && v >= ringIn {
+			ring = append(ring, k)
+			inY := inY
+			inRing = append(inRing, inY)
 		}
-		yb := make([]float32, len(job.rows)*n)
-		for i, s := range job.rows {
-			for d, v := range ms.tr[s].y {
+		if inY == hb.in[i] {
+			continue
+		}
+		if inY {
+			count++
+			floats.Add(sum, ms.sp.pt.RawRowView(int(k)))
+		} else {
+			count--
+			floats.Sub(sum, ms.sp.pt.RawRowView(int(k)))
+		}
+	}
+	return sum, count, ring, inRing
+}
+
+// atHub screens the points ys against hb's ring, a block of rows at a time, and calls
+// visit(i, sc) for each point.
+func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)) {
+	_, n := ms.sp.pt.Dims()
+	m := len(hb.ring)
+	ring := make([]float32, m*n)
+	for i, k := range hb.ring {
+		copy(ring[i*n:(i+1)*n], ms.sp.x32[int(k)*n:int(k+1)*n])
+	}
+	const block = 256
+	yb := make([]float32, min(block, len(ys))*n)
+	c := make([]float32, min(block, len(ys))*m)
+	for b := 0; b < len(ys); b += block {
+		part := ys[b:min(b+block, len(ys))]
+		for i, y := range part {
+			for d, v := range y {
 				yb[i*n+d] = float32(v)
 			}
 		}
-		c := make([]float32, len(job.rows)*m)
 		if m > 0 {
 			blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-				blas32.General{Rows: len(job.rows), Cols: n, Stride: n, Data: yb},
+				blas32.General{Rows: len(part), Cols: n, Stride: n, Data: yb[:len(part)*n]},
 				blas32.General{Rows: m, Cols: n, Stride: n, Data: ring}, 0,
-				blas32.General{Rows: len(job.rows), Cols: m, Stride: m, Data: c})
+				blas32.General{Rows: len(part), Cols: m, Stride: m, Data: c[:len(part)*m]})
 		}
-		for i, s := range job.rows {
-			ms.rebuild(s, ms.sp.screener(ms.tr[s].y, c[i*m:(i+1)*m]), job.hb.ring, job.hb)
-			ms.tr[s].hub = job.hb
+		for i, y := range part {
+			visit(b+i, ms.sp.screener(y, c[i*m:(i+1)*m]))
+		}
+	}
+}
+
+// cover goes through the points in order and gives each the first centre within r of
+// it, making it a new centre when there is none; it returns each point's centre (an
+// index into ys) and the centres in order. Distances to the centres so far come from
+// one matrix product per block of points.
+func cover(ys [][]float64, r, h float64) (assign, centres []int) {
+	if len(ys) == 0 {
+		return nil, nil
+	}
+	n := len(ys[0])
+	const block = 128
+	assign = make([]int, len(ys))
+	var cm []float64 // centres' coordinates, row by row
+	var cc []float64 // their squared norms
+	yb := make([]float64, block*n)
+	var g []float64
+	for b := 0; b < len(ys); b += block {
+		part := ys[b:min(b+block, len(ys))]
+		nc := len(centres)
+		for i, y := range part {
+			copy(yb[i*n:], y)
+		}
+		if nc > 0 {
+			g = slicesGrow(g, len(part)*nc)
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+				blas64.General{Rows: len(part), Cols: n, Stride: n, Data: yb[:len(part)*n]},
+				blas64.General{Rows: nc, Cols: n, Stride: n, Data: cm}, 0,
+				blas64.General{Rows: len(part), Cols: nc, Stride: nc, Data: g})
+		}
+		for i, y := range part {
+			yy := dot(y, y)
+			found := -1
+			for j := 0; j < len(centres) && found < 0; j++ {
+				c := ys[centres[j]]
+				if j < nc {
+					est := yy + cc[j] - 2*g[i*nc+j]
+					if est-1e-9*(yy+cc[j]) > r*r {
+						continue
+					}
+				}
+				if near(y, c, r, h) {
+					found = j
+				}
+			}
+			if found < 0 {
+				found = len(centres)
+				centres = append(centres, b+i)
+				cm = append(cm, y...)
+				cc = append(cc, yy)
+			}
+			assign[b+i] = centres[found]
+		}
+	}
+	return assign, centres
+}
+
+func slicesGrow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// evaluateAtHubs evaluates the trajectories (after the first round, flat kernel) at
+// small hubs: those whose small hub no longer serves them get a new one, made from a big
+// hub, which those whose big hub no longer serves them get from a scan.
+func (ms *shifter) evaluateAtHubs(ctx context.Context, todo []int) error {
+	var need, lost []int
+	for _, s := range todo {
+		t := &ms.tr[s]
+		if ms.serves(t.small, t.y) {
+			continue
+		}
+		need = append(need, s)
+		if !ms.serves(t.big, t.y) {
+			lost = append(lost, s)
+		}
+	}
+	if err := ms.newBigHubs(ctx, lost); err != nil {
+		return err
+	}
+	if err := ms.newSmallHubs(ctx, need); err != nil {
+		return err
+	}
+	// evaluate every trajectory at its small hub
+	at := func(s int) *hub {
+		if t := &ms.tr[s]; t.small != nil {
+			return t.small
+		}
+		return ms.tr[s].big
+	}
+	jobs := groupBy(todo, at)
+	return forAll(ctx, len(jobs), func(j int) {
+		rows := jobs[j]
+		hb := at(rows[0])
+		ys := make([][]float64, len(rows))
+		for i, s := range rows {
+			ys[i] = ms.tr[s].y
+		}
+		ms.atHub(hb, ys, func(i int, sc screener) {
+			t := &ms.tr[rows[i]]
+			t.sum, t.count, _, _ = ms.derive(hb, sc, t.sum, 0)
+		})
+	})
+}
+
+// newBigHubs gives the trajectories big hubs centred at a cover of their points, each
+// built from a scan of every feature.
+func (ms *shifter) newBigHubs(ctx context.Context, rows []int) error {
+	ys := make([][]float64, len(rows))
+	for i, s := range rows {
+		ys[i] = ms.tr[s].y
+	}
+	assign, centres := cover(ys, bigReach*ms.h, ms.h)
+	made := make([]*hub, len(rows))
+	scanRows := make([]int, len(centres))
+	all := make([][]float64, len(rows))
+	for i, c := range centres {
+		scanRows[i], all[c] = c, ys[c]
+	}
+	ms.full.Add(int64(len(centres)))
+	ms.hubs.Add(int64(len(centres)))
+	err := ms.sp.screenRows(ctx, all, scanRows, func(i int, sc screener) {
+		made[i] = ms.hubFromScan(sc, bigReach*ms.h, (bigReach+smallReach)*ms.h)
+	})
+	if err != nil {
+		return err
+	}
+	for i, s := range rows {
+		ms.tr[s].big = made[assign[i]]
+	}
+	return nil
+}
+
+// newSmallHubs gives the trajectories small hubs centred at a cover of their points
+// (within each big hub), each derived from its big hub.
+func (ms *shifter) newSmallHubs(ctx context.Context, rows []int) error {
+	groups := groupBy(rows, func(s int) *hub { return ms.tr[s].big })
+	return forAll(ctx, len(groups), func(j int) {
+		grp := groups[j]
+		big := ms.tr[grp[0]].big
+		ys := make([][]float64, len(grp))
+		for i, s := range grp {
+			ys[i] = ms.tr[s].y
+		}
+		assign, centres := cover(ys, smallReach*ms.h, ms.h)
+		size := map[int]int{}
+		for _, c := range assign {
+			size[c]++
+		}
+		// a centre that serves only itself is not worth a hub: its trajectory is
+		// evaluated at the big hub
+		var cys [][]float64
+		var kept []int
+		for _, c := range centres {
+			if size[c] > 1 {
+				cys = append(cys, ys[c])
+				kept = append(kept, c)
+			}
+		}
+		centres = kept
+		made := make(map[int]*hub, len(centres))
+		ms.atHub(big, cys, func(i int, sc screener) {
+			hb := &hub{c: cys[i], reach: smallReach * ms.h}
+			hb.sum, hb.count, hb.ring, hb.in = ms.derive(big, sc, nil, smallReach*ms.h)
+			made[centres[i]] = hb
+		})
+		ms.hubs.Add(int64(len(centres)))
+		for i, s := range grp {
+			ms.tr[s].small = made[assign[i]] // nil: at the big hub
 		}
 	})
+}
+
+// groupBy splits rows into groups with the same key, in order of first appearance.
+func groupBy(rows []int, key func(s int) *hub) [][]int {
+	at := map[*hub]int{}
+	var out [][]int
+	for _, s := range rows {
+		k := key(s)
+		j, ok := at[k]
+		if !ok {
+			j = len(out)
+			at[k] = j
+			out = append(out, nil)
+		}
+		out[j] = append(out[j], s)
+	}
+	return out
 }

@@ -21,10 +21,11 @@ import (
 // features is then a function of the set alone, whatever the order of addition.
 type space struct {
 	points
-	x32   []float32 // p*n, row j = feature j
-	unit  float64
-	norms []float64 // ||x_j||
-	gamma float64   // float32 screening error factor, see screener.bounds
+	x32    []float32 // p*n, row j = feature j
+	unit   float64
+	maxLen float64   // max_j ||x_j||
+	half   []float64 // ||x_j||^2 / 2
+	gamma  float64   // float32 screening error factor, see screener.bounds
 }
 
 func newSpace(x *mat.Dense) *space {
@@ -37,9 +38,9 @@ func newSpace(x *mat.Dense) *space {
 	}
 	unit := math.Exp2(math.Ceil(math.Log2(float64(p)*big)) - 52)
 	sp := &space{
-		x32:   make([]float32, p*n),
-		unit:  unit,
-		norms: make([]float64, p),
+		x32:  make([]float32, p*n),
+		unit: unit,
+		half: make([]float64, p),
 	}
 	pt := mat.NewDense(p, n, nil)
 	for i := 0; i < n; i++ {
@@ -53,7 +54,8 @@ func newSpace(x *mat.Dense) *space {
 	for j := range sp.norm {
 		r := pt.RawRowView(j)
 		sp.norm[j] = dot(r, r)
-		sp.norms[j] = math.Sqrt(sp.norm[j])
+		sp.maxLen = math.Max(sp.maxLen, math.Sqrt(sp.norm[j]))
+		sp.half[j] = sp.norm[j] / 2
 	}
 	// |fl32(y'x) - y'x| <= ((1+u)^2 (1+g_n) - 1) sum|y_i x_i| <= gamma ||y|| ||x|| for
 	// any summation order (Higham, Accuracy and Stability, eq. 3.5), u = 2^-24, with a
@@ -112,15 +114,17 @@ func (sp *space) screenRows(ctx context.Context, ys [][]float64, rows []int, vis
 // products g (g[k] ~ y'x_k) with a guaranteed error bound; exact float64 distances are
 // computed only where the estimate cannot decide.
 type screener struct {
-	sp       *space
-	y        []float64
-	yy, ylen float64
-	g        []float32
+	sp  *space
+	y   []float64
+	yy  float64
+	err float64 // bound on the error of every estimate (the largest ||x_k|| taken)
+	g   []float32
 }
 
 func (sp *space) screener(y []float64, g []float32) screener {
 	yy := dot(y, y)
-	return screener{sp: sp, y: y, yy: yy, ylen: math.Sqrt(yy), g: g}
+	err := 2*sp.gamma*math.Sqrt(yy)*sp.maxLen + 1e-12*(yy+sp.maxLen*sp.maxLen)
+	return screener{sp: sp, y: y, yy: yy, err: err, g: g}
 }
 
 // bounds returns an estimate of ||y - x_k||^2 and a bound on its error.
@@ -128,9 +132,13 @@ func (sc screener) bounds(k int) (est, err float64) { return sc.boundsDot(k, sc.
 
 // boundsDot is bounds from g, the float32 inner product of y and x_k.
 func (sc screener) boundsDot(k int, g float32) (est, err float64) {
-	est = sc.yy + sc.sp.norm[k] - 2*float64(g)
-	err = 2*sc.sp.gamma*sc.ylen*sc.sp.norms[k] + 1e-12*(sc.yy+sc.sp.norm[k])
-	return est, err
+	return sc.yy + sc.sp.norm[k] - 2*float64(g), sc.err
+}
+
+// cut turns the radius test ||y - x_k||^2 <= r2 into one on v = g_k - ||x_k||^2/2: v > in
+// means certainly within r, v < out certainly not, anything between needs exact.
+func (sc screener) cut(r2 float64) (in, out float64) {
+	return (sc.yy + sc.err - r2) / 2, (sc.yy - sc.err - r2) / 2
 }
 
 // exact is the squared distance the algorithm decides by (float64).

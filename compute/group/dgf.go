@@ -85,25 +85,6 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	return DGFResult{Groups: groups, H: h, Peaks: len(peaks), Iterations: rounds, FullScans: ms.full.Load()}, nil
 }
 
-// bandwidth returns h, the mean over features of the mean distance to the K nearest
-// other features (SPEC section 2).
-func (sp *space) bandwidth(ctx context.Context, K int) (float64, error) {
-	p := sp.len()
-	knn := make([]float64, p)
-	rows := make([]int, p)
-	ys := make([][]float64, p)
-	for j := range rows {
-		rows[j], ys[j] = j, sp.pt.RawRowView(j)
-	}
-	err := sp.screenRows(ctx, ys, rows, func(j int, sc screener) {
-		knn[j] = kNearestScreened(sc, K, j, -1)
-	})
-	if err != nil {
-		return 0, err
-	}
-	return floats.Sum(knn) / float64(p), nil
-}
-
 // kNearestScreened returns the mean distance from the screened point to its K nearest
 // features, leaving out feature self and every feature at squared distance <= zero.
 func kNearestScreened(sc screener, K, self int, zero float64) float64 {

@@ -113,6 +113,21 @@ func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (
 func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)) {
 	_, n := ms.sp.pt.Dims()
 	m := len(hb.ring)
+	if len(ys) < 4 {
+		// too few points to pay for gathering the ring: one product per ring feature
+		c := make([]float32, m)
+		y32 := make([]float32, n)
+		for i, y := range ys {
+			for d, v := range y {
+				y32[d] = float32(v)
+			}
+			for r, k := range hb.ring {
+				c[r] = sdot(y32, ms.sp.x32[int(k)*n:int(k+1)*n])
+			}
+			visit(i, ms.sp.screener(y, c))
+		}
+		return
+	}
 	ring := make([]float32, m*n)
 	for i, k := range hb.ring {
 		copy(ring[i*n:(i+1)*n], ms.sp.x32[int(k)*n:int(k+1)*n])
@@ -229,7 +244,12 @@ func (ms *shifter) evaluateAtHubs(ctx context.Context, todo []int) error {
 		}
 		return ms.tr[s].big
 	}
-	jobs := groupBy(todo, at)
+	var jobs [][]int // blocks of at most 256 trajectories of one hub
+	for _, g := range groupBy(todo, at) {
+		for b := 0; b < len(g); b += 256 {
+			jobs = append(jobs, g[b:min(b+256, len(g))])
+		}
+	}
 	return forAll(ctx, len(jobs), func(j int) {
 		rows := jobs[j]
 		hb := at(rows[0])

@@ -71,8 +71,10 @@ func (ms *shifter) run(ctx context.Context, maxIter int, tol float64) (int, erro
 		var err error
 		t0 := time.Now()
 		switch {
-		case ms.gaussian || it == 0:
+		case ms.gaussian:
 			err = ms.scan(ctx, todo)
+		case it == 0:
+			err = ms.firstRound(ctx)
 		default:
 			err = ms.evaluateAtHubs(ctx, todo)
 		}

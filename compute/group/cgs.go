@@ -39,29 +39,11 @@ type Cooccurrence struct {
 	Count map[uint64]uint16 // key i*P + j with i < j
 }
 
-// Add counts one run's groups; a pair in two groups of the run counts once.
-func (w *Cooccurrence) Add(groups []Group) {
-	seen := map[uint64]bool{}
-	for _, g := range groups {
-		for a, i := range g.Members {
-			for _, j := range g.Members[a+1:] {
-				lo, hi := min(i, j), max(i, j)
-				k := uint64(lo)*uint64(w.P) + uint64(hi)
-				if !seen[k] {
-					seen[k] = true
-					w.Count[k]++
-				}
-			}
-		}
-	}
-	w.Runs++
-}
-
 // Groups returns the ranked consensus groups.
 func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) ([]Group, error) {
 	n, p := x.Dims()
 	t := max(c.Bootstraps, 1)
-	w := Cooccurrence{P: p, Count: map[uint64]uint16{}}
+	runs := make([][]Group, t)
 	idx := make([]int, n)
 	for b := 0; b < t; b++ {
 		for i := range idx {
@@ -73,9 +55,9 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 		if err != nil {
 			return nil, err
 		}
-		w.Add(res.Groups)
+		runs[b] = res.Groups
 	}
-	clusters := AverageLinkage(w, 0.5)
+	clusters := consensus(p, runs, 0.5)
 	ps := newPoints(x)
 	f := score.FScores(x, y, classes)
 	groups := make([]Group, len(clusters))
@@ -85,6 +67,121 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 	}
 	sortByRelevance(groups)
 	return groups, ctx.Err()
+}
+
+// consensus clusters the p features by average linkage on W_ij = share of the runs in
+// which i and j are in one group, merging while the mean W between two clusters exceeds
+// stop (see AverageLinkage).
+//
+// Real arrays give groups of thousands of genes, millions of pairs a run, so the pairs are
+// not listed one by one: features in exactly one group in every run, the same group each
+// time as other features, have W = 1 with those and identical W to every other feature,
+// so average linkage merges them before anything else (mean 1, the largest possible) and
+// never separates them; they enter as one node of their size, and W is held between nodes.
+func consensus(p int, runs [][]Group, stop float64) [][]int {
+	t := len(runs)
+	// each feature's group in every run (-1: none or several)
+	sig := make([][]int32, p)
+	for j := range sig {
+		sig[j] = make([]int32, t)
+		for r := range sig[j] {
+			sig[j][r] = -1
+		}
+	}
+	several := make([]bool, p)
+	for r, groups := range runs {
+		for g, grp := range groups {
+			for _, j := range grp.Members {
+				if sig[j][r] >= 0 {
+					several[j] = true
+				}
+				sig[j][r] = int32(g)
+			}
+		}
+	}
+	// nodes: classes of regular features with one signature, and every other feature alone
+	node := make([]int, p)
+	var members [][]int
+	bySig := map[string]int{}
+	for j := 0; j < p; j++ {
+		regular := !several[j]
+		for _, g := range sig[j] {
+			regular = regular && g >= 0
+		}
+		if regular {
+			key := sigKey(sig[j])
+			if a, ok := bySig[key]; ok {
+				node[j] = a
+				members[a] = append(members[a], j)
+				continue
+			}
+			bySig[key] = len(members)
+		}
+		node[j] = len(members)
+		members = append(members, []int{j})
+	}
+	// W between nodes: the runs in which they share a group
+	count := map[uint64]uint16{}
+	m := uint64(len(members))
+	for _, groups := range runs {
+		seen := map[uint64]bool{}
+		var in []int
+		for _, grp := range groups {
+			in = in[:0]
+			last := map[int]bool{}
+			for _, j := range grp.Members {
+				if a := node[j]; !last[a] {
+					last[a] = true
+					in = append(in, a)
+				}
+			}
+			for x, a := range in {
+				for _, b := range in[x+1:] {
+					lo, hi := min(a, b), max(a, b)
+					if k := uint64(lo)*m + uint64(hi); !seen[k] {
+						seen[k] = true
+						count[k]++
+					}
+				}
+			}
+		}
+	}
+	size := make([]int, len(members))
+	sum := make([]map[int]float64, len(members))
+	for a, mem := range members {
+		size[a] = len(mem)
+	}
+	for k, cnt := range count {
+		a, b := int(k/m), int(k%m)
+		v := float64(size[a]*size[b]) * float64(cnt) / float64(t)
+		if sum[a] == nil {
+			sum[a] = map[int]float64{}
+		}
+		if sum[b] == nil {
+			sum[b] = map[int]float64{}
+		}
+		sum[a][b] += v
+		sum[b][a] += v
+	}
+	var out [][]int
+	for _, cl := range averageLinkage(size, sum, stop) {
+		var f []int
+		for _, a := range cl {
+			f = append(f, members[a]...)
+		}
+		sort.Ints(f)
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+func sigKey(s []int32) string {
+	b := make([]byte, 4*len(s))
+	for i, v := range s {
+		b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	}
+	return string(b)
 }
 
 // AverageLinkage clusters the P features by average linkage on W = Count/Runs: the two
@@ -97,8 +194,6 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 	for i := range size {
 		size[i] = 1
 	}
-	// sum[a][b] = sum of W over pairs between clusters a and b (a cluster is named by
-	// its smallest feature)
 	sum := make([]map[int]float64, w.P)
 	for k, cnt := range w.Count {
 		i, j := int(k/uint64(w.P)), int(k%uint64(w.P))
@@ -112,8 +207,21 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 		sum[i][j] += v
 		sum[j][i] += v
 	}
-	version := make([]int, w.P)
-	alive := make([]bool, w.P)
+	out := averageLinkage(size, sum, stop)
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// averageLinkage clusters nodes of the given sizes, sum[a][b] being the sum of W over the
+// pairs between nodes a and b (it is changed): the two clusters with the largest mean W
+// merge while it exceeds stop; ties go to the clusters with the smaller names (a cluster
+// is named by its first node), so merges never depend on map order. It returns the
+// clusters as ascending node lists.
+func averageLinkage(size []int, sum []map[int]float64, stop float64) [][]int {
+	nn := len(size)
+	size = append([]int(nil), size...)
+	version := make([]int, nn)
+	alive := make([]bool, nn)
 	for i := range alive {
 		alive[i] = true
 	}
@@ -134,7 +242,7 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 			}
 		}
 	}
-	parent := make([]int, w.P)
+	parent := make([]int, nn)
 	for i := range parent {
 		parent[i] = i
 	}
@@ -147,6 +255,9 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 		for c, v := range sum[b] {
 			if c == a {
 				continue
+			}
+			if sum[a] == nil {
+				sum[a] = map[int]float64{}
 			}
 			sum[a][c] += v
 			sum[c][a] += v
@@ -169,15 +280,18 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 		return i
 	}
 	byRoot := map[int][]int{}
-	for i := 0; i < w.P; i++ {
+	var roots []int
+	for i := 0; i < nn; i++ {
 		rt := find(i)
+		if _, ok := byRoot[rt]; !ok {
+			roots = append(roots, rt)
+		}
 		byRoot[rt] = append(byRoot[rt], i)
 	}
-	out := make([][]int, 0, len(byRoot))
-	for _, m := range byRoot {
-		out = append(out, m)
+	out := make([][]int, 0, len(roots))
+	for _, rt := range roots {
+		out = append(out, byRoot[rt])
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
 }
 

@@ -17,7 +17,7 @@ var sharedData = filepath.Join("..", "..", "shared", "data")
 func TestRankCommandColon(t *testing.T) {
 	path := filepath.Join(sharedData, "colon.csv")
 	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data missing")
+		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	var out, errw bytes.Buffer
 	if code := headless(rankCommand, []string{"--data", path, "--method", "fstat"}, &out, &errw); code != 0 {
@@ -140,7 +140,7 @@ func TestParseKs(t *testing.T) {
 func TestWrapperAndMidsCommands(t *testing.T) {
 	path := filepath.Join(sharedData, "colon.csv")
 	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data missing")
+		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	dir := t.TempDir()
 	var out, errw bytes.Buffer

@@ -50,7 +50,7 @@ func TestEndToEndUnderX(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(gct); err != nil {
-		t.Skip("shared data missing")
+		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "steadfast")

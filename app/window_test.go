@@ -59,7 +59,7 @@ func newTestUI(t *testing.T) (*UI, fyne.Window) {
 func TestWindowLoadRunExport(t *testing.T) {
 	colon := filepath.Join(sharedData, "colon.csv")
 	if _, err := os.Stat(colon); err != nil {
-		t.Skip("shared data missing")
+		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	u, _ := newTestUI(t)
 	if !strings.Contains(u.summary.Text, "100 samples, 1000 features") {

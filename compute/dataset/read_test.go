@@ -197,7 +197,7 @@ func TestReadRealData(t *testing.T) {
 	} {
 		path := filepath.Join("..", "..", "..", "shared", "data", tc.file)
 		if _, err := os.Stat(path); err != nil {
-			t.Skipf("shared data not present: %v", err)
+			t.Fatalf("real data missing (../shared/data): %v", err)
 		}
 		ds, err := ReadFile(path, Options{})
 		if err != nil {

@@ -24,7 +24,7 @@ func colon(t testing.TB) *dataset.Dataset {
 	path := filepath.Join("..", "..", "..", "shared", "data", "colon.csv")
 	ds, err := dataset.ReadFile(path, dataset.Options{})
 	if err != nil {
-		t.Skipf("shared data: %v", err)
+		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	dataset.Standardize(ds.X)
 	return ds

@@ -1,0 +1,184 @@
+package group
+
+import (
+	"bufio"
+	"context"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/dataset"
+)
+
+// groupKeys returns each group's members, renamed through name and sorted, as strings.
+func groupKeys(groups []Group, name func(int) int) map[string]int {
+	out := map[string]int{}
+	for _, g := range groups {
+		ids := make([]int, len(g.Members))
+		for i, j := range g.Members {
+			ids[i] = name(j)
+		}
+		sort.Ints(ids)
+		out[fmtInts(ids)]++
+	}
+	return out
+}
+
+func fmtInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, " ")
+}
+
+// TestDGFGroupsEqualSklearn: on real arrays DGF's groups are exactly scikit-learn
+// MeanShift's (every gene within h of each peak; testdata/make_meanshift_groups.py).
+func TestDGFGroupsEqualSklearn(t *testing.T) {
+	for _, set := range []string{"colon.csv", "leukemia.gct"} {
+		ds := realZ(t, set)
+		fh, err := os.Open("testdata/" + strings.Split(set, ".")[0] + "_meanshift_groups.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<22)
+		for sc.Scan() {
+			want[sc.Text()]++
+		}
+		fh.Close()
+		res, err := DGF(context.Background(), ds.X, DGFParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := groupKeys(res.Groups, func(j int) int { return j })
+		// scikit-learn's peaks with the same members count once on both sides
+		for k := range got {
+			got[k] = 1
+		}
+		for k := range want {
+			want[k] = 1
+		}
+		if !reflect.DeepEqual(got, want) {
+			missing, extra := 0, 0
+			for k := range want {
+				if got[k] == 0 {
+					missing++
+				}
+			}
+			for k := range got {
+				if want[k] == 0 {
+					extra++
+				}
+			}
+			t.Errorf("%s: %d groups, scikit-learn %d: %d of theirs missing, %d of ours extra", set, len(got), len(want), missing, extra)
+		}
+	}
+}
+
+// TestDGFOnRealDataIndependentOfOrderAndThreads: Colon with its genes shuffled, on one
+// thread and on four, gives the same groups.
+func TestDGFOnRealDataIndependentOfOrderAndThreads(t *testing.T) {
+	ds := realZ(t, "colon.csv")
+	_, p := ds.Dims()
+	perm := rand.New(rand.NewPCG(5, 6)).Perm(p)
+	run := func(x *mat.Dense, procs int) DGFResult {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		res, err := DGF(context.Background(), x, DGFParams{Eliminate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a := run(ds.X, 1)
+	b := run(dataset.SelectFeatures(ds.X, perm), 4)
+	ka := groupKeys(a.Groups, func(j int) int { return j })
+	kb := groupKeys(b.Groups, func(j int) int { return perm[j] })
+	if !reflect.DeepEqual(ka, kb) {
+		t.Errorf("%d groups in order on 1 thread, %d shuffled on 4, not the same", len(a.Groups), len(b.Groups))
+	}
+}
+
+// TestScreenerNeverMisjudges: the float32 screen decides ||y - x_k||^2 <= r2 exactly as
+// the float64 distance does, also for radii placed on the distances themselves.
+func TestScreenerNeverMisjudges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := mat.NewDense(40, 300, nil)
+	for i := 0; i < 40; i++ {
+		for j := 0; j < 300; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	for j := 1; j < 300; j += 3 { // near-duplicates
+		for i := 0; i < 40; i++ {
+			x.Set(i, j, x.At(i, j-1)+1e-7*rng.NormFloat64())
+		}
+	}
+	dataset.Standardize(x)
+	sp := newSpace(x)
+	ys := [][]float64{sp.pt.RawRowView(0), sp.pt.RawRowView(7)}
+	err := sp.screenRows(context.Background(), ys, []int{0, 1}, func(s int, sc screener) {
+		for k := 0; k < sp.len(); k++ {
+			for _, r2 := range []float64{sc.exact(k), sc.exact(k) * (1 + 1e-15), sc.exact(k) * (1 - 1e-15), 40, 80} {
+				if got, want := sc.within(k, r2), sc.exact(k) <= r2; got != want {
+					t.Fatalf("point %d, feature %d, r2 %v: screened %v, exact %v", s, k, r2, got, want)
+				}
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestConsensusEqualsFeatureLinkage: CGS's node-level clustering equals average linkage
+// on the feature-level co-occurrence, on random runs with overlapping and missing groups.
+func TestConsensusEqualsFeatureLinkage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		p, runs := 4+rng.IntN(30), 1+rng.IntN(6)
+		var all [][]Group
+		w := Cooccurrence{P: p, Runs: runs, Count: map[uint64]uint16{}}
+		for r := 0; r < runs; r++ {
+			var groups []Group
+			for g := 0; g < 1+rng.IntN(5); g++ {
+				var m []int
+				for j := 0; j < p; j++ {
+					if rng.IntN(3) == 0 {
+						m = append(m, j)
+					}
+				}
+				if len(m) > 0 {
+					groups = append(groups, Group{Members: m})
+				}
+			}
+			seen := map[uint64]bool{}
+			for _, g := range groups {
+				for a, i := range g.Members {
+					for _, j := range g.Members[a+1:] {
+						k := uint64(i)*uint64(p) + uint64(j)
+						if !seen[k] {
+							seen[k] = true
+							w.Count[k]++
+						}
+					}
+				}
+			}
+			all = append(all, groups)
+		}
+		want := AverageLinkage(w, 0.5)
+		got := consensus(p, all, 0.5)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d: consensus %v, feature-level %v", trial, got, want)
+		}
+	}
+}

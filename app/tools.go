@@ -44,8 +44,8 @@ func newKChooserView(u *UI) *kChooserView {
 
 func (k *kChooserView) compute() {
 	ds := k.u.data
-	k.u.startTask("K chooser", func(ctx context.Context, report func(int, int, string)) (func(), error) {
-		report(0, 1, "nearest-neighbour correlations")
+	k.u.startTask("K chooser", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		report(experiment.Progress{Total: 1, Stage: "nearest-neighbour correlations"})
 		vals, err := group.KNNCorrelations(ctx, zscored(ds), group.ChooserKs)
 		if err != nil {
 			return nil, err
@@ -114,8 +114,10 @@ func (v *wrapperView) compute() {
 
 func (v *wrapperView) start(sweep experiment.WrapperSweep) {
 	ds := v.u.data
-	v.u.startTask("Wrapper", func(ctx context.Context, report func(int, int, string)) (func(), error) {
-		sweep.Progress = func(stage string, done, total int) { report(done, total, stage) }
+	v.u.startTask("Wrapper", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		sweep.Progress = func(stage string, done, total int) {
+			report(experiment.Progress{Done: done, Total: total, Stage: stage})
+		}
 		aucs, base, err := sweep.Run(ctx, zscored(ds), ds.X, ds.Labels, len(ds.Classes))
 		if err != nil {
 			return nil, err
@@ -167,9 +169,9 @@ func newMIDSView(u *UI) *midsView {
 func (v *midsView) compute() {
 	ds := v.u.data
 	chosen := max(v.epsilon.SelectedIndex(), 0)
-	v.u.startTask("MIDS", func(ctx context.Context, report func(int, int, string)) (func(), error) {
+	v.u.startTask("MIDS", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		x := zscored(ds)
-		report(0, len(midsEpsilons)+1, "correlation graphs")
+		report(experiment.Progress{Total: len(midsEpsilons) + 1, Stage: "correlation graphs"})
 		graphs, err := group.CorrelationGraphs(ctx, x, midsEpsilons)
 		if err != nil {
 			return nil, err
@@ -180,7 +182,7 @@ func (v *midsView) compute() {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			report(i+1, len(graphs)+1, fmt.Sprintf("MIDS at |r| > %g", midsEpsilons[i]))
+			report(experiment.Progress{Done: i + 1, Total: len(graphs) + 1, Stage: fmt.Sprintf("MIDS at |r| > %g", midsEpsilons[i])})
 			sets[i] = g.MIDS()
 			if err := g.CheckIDS(sets[i]); err != nil {
 				return nil, fmt.Errorf("internal error, please report: %v", err)
@@ -281,8 +283,8 @@ func (v *sampleSizeView) compute() {
 		return
 	}
 	study := experiment.SyntheticStudy{Preset: synth.Presets[v.preset.Selected], Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
-	v.u.startTask("Sample-size study", func(ctx context.Context, report func(int, int, string)) (func(), error) {
-		res, err := study.Run(ctx, func(p experiment.Progress) { report(p.Done, p.Total, p.Stage) })
+	v.u.startTask("Sample-size study", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		res, err := study.Run(ctx, report)
 		if err != nil {
 			return nil, err
 		}

@@ -383,9 +383,28 @@ func (u *UI) Run() {
 		return
 	}
 	ds := u.data
+	if est, lines, err := experiment.Estimate(cfg, ds); err == nil && est > longRun {
+		msg := fmt.Sprintf("This study will take about %s on a two-core laptop:\n%s\n(the other methods add little). "+
+			"Progress and the time left are shown as it runs, and Cancel stops it within a second.\nStart it now?",
+			widgets.Duration(est), strings.Join(lines, "\n"))
+		dialog.ShowConfirm("A long run", msg, func(ok bool) {
+			if ok {
+				u.startRun(cfg, ds)
+			}
+		}, u.win)
+		return
+	}
+	u.startRun(cfg, ds)
+}
+
+// longRun is the estimated study time above which Run asks before it starts.
+const longRun = 2 * time.Minute
+
+// startRun runs the study cfg on ds in the background.
+func (u *UI) startRun(cfg experiment.Config, ds *dataset.Dataset) {
 	log.Printf("run started: %s on %s", cfg.Protocol, ds.Name)
-	u.startTask("Run", func(ctx context.Context, report func(done, total int, stage string)) (func(), error) {
-		res, err := experiment.Run(ctx, cfg, ds, func(p experiment.Progress) { report(p.Done, p.Total, p.Stage) })
+	u.startTask("Run", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		res, err := experiment.Run(ctx, cfg, ds, report)
 		if err != nil {
 			return nil, err
 		}
@@ -396,7 +415,7 @@ func (u *UI) Run() {
 
 // taskWork is background work started from the window. It may call report from any
 // goroutine, and returns what to do on the UI goroutine when it succeeds.
-type taskWork func(ctx context.Context, report func(done, total int, stage string)) (apply func(), err error)
+type taskWork func(ctx context.Context, report func(experiment.Progress)) (apply func(), err error)
 
 // startTask runs work in the background behind the progress bar and its Cancel button.
 // One task runs at a time: Run and the tools' Compute buttons are disabled meanwhile.
@@ -411,10 +430,10 @@ func (u *UI) startTask(what string, work taskWork) {
 	id := u.runID
 	u.setBusy(true)
 	u.progress.Start(what)
-	report := func(done, total int, stage string) {
+	report := func(pr experiment.Progress) {
 		u.mu.Lock()
 		now := time.Now()
-		if now.Sub(u.lastUI) < 100*time.Millisecond && done < total {
+		if now.Sub(u.lastUI) < 100*time.Millisecond && pr.Done < pr.Total {
 			u.mu.Unlock()
 			return
 		}
@@ -422,7 +441,7 @@ func (u *UI) startTask(what string, work taskWork) {
 		u.mu.Unlock()
 		u.do(func() {
 			if id == u.runID && u.cancel != nil {
-				u.progress.Update(done, total, stage)
+				u.progress.Update(pr.Done, pr.Total, pr.Stage, pr.Fraction, pr.Left)
 			}
 		})
 	}

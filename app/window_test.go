@@ -13,8 +13,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/synth"
 	"steadfast/plots"
 )
 
@@ -296,5 +298,67 @@ func TestWindowFitsALaptop(t *testing.T) {
 	u, _ := newTestUI(t)
 	if m := onUI(func() fyne.Size { return u.Content().MinSize() }); m.Width > 1280 || m.Height > 700 {
 		t.Errorf("the window needs at least %.0f x %.0f", m.Width, m.Height)
+	}
+}
+
+// TestLongRunAsksFirst: a CGS study estimated above two minutes opens a dialog with the
+// estimate instead of starting; confirming starts it.
+func TestLongRunAsksFirst(t *testing.T) {
+	u, w := newTestUI(t)
+	ds, _ := synth.Generate(synth.D5k, 100, 1, 0) // 5000 genes: CGS 101 x 10 DGF runs of about 0.85 s
+	serialized(func() {
+		u.setData(ds, "", dataset.Options{})
+		for name, c := range u.methods.checks {
+			c.SetChecked(name == "cgs")
+		}
+		u.protocol.protocol.SetSelectedIndex(0) // 10 x 10-fold CV
+		test.Tap(u.runBtn)
+	})
+	if u.cancel != nil {
+		t.Fatal("a long run started without asking")
+	}
+	top := onUI(func() fyne.CanvasObject { return w.Canvas().Overlays().Top() })
+	if top == nil {
+		t.Fatal("no dialog before a long run")
+	}
+	var texts []string
+	var confirm *widget.Button
+	walk(top, func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Label:
+			texts = append(texts, v.Text)
+		case *widget.Button:
+			if v.Text == "Yes" {
+				confirm = v
+			}
+		}
+	})
+	if all := strings.Join(texts, " "); !strings.Contains(all, "cgs: 101 rankings") || !strings.Contains(all, "min") {
+		t.Errorf("dialog says %q", all)
+	}
+	if confirm == nil {
+		t.Fatal("no Yes button")
+	}
+	serialized(func() { test.Tap(confirm) })
+	if onUI(func() bool { return u.cancel == nil }) {
+		t.Fatal("confirming did not start the run")
+	}
+	serialized(func() { u.cancel() })
+	waitFor(t, "the cancel", 10*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
+}
+
+// walk visits o and everything inside it.
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			walk(c, f)
+		}
+	case fyne.Widget:
+		r := test.WidgetRenderer(v)
+		for _, c := range r.Objects() {
+			walk(c, f)
+		}
 	}
 }

@@ -40,10 +40,12 @@ func (p *Progress) Start(what string) {
 	p.Cancel.Enable()
 }
 
-// Update shows done of total units of the stage what and the time left in it,
-// extrapolated from the rate since the stage began: at Start for the first, at its first
-// Update for a later one.
-func (p *Progress) Update(done, total int, what string) {
+// Update shows done of total units of the stage what and the time left in it. With a
+// weighed share of the work done (fraction > 0) the bar shows that share, and a time left
+// given by the caller (left > 0) is shown as it is; otherwise both are extrapolated from
+// the units done since the stage began (at Start for the first, at its first Update for
+// a later one).
+func (p *Progress) Update(done, total int, what string, fraction float64, left time.Duration) {
 	if total <= 0 {
 		return
 	}
@@ -54,17 +56,21 @@ func (p *Progress) Update(done, total int, what string) {
 		p.stage = what
 	}
 	f := float64(done) / float64(total)
-	p.Bar.SetValue(f)
-	left := "estimating time left"
-	if done > 0 && f < 1 {
-		el := time.Since(p.since)
-		rem := time.Duration(float64(el) * (1 - f) / f)
-		left = "about " + Duration(rem) + " left"
+	if fraction > 0 {
+		f = fraction
 	}
-	p.Status.SetText(fmt.Sprintf("%s %d/%d, %s", what, done, total, left))
+	p.Bar.SetValue(f)
+	text := "estimating time left"
+	switch {
+	case left > 0 && done < total:
+		text = "about " + Duration(left) + " left"
+	case done > 0 && f < 1:
+		el := time.Since(p.since)
+		text = "about " + Duration(time.Duration(float64(el)*(1-f)/f)) + " left"
+	}
+	p.Status.SetText(fmt.Sprintf("%s %d/%d, %s", what, done, total, text))
 }
 
-// Finish shows the outcome and disables Cancel.
 func (p *Progress) Finish(msg string, ok bool) {
 	if ok {
 		p.Bar.SetValue(1)

@@ -50,16 +50,21 @@ func TestProgressText(t *testing.T) {
 	p.Start("Running")
 	p.start = time.Now().Add(-10 * time.Second) // 10 s for a quarter: 30 s left
 	p.since = p.start
-	p.Update(25, 100, "ranking")
+	p.Update(25, 100, "ranking", 0, 0)
 	if got := p.Status.Text; got != "ranking 25/100, about 30 s left" {
 		t.Errorf("status %q", got)
 	}
 	// a second stage has its own clock: 4 s for 1 of 3 units, 8 s left
-	p.Update(0, 3, "pairs")
+	p.Update(0, 3, "pairs", 0, 0)
 	p.since = time.Now().Add(-4 * time.Second)
-	p.Update(1, 3, "pairs")
+	p.Update(1, 3, "pairs", 0, 0)
 	if got := p.Status.Text; got != "pairs 1/3, about 8 s left" {
 		t.Errorf("second stage: status %q", got)
+	}
+	// a weighed share and a time left from the caller are shown as given
+	p.Update(5, 10, "ranking", 0.1, 90*time.Second)
+	if got := p.Status.Text; p.Bar.Value != 0.1 || got != "ranking 5/10, about "+Duration(90*time.Second)+" left" {
+		t.Errorf("weighed: bar %v, status %q", p.Bar.Value, got)
 	}
 	test.Tap(p.Cancel)
 	if !cancelled {

@@ -107,6 +107,10 @@ type MethodResult struct {
 type Progress struct {
 	Done, Total int
 	Stage       string
+	// Fraction is the share of the work done, weighed by what each unit costs (0 while
+	// unknown), and Left the time left at that cost (0 while unknown).
+	Fraction float64
+	Left     time.Duration
 }
 
 // task is one unit: rank the training samples of one split with one method, and
@@ -163,7 +167,7 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 	}
 	outs := make([]taskOut, len(tasks))
 	if progress != nil {
-		progress(Progress{0, len(tasks), "ranking"})
+		progress(Progress{Total: len(tasks), Stage: "ranking"})
 	}
 	// the first unit to fail cancels the units still running; its error is the one
 	// returned, not the cancellations it caused
@@ -173,6 +177,8 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 		mu       sync.Mutex
 		done     int
 		firstErr error
+		finished = make([]bool, len(tasks))
+		cost     = newCosts(cfg, tasks, ds)
 	)
 	err = parallel.For(ctx, cfg.Workers, len(tasks), func(i int) error {
 		out, err := runTask(ctx, cfg, ds, test, tasks[i], i, accKs)
@@ -187,11 +193,14 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 		}
 		outs[i] = out
 		done++
-		d := done
-		mu.Unlock()
+		finished[i] = true
+		cost.add(tasks[i].method, out.secs)
+		pr := Progress{Done: done, Total: len(tasks), Stage: "ranking"}
+		pr.Fraction, pr.Left = cost.progress(tasks, finished)
 		if progress != nil {
-			progress(Progress{d, len(tasks), "ranking"})
+			progress(pr) // under the lock: never two calls at once
 		}
+		mu.Unlock()
 		return nil
 	})
 	if firstErr != nil {

@@ -53,7 +53,7 @@ func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*Synt
 		cfg.Seed, cfg.Workers = s.Seed, s.Workers
 		res, err := run(ctx, cfg, train, test, func(p Progress) {
 			if progress != nil {
-				progress(Progress{si*perSize + p.Done, len(s.Sizes) * perSize, fmt.Sprintf("n = %d", n)})
+				progress(Progress{Done: si*perSize + p.Done, Total: len(s.Sizes) * perSize, Stage: fmt.Sprintf("n = %d", n)})
 			}
 		})
 		if err != nil {

@@ -1,0 +1,127 @@
+package experiment
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"steadfast/compute/dataset"
+)
+
+// dgfSeconds is the time of one DGF run on n samples and p genes on a two-core laptop,
+// 0.1 + 3e-10 p^2 n seconds: fitted to BenchmarkDGFReal on the real sets (Colon 0.25 s,
+// Leukemia 1.6 s, Chowdary 14 s, each within a factor of two). Dense blobs of correlated
+// probes cost more than scattered genes, so it is a guide, not a promise.
+func dgfSeconds(n, p int) float64 {
+	return 0.1 + 3e-10*float64(p)*float64(p)*float64(n)
+}
+
+// rankingSeconds estimates one ranking of a group method on n training samples, and 0
+// for the methods without a cost model (the single-gene rankers, seconds at most).
+func rankingSeconds(name string, params map[string]float64, n, p int) float64 {
+	switch strings.TrimSuffix(name, "+mids") {
+	case "drags":
+		return dgfSeconds(n, p)
+	case "cgs":
+		t := params["t"]
+		if t <= 0 {
+			t = 10
+		}
+		return t * dgfSeconds(n, p)
+	}
+	return 0
+}
+
+// Estimate is the expected wall time of the study's group methods (DRAGS, CGS) on ds: the
+// number of rankings each makes times rankingSeconds at the training size, and a line
+// per method saying so. The other methods are not counted.
+func Estimate(cfg Config, ds *dataset.Dataset) (time.Duration, []string, error) {
+	n, p := ds.Dims()
+	cfg, err := cfg.Resolved(p)
+	if err != nil {
+		return 0, nil, err
+	}
+	count := make([]int, len(cfg.Methods))
+	train := make([]int, len(cfg.Methods))
+	for _, t := range plan(cfg, ds) {
+		count[t.method]++
+		train[t.method] = max(train[t.method], len(t.split.Train))
+	}
+	total := 0.0
+	var lines []string
+	for m, spec := range cfg.Methods {
+		s := rankingSeconds(spec.Name, spec.Params, min(train[m], n), p)
+		if s == 0 {
+			continue
+		}
+		total += s * float64(count[m])
+		lines = append(lines, fmt.Sprintf("%s: %d rankings of about %.1f s each", spec.Name, count[m], s))
+	}
+	return time.Duration(total * float64(time.Second)), lines, nil
+}
+
+// costs keeps the measured seconds of the finished rankings of each method, to weigh
+// the progress of a study by what its units cost rather than by their number.
+type costs struct {
+	prior   []float64 // per method, from rankingSeconds (0: none)
+	sum     []float64
+	done    []int
+	workers int
+}
+
+func newCosts(cfg Config, tasks []task, ds *dataset.Dataset) *costs {
+	n, p := ds.Dims()
+	c := &costs{prior: make([]float64, len(cfg.Methods)), sum: make([]float64, len(cfg.Methods)),
+		done: make([]int, len(cfg.Methods)), workers: max(cfg.Workers, 1)}
+	for m, spec := range cfg.Methods {
+		c.prior[m] = rankingSeconds(spec.Name, spec.Params, n, p)
+	}
+	return c
+}
+
+// add records a finished ranking of method m that took secs.
+func (c *costs) add(m int, secs float64) {
+	c.sum[m] += secs
+	c.done[m]++
+}
+
+// of is the expected cost of one ranking of method m: its measured mean, else its
+// prior, else the mean of all measured rankings, else 1.
+func (c *costs) of(m int) float64 {
+	if c.done[m] > 0 {
+		return c.sum[m] / float64(c.done[m])
+	}
+	if c.prior[m] > 0 {
+		return c.prior[m]
+	}
+	all, k := 0.0, 0
+	for i := range c.sum {
+		all += c.sum[i]
+		k += c.done[i]
+	}
+	if k > 0 {
+		return all / float64(k)
+	}
+	return 1
+}
+
+// progress returns the share of the work done and the time left, given which tasks
+// have finished; the time left is 0 until some ranking has been measured.
+func (c *costs) progress(tasks []task, finished []bool) (float64, time.Duration) {
+	done, left := 0.0, 0.0
+	for i, t := range tasks {
+		if finished[i] {
+			done += c.of(t.method)
+		} else {
+			left += c.of(t.method)
+		}
+	}
+	measured := false
+	for _, d := range c.done {
+		measured = measured || d > 0
+	}
+	if !measured || done+left == 0 {
+		return 0, 0
+	}
+	return done / (done + left), time.Duration(left / float64(c.workers) * float64(time.Second))
+}

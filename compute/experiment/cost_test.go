@@ -1,0 +1,47 @@
+package experiment
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"steadfast/compute/method"
+	"steadfast/compute/synth"
+)
+
+// TestProgressWeighsUnitsByCost: with one cheap and one costly method, finishing the cheap
+// method's rankings is a small share of the work (worked by hand: 3 rankings of 1 s and 3
+// of 9 s, the cheap ones done: 3 / 30).
+func TestProgressWeighsUnitsByCost(t *testing.T) {
+	tasks := []task{{method: 0}, {method: 0}, {method: 0}, {method: 1}, {method: 1}, {method: 1}}
+	c := &costs{prior: []float64{0, 0}, sum: []float64{0, 0}, done: []int{0, 0}, workers: 1}
+	finished := make([]bool, len(tasks))
+	if f, left := c.progress(tasks, finished); f != 0 || left != 0 {
+		t.Fatalf("nothing measured: %v, %v; want unknown (0, 0)", f, left)
+	}
+	for i := 0; i < 3; i++ {
+		finished[i] = true
+		c.add(0, 1)
+	}
+	c.add(1, 9) // a ranking of the costly method measured, still running others
+	f, left := c.progress(tasks, finished)
+	if math.Abs(f-3.0/30) > 1e-12 || left != 27*time.Second {
+		t.Errorf("share %v, left %v; want 0.1 and 27 s", f, left)
+	}
+}
+
+// TestEstimateCountsGroupRankings: a 10 x 10 CV study with CGS makes 101 rankings (one on
+// all samples), each of t = 10 DGF runs; F-statistic adds nothing to the estimate.
+func TestEstimateCountsGroupRankings(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 60, 1, 0)
+	cfg := Config{Protocol: CV10x10, Methods: []method.Spec{{Name: "fstat"}, {Name: "cgs"}}, Classifiers: []string{"svm"}}
+	d, lines, err := Estimate(cfg, ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, p := ds.Dims()
+	want := 101 * 10 * dgfSeconds(n, p) // the all-sample ranking sets the training size
+	if len(lines) != 1 || math.Abs(d.Seconds()-want) > 0.2*want {
+		t.Errorf("estimate %v (%v), want about %.1f s from CGS alone", d, lines, want)
+	}
+}

@@ -3,7 +3,10 @@ package group
 import (
 	"container/heap"
 	"context"
+	"math/big"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -120,51 +123,58 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 		node[j] = len(members)
 		members = append(members, []int{j})
 	}
-	// W between nodes: the runs in which they share a group
-	count := map[uint64]uint16{}
-	m := uint64(len(members))
+	// sum[a][b]: t times W summed over the feature pairs between nodes a and b, |a| |b|
+	// times the number of runs in which they share a group (integers: exact). Two regular nodes share at most one
+	// group a run; a pair with an irregular node is counted once a run however many
+	// groups it shares.
+	size := make([]int, len(members))
+	irregular := make([]bool, len(members))
+	for a, mem := range members {
+		size[a] = len(mem)
+		irregular[a] = len(mem) == 1 && (several[mem[0]] || slices.Contains(sig[mem[0]], -1))
+	}
+	sum := make([]map[int]uint64, len(members))
+	add := func(a, b int) {
+		v := uint64(size[a] * size[b])
+		if sum[a] == nil {
+			sum[a] = map[int]uint64{}
+		}
+		if sum[b] == nil {
+			sum[b] = map[int]uint64{}
+		}
+		sum[a][b] += v
+		sum[b][a] += v
+	}
+	mark := make([]int, len(members)) // run*groups+group+1 of the last group a node was listed in
+	stamp := 0
+	var in []int
 	for _, groups := range runs {
-		seen := map[uint64]bool{}
-		var in []int
+		seen := map[[2]int]bool{} // pairs with an irregular node, this run
 		for _, grp := range groups {
+			stamp++
 			in = in[:0]
-			last := map[int]bool{}
 			for _, j := range grp.Members {
-				if a := node[j]; !last[a] {
-					last[a] = true
+				if a := node[j]; mark[a] != stamp {
+					mark[a] = stamp
 					in = append(in, a)
 				}
 			}
 			for x, a := range in {
 				for _, b := range in[x+1:] {
 					lo, hi := min(a, b), max(a, b)
-					if k := uint64(lo)*m + uint64(hi); !seen[k] {
-						seen[k] = true
-						count[k]++
+					if irregular[lo] || irregular[hi] {
+						if seen[[2]int{lo, hi}] {
+							continue
+						}
+						seen[[2]int{lo, hi}] = true
 					}
+					add(lo, hi)
 				}
 			}
 		}
 	}
-	size := make([]int, len(members))
-	sum := make([]map[int]float64, len(members))
-	for a, mem := range members {
-		size[a] = len(mem)
-	}
-	for k, cnt := range count {
-		a, b := int(k/m), int(k%m)
-		v := float64(size[a]*size[b]) * float64(cnt) / float64(t)
-		if sum[a] == nil {
-			sum[a] = map[int]float64{}
-		}
-		if sum[b] == nil {
-			sum[b] = map[int]float64{}
-		}
-		sum[a][b] += v
-		sum[b][a] += v
-	}
 	var out [][]int
-	for _, cl := range averageLinkage(size, sum, stop) {
+	for _, cl := range averageLinkage(size, sum, uint64(t), stop) {
 		var f []int
 		for _, a := range cl {
 			f = append(f, members[a]...)
@@ -194,30 +204,36 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 	for i := range size {
 		size[i] = 1
 	}
-	sum := make([]map[int]float64, w.P)
+	sum := make([]map[int]uint64, w.P)
 	for k, cnt := range w.Count {
 		i, j := int(k/uint64(w.P)), int(k%uint64(w.P))
-		v := float64(cnt) / float64(w.Runs)
 		if sum[i] == nil {
-			sum[i] = map[int]float64{}
+			sum[i] = map[int]uint64{}
 		}
 		if sum[j] == nil {
-			sum[j] = map[int]float64{}
+			sum[j] = map[int]uint64{}
 		}
-		sum[i][j] += v
-		sum[j][i] += v
+		sum[i][j] += uint64(cnt)
+		sum[j][i] += uint64(cnt)
 	}
-	out := averageLinkage(size, sum, stop)
+	out := averageLinkage(size, sum, uint64(w.Runs), stop)
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
 }
 
-// averageLinkage clusters nodes of the given sizes, sum[a][b] being the sum of W over the
-// pairs between nodes a and b (it is changed): the two clusters with the largest mean W
-// merge while it exceeds stop; ties go to the clusters with the smaller names (a cluster
-// is named by its first node), so merges never depend on map order. It returns the
-// clusters as ascending node lists.
-func averageLinkage(size []int, sum []map[int]float64, stop float64) [][]int {
+// averageLinkage clusters nodes of the given sizes, sum[a][b] being runs times the sum of
+// W over the pairs between nodes a and b (an integer; it is changed): the two clusters
+// with the largest mean W merge while it exceeds stop; ties go to the clusters with the
+// smaller names (a cluster is named by its first node), so merges never depend on map
+// order. Means are compared as exact fractions, never rounded. It returns the clusters
+// as ascending node lists.
+func averageLinkage(size []int, sum []map[int]uint64, runs uint64, stop float64) [][]int {
+	// stop as a fraction num/den (exact for a float64)
+	r := new(big.Rat).SetFloat64(stop)
+	if r == nil || !r.Num().IsUint64() || !r.Denom().IsUint64() {
+		panic("averageLinkage: stop must be a finite non-negative number")
+	}
+	num, den := r.Num().Uint64(), r.Denom().Uint64()
 	nn := len(size)
 	size = append([]int(nil), size...)
 	version := make([]int, nn)
@@ -230,9 +246,10 @@ func averageLinkage(size []int, sum []map[int]float64, stop float64) [][]int {
 		if a > b {
 			a, b = b, a
 		}
-		avg := sum[a][b] / float64(size[a]*size[b])
-		if avg > stop {
-			heap.Push(h, link{avg, a, b, version[a], version[b]})
+		pairs := uint64(size[a] * size[b])
+		// sum / (runs pairs) > num / den
+		if cmpFrac(sum[a][b], runs*pairs, num, den) > 0 {
+			heap.Push(h, link{sum[a][b], pairs, a, b, version[a], version[b]})
 		}
 	}
 	for a := range sum {
@@ -257,7 +274,7 @@ func averageLinkage(size []int, sum []map[int]float64, stop float64) [][]int {
 				continue
 			}
 			if sum[a] == nil {
-				sum[a] = map[int]float64{}
+				sum[a] = map[int]uint64{}
 			}
 			sum[a][c] += v
 			sum[c][a] += v
@@ -296,9 +313,31 @@ func averageLinkage(size []int, sum []map[int]float64, stop float64) [][]int {
 }
 
 type link struct {
-	avg    float64
-	a, b   int
-	va, vb int
+	sum, pairs uint64 // mean W = sum / (runs pairs)
+	a, b       int
+	va, vb     int
+}
+
+// cmpFrac compares a/b with c/d (b, d > 0) exactly: -1, 0 or 1.
+func cmpFrac(a, b, c, d uint64) int {
+	h1, l1 := bits.Mul64(a, d)
+	h2, l2 := bits.Mul64(c, b)
+	switch {
+	case h1 != h2:
+		return cmpU(h1, h2)
+	default:
+		return cmpU(l1, l2)
+	}
+}
+
+func cmpU(x, y uint64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
 }
 
 // linkHeap pops the largest mean first; ties by the smaller cluster names, so merges
@@ -307,8 +346,8 @@ type linkHeap []link
 
 func (h linkHeap) Len() int { return len(h) }
 func (h linkHeap) Less(i, j int) bool {
-	if h[i].avg != h[j].avg {
-		return h[i].avg > h[j].avg
+	if c := cmpFrac(h[i].sum, h[i].pairs, h[j].sum, h[j].pairs); c != 0 {
+		return c > 0
 	}
 	if h[i].a != h[j].a {
 		return h[i].a < h[j].a

@@ -29,6 +29,17 @@ func TestAverageLinkageByHand(t *testing.T) {
 	}
 }
 
+// TestAverageLinkageExactAtThreshold: a mean of exactly 0.5 does not merge, although
+// 0.4 + 0.8 + 0.3 summed in float64 and divided by 3 gives 0.5000000000000001 (worked by
+// hand: {0,1,2} forms at W = 1, then its mean W to 3 is (4 + 8 + 3) / 30 = 0.5).
+func TestAverageLinkageExactAtThreshold(t *testing.T) {
+	w := Cooccurrence{P: 4, Runs: 10, Count: map[uint64]uint16{0*4 + 1: 10, 0*4 + 2: 10, 1*4 + 2: 10, 0*4 + 3: 4, 1*4 + 3: 8, 2*4 + 3: 3}}
+	got := AverageLinkage(w, 0.5)
+	if want := [][]int{{0, 1, 2}, {3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("clusters %v, want %v", got, want)
+	}
+}
+
 // On D1k the relevant groups drive the class: DRAGS's and CGS's top groups should be
 // mostly relevant ones, each group inside one true group.
 func TestGroupMethodsOnSyntheticData(t *testing.T) {

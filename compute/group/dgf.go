@@ -44,9 +44,10 @@ type DGFResult struct {
 
 // DGF finds the dense feature groups of x (n samples x p features, z-scored by the
 // caller): every feature starts a mean shift y <- mean of the features within h of y
-// (flat kernel), until the step is below 1e-3 h; the stationary points, densest first,
-// merge into the nearest earlier peak within h; a peak's group is every feature within
-// h of it.
+// (flat kernel), until the step is below 1e-3 h; the stationary points, densest first
+// (density: the number of features whose mean the point is, as scikit-learn's MeanShift
+// counts it), merge into the nearest earlier peak within h; a peak's group is every
+// feature within h of it.
 //
 // Exact, and fast on real arrays: distances are screened by float32 matrix products with
 // a guaranteed error bound and computed in float64 only where the bound cannot decide; a
@@ -148,7 +149,9 @@ func findPeaks(ms *shifter, h float64) []stationary {
 			continue // at its leader's point
 		}
 		y, d := ms.point(s)
-		pts = append(pts, stationary{y: y, yy: dot(y, y), density: d})
+		if d > 0 {
+			pts = append(pts, stationary{y: y, yy: dot(y, y), density: d})
+		}
 	}
 	sort.Slice(pts, func(a, b int) bool {
 		sa, sb := &pts[a], &pts[b]

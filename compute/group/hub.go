@@ -234,7 +234,13 @@ func (ms *shifter) evaluateAtHubs(ctx context.Context, todo []int) error {
 	if err := ms.newBigHubs(ctx, lost); err != nil {
 		return err
 	}
-	if err := ms.newSmallHubs(ctx, need); err != nil {
+	var rest []int // those a lone scan did not give a small hub
+	for _, s := range need {
+		if t := &ms.tr[s]; !ms.serves(t.small, t.y) {
+			rest = append(rest, s)
+		}
+	}
+	if err := ms.newSmallHubs(ctx, rest); err != nil {
 		return err
 	}
 	// evaluate every trajectory at its small hub
@@ -265,13 +271,19 @@ func (ms *shifter) evaluateAtHubs(ctx context.Context, todo []int) error {
 }
 
 // newBigHubs gives the trajectories big hubs centred at a cover of their points, each
-// built from a scan of every feature.
+// built from a scan of every feature; a trajectory alone in its part of the cover gets
+// a small hub at its point from the scan instead (its thin ring is cheaper to evaluate,
+// and a point far from all others is seldom joined).
 func (ms *shifter) newBigHubs(ctx context.Context, rows []int) error {
 	ys := make([][]float64, len(rows))
 	for i, s := range rows {
 		ys[i] = ms.tr[s].y
 	}
 	assign, centres := cover(ys, bigReach*ms.h, ms.h)
+	size := make([]int, len(rows))
+	for _, c := range assign {
+		size[c]++
+	}
 	made := make([]*hub, len(rows))
 	scanRows := make([]int, len(centres))
 	all := make([][]float64, len(rows))
@@ -281,13 +293,21 @@ func (ms *shifter) newBigHubs(ctx context.Context, rows []int) error {
 	ms.full.Add(int64(len(centres)))
 	ms.hubs.Add(int64(len(centres)))
 	err := ms.sp.screenRows(ctx, all, scanRows, func(i int, sc screener) {
-		made[i] = ms.hubFromScan(sc, bigReach*ms.h, (bigReach+smallReach)*ms.h)
+		if size[i] == 1 {
+			made[i] = ms.hubFromScan(sc, smallReach*ms.h, smallReach*ms.h)
+		} else {
+			made[i] = ms.hubFromScan(sc, bigReach*ms.h, (bigReach+smallReach)*ms.h)
+		}
 	})
 	if err != nil {
 		return err
 	}
 	for i, s := range rows {
-		ms.tr[s].big = made[assign[i]]
+		if c := assign[i]; size[c] == 1 {
+			ms.tr[s].small, ms.tr[s].big = made[c], nil
+		} else {
+			ms.tr[s].big = made[c]
+		}
 	}
 	return nil
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"hash/maphash"
 	"math"
-	"os"
 	"slices"
 	"sync/atomic"
-	"time"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -26,8 +24,7 @@ type trajectory struct {
 }
 
 const (
-	moving   int8 = iota
-	settling      // stopped at y; its density at y is still to be counted
+	moving int8 = iota
 	done
 )
 
@@ -52,24 +49,21 @@ func newShifter(sp *space, h float64, gaussian bool) *shifter {
 }
 
 // run moves every trajectory until it stops (step below tol) or maxIter rounds have
-// passed, and counts each stationary point's density. It returns the rounds taken.
+// passed. A stationary point's density is the number of members whose mean it is, as in
+// scikit-learn's MeanShift. It returns the rounds taken.
 func (ms *shifter) run(ctx context.Context, maxIter int, tol float64) (int, error) {
 	rounds := 0
-	for it := 0; ; it++ {
+	for it := 0; it < maxIter; it++ {
 		var todo []int
 		for s := range ms.tr {
-			if st := ms.tr[s].state; st != done && ms.tr[s].leader < 0 {
-				if it >= maxIter && st == moving {
-					ms.tr[s].state = settling // out of rounds: count it where it is
-				}
+			if ms.tr[s].state == moving && ms.tr[s].leader < 0 {
 				todo = append(todo, s)
 			}
 		}
 		if len(todo) == 0 {
-			return rounds, nil
+			break
 		}
 		var err error
-		t0 := time.Now()
 		switch {
 		case ms.gaussian:
 			err = ms.scan(ctx, todo)
@@ -81,24 +75,22 @@ func (ms *shifter) run(ctx context.Context, maxIter int, tol float64) (int, erro
 		if err != nil {
 			return 0, err
 		}
-		if it < maxIter {
-			rounds = it + 1
-		}
-		if dbg {
-			println("it", it, "todo", len(todo), "full", ms.full.Load(), "hubs", ms.hubs.Load(), time.Since(t0).String())
-		}
+		rounds = it + 1
 		for _, s := range todo {
-			ms.advance(s, tol)
+			ms.advance(s, tol, it == maxIter-1)
 		}
 		ms.merge(todo)
 	}
+	return rounds, nil
 }
 
-// advance moves a moving trajectory to the mean of its members (or ends a settling one).
-func (ms *shifter) advance(s int, tol float64) {
+// advance moves a trajectory to the mean of its members, and stops it there when the
+// step is below tol or it is the last round.
+func (ms *shifter) advance(s int, tol float64, last bool) {
 	t := &ms.tr[s]
-	if t.state == settling || (!ms.gaussian && t.count == 0) || (ms.gaussian && t.ref == nil) {
-		t.state = done
+	if (!ms.gaussian && t.count == 0) || (ms.gaussian && t.ref == nil) {
+		t.state = done // nothing within reach: no peak (scikit-learn drops it too)
+		t.count = 0
 		t.big, t.small = nil, nil
 		return
 	}
@@ -111,13 +103,9 @@ func (ms *shifter) advance(s int, tol float64) {
 			next[i] = v / c
 		}
 	}
-	moved := math.Sqrt(dist2(next, t.y))
-	switch {
-	case moved == 0 && !ms.gaussian:
-		t.state = done // at its mean: its members are counted already
+	if math.Sqrt(dist2(next, t.y)) < tol || last {
+		t.state = done
 		t.big, t.small = nil, nil
-	case moved < tol:
-		t.state = settling
 	}
 	t.y = next
 }
@@ -239,5 +227,3 @@ func (ms *shifter) point(s int) ([]float64, int) {
 	}
 	return ms.tr[s].y, ms.tr[s].count
 }
-
-var dbg = os.Getenv("DEBUGMS") != ""

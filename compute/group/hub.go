@@ -113,7 +113,7 @@ func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (
 func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)) {
 	_, n := ms.sp.pt.Dims()
 	m := len(hb.ring)
-	if len(ys) < 4 {
+	if len(ys) < 16 {
 		// too few points to pay for gathering the ring: one product per ring feature
 		c := make([]float32, m)
 		y32 := make([]float32, n)

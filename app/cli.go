@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -209,6 +210,7 @@ func groupsCommand(args []string, out io.Writer) error {
 	var groups []group.Group
 	r := dataset.Rand(*seed, 100)
 	dgf := group.DGFParams{K: *K}
+	start := time.Now()
 	switch *name {
 	case "dgf": // DGF's groups, densest first, with DRAGS's relevance and representatives
 		groups, err = group.DRAGS{DGF: dgf}.Groups(ctx, x, ds.Labels, len(ds.Classes))
@@ -227,6 +229,7 @@ func groupsCommand(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(os.Stderr, "%d groups computed in %.2f s (after reading the file)\n", len(groups), time.Since(start).Seconds())
 	w := newTSV(out)
 	for i, g := range groups {
 		names := make([]string, len(g.Members))

@@ -7,7 +7,6 @@ import (
 	_ "steadfast/compute/fastblas" // matrix products on OpenBLAS
 
 	"context"
-	"math"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -110,26 +109,6 @@ func (ps points) distancesFrom(ctx context.Context, ys [][]float64, rows []int, 
 			visit(s, d2)
 		}
 	})
-}
-
-// kNearestMean returns the mean of the K smallest values of d2[k] (k != j), as distances.
-func kNearestMean(d2 []float64, j, K int, scratch []float64) float64 {
-	scratch = scratch[:0]
-	for k, v := range d2 {
-		if k != j {
-			scratch = append(scratch, v)
-		}
-	}
-	K = min(K, len(scratch))
-	if K == 0 {
-		return 0
-	}
-	partialSort(scratch, K)
-	s := 0.0
-	for _, v := range scratch[:K] {
-		s += math.Sqrt(v)
-	}
-	return s / float64(K)
 }
 
 // partialSort moves the k smallest values of v to v[:k] (in any order), by quickselect.

@@ -22,7 +22,6 @@ import (
 type space struct {
 	points
 	x32    []float32 // p*n, row j = feature j
-	unit   float64
 	maxLen float64   // max_j ||x_j||
 	half   []float64 // ||x_j||^2 / 2
 	gamma  float64   // float32 screening error factor, see screener.bounds
@@ -39,7 +38,6 @@ func newSpace(x *mat.Dense) *space {
 	unit := math.Exp2(math.Ceil(math.Log2(float64(p)*big)) - 52)
 	sp := &space{
 		x32:  make([]float32, p*n),
-		unit: unit,
 		half: make([]float64, p),
 	}
 	pt := mat.NewDense(p, n, nil)
@@ -128,11 +126,8 @@ func (sp *space) screener(y []float64, g []float32) screener {
 }
 
 // bounds returns an estimate of ||y - x_k||^2 and a bound on its error.
-func (sc screener) bounds(k int) (est, err float64) { return sc.boundsDot(k, sc.g[k]) }
-
-// boundsDot is bounds from g, the float32 inner product of y and x_k.
-func (sc screener) boundsDot(k int, g float32) (est, err float64) {
-	return sc.yy + sc.sp.norm[k] - 2*float64(g), sc.err
+func (sc screener) bounds(k int) (est, err float64) {
+	return sc.yy + sc.sp.norm[k] - 2*float64(sc.g[k]), sc.err
 }
 
 // cut turns the radius test ||y - x_k||^2 <= r2 into one on v = g_k - ||x_k||^2/2: v > in
@@ -145,11 +140,8 @@ func (sc screener) cut(r2 float64) (in, out float64) {
 func (sc screener) exact(k int) float64 { return sc.sp.dist2(sc.y, sc.yy, k) }
 
 // within reports whether ||y - x_k||^2 <= r2, deciding by the estimate where it can.
-func (sc screener) within(k int, r2 float64) bool { return sc.withinDot(k, r2, sc.g[k]) }
-
-// withinDot is within from g, the float32 inner product of y and x_k.
-func (sc screener) withinDot(k int, r2 float64, g float32) bool {
-	est, err := sc.boundsDot(k, g)
+func (sc screener) within(k int, r2 float64) bool {
+	est, err := sc.bounds(k)
 	if est+err < r2 {
 		return true
 	}

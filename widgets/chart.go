@@ -24,6 +24,8 @@ type Chart struct {
 	widget.BaseWidget
 	OnError func(error)
 
+	// mu guards the fields below it: renders finish on other goroutines (and under the
+	// test driver fyne.Do runs them there too)
 	mu      sync.Mutex
 	render  RenderFunc
 	gen     int // bumped for every new render request; stale renders are dropped
@@ -59,10 +61,12 @@ func NewChart(placeholder string) *Chart {
 func (c *Chart) SetRender(f RenderFunc) {
 	c.mu.Lock()
 	c.render = f
-	c.mu.Unlock()
 	if f == nil {
 		c.img.Image = nil
 		c.points, c.labels = nil, nil
+	}
+	c.mu.Unlock()
+	if f == nil {
 		c.empty.Show()
 		c.img.Refresh()
 		return
@@ -101,32 +105,38 @@ func (c *Chart) schedule(delay time.Duration) {
 		fyne.Do(func() {
 			c.mu.Lock()
 			stale := gen != c.gen
-			c.mu.Unlock()
-			if stale {
-				return
+			if !stale && err == nil {
+				c.img.Image = img
+				c.points, c.labels = pts, labels
+				c.lastPx = fyne.NewSize(float32(w), float32(h))
 			}
-			if err != nil {
+			c.mu.Unlock()
+			switch {
+			case stale:
+			case err != nil:
 				if c.OnError != nil {
 					c.OnError(err)
 				}
-				return
+			default:
+				c.img.Refresh()
 			}
-			c.img.Image = img
-			c.points, c.labels = pts, labels
-			c.lastPx = fyne.NewSize(float32(w), float32(h))
-			c.img.Refresh()
 		})
 	})
 }
 
 // Image returns the image shown now, for tests.
-func (c *Chart) Image() image.Image { return c.img.Image }
+func (c *Chart) Image() image.Image {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.img.Image
+}
 
 // MouseIn implements desktop.Hoverable.
 func (c *Chart) MouseIn(e *desktop.MouseEvent) { c.MouseMoved(e) }
 
 // MouseMoved shows the label of the nearest data point within 12 pixels.
 func (c *Chart) MouseMoved(e *desktop.MouseEvent) {
+	c.mu.Lock()
 	x, y := int(e.Position.X*c.scale), int(e.Position.Y*c.scale)
 	best, bestD := -1, 144
 	for i, p := range c.points {
@@ -135,11 +145,16 @@ func (c *Chart) MouseMoved(e *desktop.MouseEvent) {
 			best, bestD = i, d
 		}
 	}
+	label := ""
+	if best >= 0 {
+		label = c.labels[best]
+	}
+	c.mu.Unlock()
 	if best < 0 {
 		c.MouseOut()
 		return
 	}
-	c.tipText.Text = c.labels[best]
+	c.tipText.Text = label
 	ts := fyne.MeasureText(c.tipText.Text, c.tipText.TextSize, c.tipText.TextStyle)
 	pos := e.Position.Add(fyne.NewPos(12, -ts.Height-8))
 	if pos.X+ts.Width+8 > c.Size().Width {
@@ -196,6 +211,8 @@ func (r *chartRenderer) Destroy() {}
 
 // PointPosition is where data point i is drawn, in the widget's coordinates.
 func (c *Chart) PointPosition(i int) (fyne.Position, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if i < 0 || i >= len(c.points) {
 		return fyne.Position{}, false
 	}

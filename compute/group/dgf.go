@@ -222,9 +222,9 @@ func (sp *space) peakGroups(ctx context.Context, peaks []stationary, h float64, 
 	h2 := h * h
 	err := sp.screenRows(ctx, ys, rows, func(r int, sc screener) {
 		var members []int
-		in, out := sc.cut(h2)
+		within := sc.cut(h2)
 		for k := 0; k < sp.len(); k++ {
-			if v := float64(sc.g[k]) - sp.half[k]; v > in || (v >= out && sc.exact(k) <= h2) {
+			if sc.inside(k, sc.g[k], within) {
 				members = append(members, k)
 			}
 		}

@@ -43,34 +43,31 @@ func near(y, c []float64, r, h float64) bool {
 	return math.Sqrt(dist2(y, c))+1e-9*h <= r
 }
 
-// band returns the squared radii between which a feature may lie within margin of the
-// sphere of radius h.
-func (ms *shifter) band(margin float64) (lo2, hi2 float64) {
-	lo := ms.h - margin
-	lo2 = lo * lo
-	if lo <= 0 {
-		lo2 = math.Inf(-1)
+// band returns the cutoffs of the radii h - margin and h + margin for the screened point.
+func (ms *shifter) band(sc screener, margin float64) (lo, hi cutoff) {
+	lo2 := math.Inf(-1)
+	if r := ms.h - margin; r > 0 {
+		lo2 = r * r
 	}
-	return lo2, (ms.h + margin) * (ms.h + margin)
+	return sc.cut(lo2), sc.cut((ms.h + margin) * (ms.h + margin))
 }
 
 // hubFromScan builds the hub at the screened point from its distances to every feature.
 func (ms *shifter) hubFromScan(sc screener, reach, margin float64) *hub {
-	p, _ := ms.sp.pt.Dims()
-	hb := &hub{c: sc.y, reach: reach}
-	hb.sum, hb.count = ms.members(sc, nil)
-	lo2, hi2 := ms.band(margin)
-	h2 := ms.h * ms.h
-	_, ringOut := sc.cut(lo2)
-	ringIn, _ := sc.cut(hi2)
-	in, out := sc.cut(h2)
+	p, n := ms.sp.pt.Dims()
+	hb := &hub{c: sc.y, reach: reach, sum: make([]float64, n)}
+	lo, hi := ms.band(sc, margin)
+	within := sc.cut(ms.h * ms.h)
 	for k := 0; k < p; k++ {
-		v := float64(sc.g[k]) - ms.sp.half[k]
-		if v > ringOut || v < ringIn {
-			continue // certainly inside h - margin or outside h + margin
+		in := sc.inside(k, sc.g[k], within)
+		if in {
+			hb.count++
+			floats.Add(hb.sum, ms.sp.pt.RawRowView(k))
 		}
-		hb.ring = append(hb.ring, int32(k))
-		hb.in = append(hb.in, v > in || (v >= out && sc.exact(k) <= h2))
+		if sc.between(k, sc.g[k], lo, hi) {
+			hb.ring = append(hb.ring, int32(k))
+			hb.in = append(hb.in, in)
+		}
 	}
 	return hb
 }
@@ -81,23 +78,19 @@ func (ms *shifter) hubFromScan(sc screener, reach, margin float64) *hub {
 func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (sum []float64, count int, ring []int32, inRing []bool) {
 	sum = append(dst[:0], hb.sum...)
 	count = hb.count
-	h2 := ms.h * ms.h
-	lo2, hi2 := ms.band(margin)
-	in, out := sc.cut(h2)
-	_, ringOut := sc.cut(lo2)
-	ringIn, _ := sc.cut(hi2)
+	within := sc.cut(ms.h * ms.h)
+	lo, hi := ms.band(sc, margin)
 	for i, k := range hb.ring {
-		v := float64(sc.g[i]) - ms.sp.half[k]
-		inY := v > in || (v >= out && sc.exact(int(k)) <= h2)
-		if margin > 0 && v <= ringOut && v >= ringIn {
+		g := sc.g[i]
+		in := sc.inside(int(k), g, within)
+		if margin > 0 && sc.between(int(k), g, lo, hi) {
 			ring = append(ring, k)
-			inY := inY
-			inRing = append(inRing, inY)
+			inRing = append(inRing, in)
 		}
-		if inY == hb.in[i] {
+		if in == hb.in[i] {
 			continue
 		}
-		if inY {
+		if in {
 			count++
 			floats.Add(sum, ms.sp.pt.RawRowView(int(k)))
 		} else {

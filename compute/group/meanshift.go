@@ -170,11 +170,9 @@ func (ms *shifter) members(sc screener, sum []float64) ([]float64, int) {
 	}
 	clear(sum)
 	count := 0
-	h2 := ms.h * ms.h
-	in, out := sc.cut(h2)
+	within := sc.cut(ms.h * ms.h)
 	for k := 0; k < p; k++ {
-		v := float64(sc.g[k]) - ms.sp.half[k]
-		if v > in || (v >= out && sc.exact(k) <= h2) {
+		if sc.inside(k, sc.g[k], within) {
 			count++
 			floats.Add(sum, ms.sp.pt.RawRowView(k))
 		}
@@ -192,10 +190,10 @@ func (ms *shifter) gaussianStep(s int, sc screener) {
 	next := make([]float64, n)
 	wsum := 0.0
 	t.count = 0
+	reach := sc.cut(r2)
 	for k := 0; k < p; k++ {
-		est, err := sc.bounds(k)
-		if est-err > r2 {
-			continue
+		if float64(sc.g[k])-ms.sp.half[k] < reach.out {
+			continue // certainly beyond 2h
 		}
 		d := sc.exact(k)
 		if d > r2 {

@@ -3,6 +3,7 @@ package group
 import (
 	"bufio"
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -180,5 +181,38 @@ func TestConsensusEqualsFeatureLinkage(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d: consensus %v, feature-level %v", trial, got, want)
 		}
+	}
+}
+
+// TestHubRingHoldsTheBand: a hub's ring holds every feature whose distance from the centre
+// lies within margin of h, also features exactly on the band's edges (a ring that misses
+// one would let a point near the hub count it on the wrong side of h).
+func TestHubRingHoldsTheBand(t *testing.T) {
+	ds := realZ(t, "colon.csv")
+	sp := newSpace(ds.X)
+	ys := [][]float64{sp.pt.RawRowView(0)}
+	err := sp.screenRows(context.Background(), ys, []int{0}, func(_ int, sc screener) {
+		// h and margin put the band's edges on the 30th and 300th nearest distances
+		d := make([]float64, sp.len())
+		for k := range d {
+			d[k] = sc.exact(k)
+		}
+		sorted := append([]float64(nil), d...)
+		sort.Float64s(sorted)
+		lo, hi := math.Sqrt(sorted[30]), math.Sqrt(sorted[300])
+		ms := &shifter{sp: sp, h: (lo + hi) / 2}
+		hb := ms.hubFromScan(sc, 0, (hi-lo)/2)
+		inRing := map[int32]bool{}
+		for _, k := range hb.ring {
+			inRing[k] = true
+		}
+		for k, v := range d {
+			if v >= sorted[30] && v <= sorted[300] && !inRing[int32(k)] {
+				t.Fatalf("feature %d at distance %v, inside the band [%v, %v], is not in the ring", k, math.Sqrt(v), lo, hi)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -125,31 +125,34 @@ func (sp *space) screener(y []float64, g []float32) screener {
 	return screener{sp: sp, y: y, yy: yy, err: err, g: g}
 }
 
-// bounds returns an estimate of ||y - x_k||^2 and a bound on its error.
-func (sc screener) bounds(k int) (est, err float64) {
-	return sc.yy + sc.sp.norm[k] - 2*float64(sc.g[k]), sc.err
+// cutoff is the radius test ||y - x_k||^2 <= r2 for one screened point, turned into a test
+// on v = g_k - ||x_k||^2/2 (the estimate is yy - 2v, give or take err): v > in means
+// certainly within the radius, v < out certainly beyond it, anything between needs exact.
+type cutoff struct{ r2, in, out float64 }
+
+func (sc screener) cut(r2 float64) cutoff {
+	return cutoff{r2: r2, in: (sc.yy + sc.err - r2) / 2, out: (sc.yy - sc.err - r2) / 2}
 }
 
-// cut turns the radius test ||y - x_k||^2 <= r2 into one on v = g_k - ||x_k||^2/2: v > in
-// means certainly within r, v < out certainly not, anything between needs exact.
-func (sc screener) cut(r2 float64) (in, out float64) {
-	return (sc.yy + sc.err - r2) / 2, (sc.yy - sc.err - r2) / 2
+// inside reports whether ||y - x_k||^2 <= c.r2, g being the float32 y'x_k: by the
+// estimate where it decides, else exactly.
+func (sc screener) inside(k int, g float32, c cutoff) bool {
+	v := float64(g) - sc.sp.half[k]
+	return v > c.in || (v >= c.out && sc.exact(k) <= c.r2)
+}
+
+// between reports whether ||y - x_k|| may lie between the radii of lo and hi: x_k is
+// neither certainly within lo nor certainly beyond hi.
+func (sc screener) between(k int, g float32, lo, hi cutoff) bool {
+	v := float64(g) - sc.sp.half[k]
+	return v <= lo.in && v >= hi.out
 }
 
 // exact is the squared distance the algorithm decides by (float64).
 func (sc screener) exact(k int) float64 { return sc.sp.dist2(sc.y, sc.yy, k) }
 
 // within reports whether ||y - x_k||^2 <= r2, deciding by the estimate where it can.
-func (sc screener) within(k int, r2 float64) bool {
-	est, err := sc.bounds(k)
-	if est+err < r2 {
-		return true
-	}
-	if est-err > r2 {
-		return false
-	}
-	return sc.exact(k) <= r2
-}
+func (sc screener) within(k int, r2 float64) bool { return sc.inside(k, sc.g[k], sc.cut(r2)) }
 
 // sdot is the float32 inner product a'b.
 func sdot(a, b []float32) float32 {

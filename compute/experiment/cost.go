@@ -69,7 +69,7 @@ type costs struct {
 	workers int
 }
 
-func newCosts(cfg Config, tasks []task, ds *dataset.Dataset) *costs {
+func newCosts(cfg Config, ds *dataset.Dataset) *costs {
 	n, p := ds.Dims()
 	c := &costs{prior: make([]float64, len(cfg.Methods)), sum: make([]float64, len(cfg.Methods)),
 		done: make([]int, len(cfg.Methods)), workers: max(cfg.Workers, 1)}

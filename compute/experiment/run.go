@@ -178,7 +178,7 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 		done     int
 		firstErr error
 		finished = make([]bool, len(tasks))
-		cost     = newCosts(cfg, tasks, ds)
+		cost     = newCosts(cfg, ds)
 	)
 	err = parallel.For(ctx, cfg.Workers, len(tasks), func(i int) error {
 		out, err := runTask(ctx, cfg, ds, test, tasks[i], i, accKs)

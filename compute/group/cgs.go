@@ -106,12 +106,10 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 	node := make([]int, p)
 	var members [][]int
 	bySig := map[string]int{}
+	regular := make([]bool, p) // in exactly one group in every run
 	for j := 0; j < p; j++ {
-		regular := !several[j]
-		for _, g := range sig[j] {
-			regular = regular && g >= 0
-		}
-		if regular {
+		regular[j] = !several[j] && !slices.Contains(sig[j], -1)
+		if regular[j] {
 			key := sigKey(sig[j])
 			if a, ok := bySig[key]; ok {
 				node[j] = a
@@ -123,29 +121,16 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 		node[j] = len(members)
 		members = append(members, []int{j})
 	}
-	// sum[a][b]: t times W summed over the feature pairs between nodes a and b, |a| |b|
-	// times the number of runs in which they share a group (integers: exact). Two regular nodes share at most one
-	// group a run; a pair with an irregular node is counted once a run however many
-	// groups it shares.
+	// sum[a][b]: t times W summed over the feature pairs between nodes a and b, that is
+	// |a| |b| times the number of runs in which they share a group (integers: exact). Two
+	// regular nodes share at most one group a run; a pair with another node is counted
+	// once a run however many groups it shares.
 	size := make([]int, len(members))
-	irregular := make([]bool, len(members))
 	for a, mem := range members {
 		size[a] = len(mem)
-		irregular[a] = len(mem) == 1 && (several[mem[0]] || slices.Contains(sig[mem[0]], -1))
 	}
 	sum := make([]map[int]uint64, len(members))
-	add := func(a, b int) {
-		v := uint64(size[a] * size[b])
-		if sum[a] == nil {
-			sum[a] = map[int]uint64{}
-		}
-		if sum[b] == nil {
-			sum[b] = map[int]uint64{}
-		}
-		sum[a][b] += v
-		sum[b][a] += v
-	}
-	mark := make([]int, len(members)) // run*groups+group+1 of the last group a node was listed in
+	mark := make([]int, len(members)) // the number of the last group a node was listed in
 	stamp := 0
 	var in []int
 	for _, groups := range runs {
@@ -162,13 +147,13 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 			for x, a := range in {
 				for _, b := range in[x+1:] {
 					lo, hi := min(a, b), max(a, b)
-					if irregular[lo] || irregular[hi] {
+					if !regular[members[lo][0]] || !regular[members[hi][0]] {
 						if seen[[2]int{lo, hi}] {
 							continue
 						}
 						seen[[2]int{lo, hi}] = true
 					}
-					add(lo, hi)
+					addPair(sum, lo, hi, uint64(size[lo]*size[hi]))
 				}
 			}
 		}
@@ -184,6 +169,18 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
+}
+
+// addPair adds v to sum[a][b] and sum[b][a].
+func addPair(sum []map[int]uint64, a, b int, v uint64) {
+	if sum[a] == nil {
+		sum[a] = map[int]uint64{}
+	}
+	if sum[b] == nil {
+		sum[b] = map[int]uint64{}
+	}
+	sum[a][b] += v
+	sum[b][a] += v
 }
 
 func sigKey(s []int32) string {
@@ -206,15 +203,7 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 	}
 	sum := make([]map[int]uint64, w.P)
 	for k, cnt := range w.Count {
-		i, j := int(k/uint64(w.P)), int(k%uint64(w.P))
-		if sum[i] == nil {
-			sum[i] = map[int]uint64{}
-		}
-		if sum[j] == nil {
-			sum[j] = map[int]uint64{}
-		}
-		sum[i][j] += uint64(cnt)
-		sum[j][i] += uint64(cnt)
+		addPair(sum, int(k/uint64(w.P)), int(k%uint64(w.P)), uint64(cnt))
 	}
 	out := averageLinkage(size, sum, uint64(w.Runs), stop)
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })

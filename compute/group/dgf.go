@@ -6,8 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -37,8 +35,8 @@ type DGFResult struct {
 	Peaks  int     // unique peaks before elimination
 	// Iterations is the number of synchronous mean-shift rounds until every point stopped.
 	Iterations int
-	// FullScans counts the evaluations that screened every feature (the rest re-measured
-	// only a trajectory's shell).
+	// FullScans counts the evaluations that screened every feature (the rest screened
+	// only a hub's ring).
 	FullScans int64
 }
 
@@ -50,10 +48,10 @@ type DGFResult struct {
 // feature within h of it.
 //
 // Exact, and fast on real arrays: distances are screened by float32 matrix products with
-// a guaranteed error bound and computed in float64 only where the bound cannot decide; a
-// moving point re-measures only the features near the sphere of radius h around it (its
-// shell) while it stays inside the shell; members are summed in fixed point, so a mean
-// depends on the set alone and trajectories that meet are followed once.
+// a guaranteed error bound and computed in float64 only where the bound cannot decide;
+// the bandwidth and the first step come from one pass over the pairs each; later a point
+// near a hub re-measures only the hub's ring (see hub); sums of members are exact (see
+// space), so a mean depends on the set alone and trajectories that meet are followed once.
 func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	if prm.K <= 0 {
 		prm.K = 5
@@ -165,24 +163,19 @@ func findPeaks(ms *shifter, h float64) []stationary {
 		}
 		return false
 	})
-	n := len(pts[0].y)
 	h2 := h * h
 	var peaks []stationary
 	var mat []float64 // the peaks' coordinates, row by row
-	g := make([]float64, blockRows*len(pts))
-	yb := make([]float64, blockRows*n)
+	var bp blockProducts
+	ys := make([][]float64, 0, blockRows)
 	for b := 0; b < len(pts); b += blockRows {
 		part := pts[b:min(b+blockRows, len(pts))]
 		np := len(peaks)
-		for i, pt := range part {
-			copy(yb[i*n:], pt.y)
+		ys = ys[:0]
+		for _, pt := range part {
+			ys = append(ys, pt.y)
 		}
-		if np > 0 {
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-				blas64.General{Rows: len(part), Cols: n, Stride: n, Data: yb[:len(part)*n]},
-				blas64.General{Rows: np, Cols: n, Stride: n, Data: mat}, 0,
-				blas64.General{Rows: len(part), Cols: np, Stride: np, Data: g[:len(part)*np]})
-		}
+		g := bp.of(ys, mat, np)
 		for i, pt := range part {
 			best, bestD := -1, h2
 			consider := func(r int) {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"steadfast/compute/dataset"
 	"steadfast/compute/synth"
 )
@@ -164,10 +166,14 @@ func lungSized() (n, p int) {
 // BenchmarkDGFLung runs DGF on the Lung-sized synthetic set written by
 // `steadfast synth --features 12533 --samples 181 --seed 1` (the same generator).
 func BenchmarkDGFLung(b *testing.B) {
-	ds := synth.Benchmark(lungSized())
+	benchDGF(b, synth.Benchmark(lungSized()).X)
+}
+
+// benchDGF times DGF (K = 5, flat kernel) on x and reports its peaks, rounds and full scans.
+func benchDGF(b *testing.B, x *mat.Dense) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := DGF(context.Background(), ds.X, DGFParams{})
+		res, err := DGF(context.Background(), x, DGFParams{})
 		if err != nil {
 			b.Fatal(err)
 		}

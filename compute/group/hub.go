@@ -155,26 +155,14 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 	if len(ys) == 0 {
 		return nil, nil
 	}
-	n := len(ys[0])
 	const block = 128
 	assign = make([]int, len(ys))
-	var cm []float64 // centres' coordinates, row by row
-	var cc []float64 // their squared norms
-	yb := make([]float64, block*n)
-	var g []float64
+	var cm, cc []float64 // centres' coordinates, row by row, and squared norms
+	var bp blockProducts
 	for b := 0; b < len(ys); b += block {
 		part := ys[b:min(b+block, len(ys))]
 		nc := len(centres)
-		for i, y := range part {
-			copy(yb[i*n:], y)
-		}
-		if nc > 0 {
-			g = slicesGrow(g, len(part)*nc)
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-				blas64.General{Rows: len(part), Cols: n, Stride: n, Data: yb[:len(part)*n]},
-				blas64.General{Rows: nc, Cols: n, Stride: n, Data: cm}, 0,
-				blas64.General{Rows: len(part), Cols: nc, Stride: nc, Data: g})
-		}
+		g := bp.of(part, cm, nc)
 		for i, y := range part {
 			yy := dot(y, y)
 			found := -1
@@ -202,7 +190,29 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 	return assign, centres
 }
 
-func slicesGrow(s []float64, n int) []float64 {
+// blockProducts computes, for a block of points, the inner products with m points held
+// row by row, as one float64 matrix product, reusing its buffers.
+type blockProducts struct{ yb, g []float64 }
+
+// of returns g with g[i*m+j] = ys[i]'rows_j (nothing when m = 0).
+func (bp *blockProducts) of(ys [][]float64, rows []float64, m int) []float64 {
+	if m == 0 {
+		return nil
+	}
+	n := len(ys[0])
+	bp.yb = grow(bp.yb, len(ys)*n)
+	bp.g = grow(bp.g, len(ys)*m)
+	for i, y := range ys {
+		copy(bp.yb[i*n:], y)
+	}
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas64.General{Rows: len(ys), Cols: n, Stride: n, Data: bp.yb},
+		blas64.General{Rows: m, Cols: n, Stride: n, Data: rows}, 0,
+		blas64.General{Rows: len(ys), Cols: m, Stride: m, Data: bp.g})
+	return bp.g
+}
+
+func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
 		return make([]float64, n)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -19,11 +20,12 @@ const pairBlock = 512
 // pairs visits every pair of features once, a block of pairs at a time: for blocks
 // [i0, i1) x [j0, j1) with i0 <= j0, c[(a-i0)*(j1-j0) + (b-j0)] is the float32 inner product
 // of features a and b. Each of the workers goroutines calls visit with its own index w,
-// so it can update state of its own; which worker sees which block is not fixed.
-func (sp *space) pairs(ctx context.Context, visit func(w, i0, i1, j0, j1 int, c []float32)) (workers int, err error) {
+// so it can update state of its own (w < GOMAXPROCS); which worker sees which block is
+// not fixed.
+func (sp *space) pairs(ctx context.Context, visit func(w, i0, i1, j0, j1 int, c []float32)) error {
 	p, n := sp.pt.Dims()
 	nb := (p + pairBlock - 1) / pairBlock
-	workers = min(runtime.GOMAXPROCS(0), nb)
+	workers := min(runtime.GOMAXPROCS(0), nb)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -50,7 +52,7 @@ func (sp *space) pairs(ctx context.Context, visit func(w, i0, i1, j0, j1 int, c 
 		}(w)
 	}
 	wg.Wait()
-	return workers, ctx.Err()
+	return ctx.Err()
 }
 
 // pairErr bounds the error of a screened squared distance between two features.
@@ -111,7 +113,7 @@ func (sp *space) bandwidth(ctx context.Context, K int) (float64, error) {
 		near[w] = newNearest(p, K)
 	}
 	e := sp.pairErr()
-	_, err := sp.pairs(ctx, func(w, i0, i1, j0, j1 int, c []float32) {
+	err := sp.pairs(ctx, func(w, i0, i1, j0, j1 int, c []float32) {
 		nr := near[w]
 		cols := j1 - j0
 		for a := i0; a < i1; a++ {
@@ -161,7 +163,7 @@ func (ms *shifter) firstRound(ctx context.Context) error {
 	counts := make([][]int32, procs)
 	h2 := ms.h * ms.h
 	e := sp.pairErr()
-	_, err := sp.pairs(ctx, func(w, i0, i1, j0, j1 int, c []float32) {
+	err := sp.pairs(ctx, func(w, i0, i1, j0, j1 int, c []float32) {
 		if sums[w] == nil {
 			sums[w], counts[w] = make([]float64, p*n), make([]int32, p)
 		}
@@ -186,7 +188,7 @@ func (ms *shifter) firstRound(ctx context.Context) error {
 	ms.full.Add(int64(p))
 	for s := range ms.tr {
 		t := &ms.tr[s]
-		t.sum = slicesClone(sp.pt.RawRowView(s)) // itself
+		t.sum = slices.Clone(sp.pt.RawRowView(s)) // itself
 		t.count = 1
 		for w := range sums {
 			if sums[w] != nil {
@@ -197,5 +199,3 @@ func (ms *shifter) firstRound(ctx context.Context) error {
 	}
 	return nil
 }
-
-func slicesClone(s []float64) []float64 { return append([]float64(nil), s...) }

@@ -63,6 +63,9 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	if p < 2 {
 		return DGFResult{}, fmt.Errorf("DGF needs at least two features")
 	}
+	if j := firstNonFinite(x); j >= 0 {
+		return DGFResult{}, fmt.Errorf("DGF: feature %d holds a missing or non-finite value (NaN or Inf); drop the incomplete features first (Data tab: drop features with missing values)", j+1)
+	}
 	sp := newSpace(x)
 	h, err := sp.bandwidth(ctx, prm.K)
 	if err != nil {
@@ -238,6 +241,20 @@ func (sp *space) peakGroups(ctx context.Context, peaks []stationary, h float64, 
 		}
 	}
 	return out, nil
+}
+
+// firstNonFinite returns the first feature (column) of x holding NaN or Inf, or -1.
+func firstNonFinite(x *mat.Dense) int {
+	n, _ := x.Dims()
+	first := -1
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i) {
+			if (math.IsNaN(v) || math.IsInf(v, 0)) && (first < 0 || j < first) {
+				first = j
+			}
+		}
+	}
+	return first
 }
 
 func dot(a, b []float64) float64 {

@@ -216,3 +216,15 @@ func TestHubRingHoldsTheBand(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDGFRejectsMissingValues: a NaN in the data is an error naming the feature, not a
+// crash or groups of NaN.
+func TestDGFRejectsMissingValues(t *testing.T) {
+	ds := realZ(t, "colon.csv")
+	x := mat.DenseCopyOf(ds.X)
+	x.Set(3, 41, math.NaN())
+	_, err := DGF(context.Background(), x, DGFParams{})
+	if err == nil || !strings.Contains(err.Error(), "feature 42") || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("error %v, want one naming feature 42 and missing values", err)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -77,39 +76,31 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 // stop (see AverageLinkage).
 //
 // Real arrays give groups of thousands of genes, millions of pairs a run, so the pairs are
-// not listed one by one: features in exactly one group in every run, the same group each
-// time as other features, have W = 1 with those and identical W to every other feature,
-// so average linkage merges them before anything else (mean 1, the largest possible) and
-// never separates them; they enter as one node of their size, and W is held between nodes.
+// not listed one by one:
+//   - a feature in a group in at most a share stop of the runs has W <= stop with every
+//     other feature, so no mean involving it ever exceeds stop: it stays alone and is
+//     left out;
+//   - features in at most one group a run, the same group each run (or none in the same
+//     runs), have W with each other equal to the largest W either has with anyone, and
+//     identical W to every other feature, so average linkage merges them first and never
+//     separates them: they enter as one node of their size, and W is held between nodes.
 func consensus(p int, runs [][]Group, stop float64) [][]int {
 	t := len(runs)
-	// each feature's group in every run (-1: none or several)
-	sig := make([][]int32, p)
-	for j := range sig {
-		sig[j] = make([]int32, t)
-		for r := range sig[j] {
-			sig[j][r] = -1
-		}
-	}
-	several := make([]bool, p)
-	for r, groups := range runs {
-		for g, grp := range groups {
-			for _, j := range grp.Members {
-				if sig[j][r] >= 0 {
-					several[j] = true
-				}
-				sig[j][r] = int32(g)
-			}
-		}
-	}
-	// nodes: classes of regular features with one signature, and every other feature alone
+	num, den := stopFraction(stop)
+	sig, grouped, several := memberships(p, runs)
+	// nodes: features with one signature, and every feature in several groups of a run
+	// alone; node -1: a feature that stays alone
 	node := make([]int, p)
 	var members [][]int
+	var out [][]int
 	bySig := map[string]int{}
-	regular := make([]bool, p) // in exactly one group in every run
 	for j := 0; j < p; j++ {
-		regular[j] = !several[j] && !slices.Contains(sig[j], -1)
-		if regular[j] {
+		if cmpFrac(uint64(grouped[j]), uint64(t), num, den) <= 0 {
+			node[j] = -1
+			out = append(out, []int{j})
+			continue
+		}
+		if !several[j] {
 			key := sigKey(sig[j])
 			if a, ok := bySig[key]; ok {
 				node[j] = a
@@ -121,10 +112,14 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 		node[j] = len(members)
 		members = append(members, []int{j})
 	}
+	multi := make([]bool, len(members))
+	for a, mem := range members {
+		multi[a] = several[mem[0]]
+	}
 	// sum[a][b]: t times W summed over the feature pairs between nodes a and b, that is
 	// |a| |b| times the number of runs in which they share a group (integers: exact). Two
-	// regular nodes share at most one group a run; a pair with another node is counted
-	// once a run however many groups it shares.
+	// nodes of one group a run share at most that group; a pair with a node in several
+	// groups is counted once a run however many groups it shares.
 	size := make([]int, len(members))
 	for a, mem := range members {
 		size[a] = len(mem)
@@ -134,12 +129,12 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 	stamp := 0
 	var in []int
 	for _, groups := range runs {
-		seen := map[[2]int]bool{} // pairs with an irregular node, this run
+		seen := map[[2]int]bool{} // pairs with a node in several groups, this run
 		for _, grp := range groups {
 			stamp++
 			in = in[:0]
 			for _, j := range grp.Members {
-				if a := node[j]; mark[a] != stamp {
+				if a := node[j]; a >= 0 && mark[a] != stamp {
 					mark[a] = stamp
 					in = append(in, a)
 				}
@@ -147,7 +142,7 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 			for x, a := range in {
 				for _, b := range in[x+1:] {
 					lo, hi := min(a, b), max(a, b)
-					if !regular[members[lo][0]] || !regular[members[hi][0]] {
+					if multi[lo] || multi[hi] {
 						if seen[[2]int{lo, hi}] {
 							continue
 						}
@@ -158,7 +153,6 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 			}
 		}
 	}
-	var out [][]int
 	for _, cl := range averageLinkage(size, sum, uint64(t), stop) {
 		var f []int
 		for _, a := range cl {
@@ -169,6 +163,45 @@ func consensus(p int, runs [][]Group, stop float64) [][]int {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
+}
+
+// memberships returns each feature's group in every run (-1: none, or the last of
+// several), the number of runs in which it is in a group, and whether it is in several
+// groups of one run.
+func memberships(p int, runs [][]Group) (sig [][]int32, grouped []int, several []bool) {
+	t := len(runs)
+	flat := make([]int32, p*t)
+	for i := range flat {
+		flat[i] = -1
+	}
+	sig = make([][]int32, p)
+	for j := range sig {
+		sig[j] = flat[j*t : (j+1)*t]
+	}
+	grouped = make([]int, p)
+	several = make([]bool, p)
+	for r, groups := range runs {
+		for g, grp := range groups {
+			for _, j := range grp.Members {
+				if sig[j][r] >= 0 {
+					several[j] = true
+				} else {
+					grouped[j]++
+				}
+				sig[j][r] = int32(g)
+			}
+		}
+	}
+	return sig, grouped, several
+}
+
+// stopFraction returns stop as an exact fraction num/den.
+func stopFraction(stop float64) (num, den uint64) {
+	r := new(big.Rat).SetFloat64(stop)
+	if r == nil || r.Sign() < 0 || !r.Num().IsUint64() || !r.Denom().IsUint64() {
+		panic("group: the linkage stop must be a finite non-negative number")
+	}
+	return r.Num().Uint64(), r.Denom().Uint64()
 }
 
 // addPair adds v to sum[a][b] and sum[b][a].
@@ -217,12 +250,7 @@ func AverageLinkage(w Cooccurrence, stop float64) [][]int {
 // order. Means are compared as exact fractions, never rounded. It returns the clusters
 // as ascending node lists.
 func averageLinkage(size []int, sum []map[int]uint64, runs uint64, stop float64) [][]int {
-	// stop as a fraction num/den (exact for a float64)
-	r := new(big.Rat).SetFloat64(stop)
-	if r == nil || !r.Num().IsUint64() || !r.Denom().IsUint64() {
-		panic("averageLinkage: stop must be a finite non-negative number")
-	}
-	num, den := r.Num().Uint64(), r.Denom().Uint64()
+	num, den := stopFraction(stop)
 	nn := len(size)
 	size = append([]int(nil), size...)
 	version := make([]int, nn)

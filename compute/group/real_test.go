@@ -142,25 +142,20 @@ func TestScreenerNeverMisjudges(t *testing.T) {
 }
 
 // TestConsensusEqualsFeatureLinkage: CGS's node-level clustering equals average linkage
-// on the feature-level co-occurrence, on random runs with overlapping and missing groups.
+// on the feature-level co-occurrence, on random runs with overlapping and missing groups,
+// and on runs shaped like DGF's (features in one group or none, a few in two).
 func TestConsensusEqualsFeatureLinkage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 200; trial++ {
-		p, runs := 4+rng.IntN(30), 1+rng.IntN(6)
+	for trial := 0; trial < 400; trial++ {
+		p, runs := 4+rng.IntN(30), 1+rng.IntN(10)
 		var all [][]Group
 		w := Cooccurrence{P: p, Runs: runs, Count: map[uint64]uint16{}}
 		for r := 0; r < runs; r++ {
 			var groups []Group
-			for g := 0; g < 1+rng.IntN(5); g++ {
-				var m []int
-				for j := 0; j < p; j++ {
-					if rng.IntN(3) == 0 {
-						m = append(m, j)
-					}
-				}
-				if len(m) > 0 {
-					groups = append(groups, Group{Members: m})
-				}
+			if trial%2 == 0 {
+				groups = randomOverlapping(rng, p)
+			} else {
+				groups = randomPartition(rng, p)
 			}
 			seen := map[uint64]bool{}
 			for _, g := range groups {
@@ -182,6 +177,47 @@ func TestConsensusEqualsFeatureLinkage(t *testing.T) {
 			t.Fatalf("trial %d: consensus %v, feature-level %v", trial, got, want)
 		}
 	}
+}
+
+// randomOverlapping returns up to 5 groups, each holding every feature with chance 1/3.
+func randomOverlapping(rng *rand.Rand, p int) []Group {
+	var groups []Group
+	for g := 0; g < 1+rng.IntN(5); g++ {
+		var m []int
+		for j := 0; j < p; j++ {
+			if rng.IntN(3) == 0 {
+				m = append(m, j)
+			}
+		}
+		if len(m) > 0 {
+			groups = append(groups, Group{Members: m})
+		}
+	}
+	return groups
+}
+
+// randomPartition puts every feature in one of 3 groups or none (chance 1/4), and one in
+// twenty in a second group too.
+func randomPartition(rng *rand.Rand, p int) []Group {
+	m := make([][]int, 3)
+	for j := 0; j < p; j++ {
+		if rng.IntN(4) == 0 {
+			continue
+		}
+		g := rng.IntN(3)
+		m[g] = append(m[g], j)
+		if rng.IntN(20) == 0 {
+			m[(g+1)%3] = append(m[(g+1)%3], j)
+		}
+	}
+	var groups []Group
+	for _, mem := range m {
+		if len(mem) > 0 {
+			sort.Ints(mem)
+			groups = append(groups, Group{Members: mem})
+		}
+	}
+	return groups
 }
 
 // TestHubRingHoldsTheBand: a hub's ring holds every feature whose distance from the centre

@@ -3,11 +3,13 @@ package group
 import (
 	"container/heap"
 	"context"
+	"math"
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
@@ -51,9 +53,7 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 		for i := range idx {
 			idx[i] = r.IntN(n)
 		}
-		xb, _ := dataset.SelectSamples(x, y, idx)
-		dataset.Standardize(xb)
-		res, err := DGF(ctx, xb, c.DGF)
+		res, err := DGF(ctx, bootstrapPoints(x, y, idx), c.DGF)
 		if err != nil {
 			return nil, err
 		}
@@ -69,6 +69,35 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 	}
 	sortByRelevance(groups)
 	return groups, ctx.Err()
+}
+
+// bootstrapPoints returns the bootstrap sample x[idx], z-scored, as its distinct samples
+// in order of first draw, each scaled by the square root of its count c_i: distances
+// between features are those of the sample with its repeats, sum_i c_i (a_i - b_i)^2, and
+// so are means, the bandwidth and DGF's groups (peaks of one density still tie in the same
+// coordinate order), at about 0.63 of the cost (a bootstrap holds about 63% of the
+// samples).
+func bootstrapPoints(x *mat.Dense, y []int, idx []int) *mat.Dense {
+	xb, _ := dataset.SelectSamples(x, y, idx)
+	dataset.Standardize(xb)
+	n, p := x.Dims()
+	count := make([]int, n)
+	var firsts []int // rows of xb drawing a sample for the first time
+	for row, i := range idx {
+		if count[i] == 0 {
+			firsts = append(firsts, row)
+		}
+		count[i]++
+	}
+	out := mat.NewDense(len(firsts), p, nil)
+	for r, row := range firsts {
+		dst := out.RawRowView(r)
+		copy(dst, xb.RawRowView(row))
+		if c := count[idx[row]]; c > 1 {
+			floats.Scale(math.Sqrt(float64(c)), dst)
+		}
+	}
+	return out
 }
 
 // consensus clusters the p features by average linkage on W_ij = share of the runs in

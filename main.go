@@ -1,20 +1,32 @@
 // Steadfast finds stable biomarkers: it ranks genes with several methods under a
 // resampling protocol and shows how stable and how accurate each selection is.
 //
-// With no arguments (or a data file) it opens the window; a subcommand runs headless:
+// With no arguments (or a data file) it opens the window; a subcommand runs headless
+// (steadfast help lists them):
 //
 //	steadfast [FILE]
 //	steadfast run CONFIG.json -o OUTDIR
-//	steadfast rank --data FILE --method fstat|svmone|svmrfe [--seed N]
-//	steadfast synth --preset d1k|d5k --samples N --seed S -o FILE.csv
+//	steadfast rank --data FILE --method fstat|svmone|svmrfe|...
 package main
 
 import (
+	"fmt"
 	"os"
 
-	"steadfast/app"
+	"steadfast/cli"
 )
 
 func main() {
-	os.Exit(app.Main(os.Args[1:]))
+	args := os.Args[1:]
+	if len(args) > 0 && cli.IsCommand(args[0]) {
+		os.Exit(cli.Main(args, os.Stdout, os.Stderr))
+	}
+	if len(args) > 0 && cli.LooksLikeCommand(args[0]) {
+		os.Exit(cli.Main(args, os.Stdout, os.Stderr)) // an unknown command: says so, exit 2
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(os.Stderr, "steadfast: the window opens one file, not %d; steadfast help lists the commands\n", len(args))
+		os.Exit(2)
+	}
+	os.Exit(openWindow(args))
 }

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"steadfast/compute/study"
 	"steadfast/plots"
 )
 
@@ -174,7 +175,7 @@ func (u *UI) ShowSaveRun() {
 		}
 		path := wc.URI().Path()
 		wc.Close()
-		if err := SaveResult(path, res); err != nil {
+		if err := study.SaveRun(path, res); err != nil {
 			u.showError(err)
 			return
 		}
@@ -201,7 +202,7 @@ func (u *UI) ShowOpenRun() {
 
 // OpenRun shows a saved run and its settings; its data file is reloaded when it exists.
 func (u *UI) OpenRun(path string) {
-	s, err := LoadResult(path)
+	s, err := study.LoadRun(path)
 	if err != nil {
 		u.showError(err)
 		return

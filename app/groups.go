@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
 	"steadfast/plots"
@@ -118,7 +119,7 @@ func (g *groupsView) show(row int) {
 	}
 	gi := g.rows[row]
 	members := mr.Reference.Groups[gi]
-	x := zscored(ds)
+	x := dataset.ZScored(ds.X)
 	n, _ := x.Dims()
 	names := make([]string, len(members))
 	profiles := make([][]float64, len(members))

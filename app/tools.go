@@ -16,7 +16,9 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/group"
 	"steadfast/compute/score"
+	"steadfast/compute/study"
 	"steadfast/compute/synth"
+	"steadfast/internal/text"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -46,7 +48,7 @@ func (k *kChooserView) compute() {
 	ds := k.u.data
 	k.u.startTask("K chooser", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "nearest-neighbour correlations"})
-		vals, err := group.KNNCorrelations(ctx, zscored(ds), group.ChooserKs)
+		vals, err := group.KNNCorrelations(ctx, dataset.ZScored(ds.X), group.ChooserKs)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +90,7 @@ func newWrapperView(u *UI) *wrapperView {
 // compute parses the settings; with the K = 2 baseline ticked it first states its cost
 // and asks.
 func (v *wrapperView) compute() {
-	nas, err := parsePercentages(v.nas.Text)
+	nas, err := study.ParsePercentages(v.nas.Text)
 	if err != nil {
 		v.u.showError(fmt.Errorf("Na: %w", err))
 		return
@@ -99,11 +101,11 @@ func (v *wrapperView) compute() {
 		return
 	}
 	ds := v.u.data
-	x := zscored(ds)
+	x := dataset.ZScored(ds.X)
 	_, p := x.Dims()
 	cost := score.PairCost(x, ds.Labels, len(ds.Classes))
 	msg := widget.NewLabel(fmt.Sprintf("The K = 2 baseline evaluates every pair of the %s genes: %s pairs, each by 5-fold CV of 3-NN.\nOn this computer that takes about %s, on top of the rest. You can cancel it while it runs.",
-		thousands(p), thousands(score.PairCount(p)), widgets.Duration(cost)))
+		text.Thousands(p), text.Thousands(score.PairCount(p)), text.Duration(cost)))
 	dialog.ShowCustomConfirm("K = 2 baseline", "Start with K = 2", "Cancel", msg, func(ok bool) {
 		if ok {
 			sweep.K2 = true
@@ -118,7 +120,7 @@ func (v *wrapperView) start(sweep experiment.WrapperSweep) {
 		sweep.Progress = func(stage string, done, total int) {
 			report(experiment.Progress{Done: done, Total: total, Stage: stage})
 		}
-		aucs, base, err := sweep.Run(ctx, zscored(ds), ds.X, ds.Labels, len(ds.Classes))
+		aucs, base, err := sweep.Run(ctx, dataset.ZScored(ds.X), ds.X, ds.Labels, len(ds.Classes))
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +172,7 @@ func (v *midsView) compute() {
 	ds := v.u.data
 	chosen := max(v.epsilon.SelectedIndex(), 0)
 	v.u.startTask("MIDS", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		x := zscored(ds)
+		x := dataset.ZScored(ds.X)
 		report(experiment.Progress{Total: len(midsEpsilons) + 1, Stage: "correlation graphs"})
 		graphs, err := group.CorrelationGraphs(ctx, x, midsEpsilons)
 		if err != nil {
@@ -267,7 +269,7 @@ func newSampleSizeView(u *UI) *sampleSizeView {
 }
 
 func (v *sampleSizeView) compute() {
-	sizes, err := parseTrainingSizes(v.sizes.Text)
+	sizes, err := study.ParseTrainingSizes(v.sizes.Text)
 	if err != nil {
 		v.u.showError(fmt.Errorf("training sizes: %w", err))
 		return

@@ -26,6 +26,8 @@ import (
 	"steadfast/assets"
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -109,7 +111,7 @@ type UI struct {
 func NewUI(a fyne.App, w fyne.Window) *UI {
 	u := &UI{app: a, win: w, do: fyne.Do}
 	u.build()
-	u.setData(exampleData(), "", dataset.Options{})
+	u.setData(study.Example(), "", dataset.Options{})
 	return u
 }
 
@@ -144,7 +146,7 @@ func (u *UI) build() {
 		container.NewVBox(
 			container.NewHBox(
 				widget.NewButtonWithIcon("Open data...", theme.FolderOpenIcon(), u.ShowOpen),
-				widget.NewButtonWithIcon("Example", theme.HomeIcon(), func() { u.setData(exampleData(), "", dataset.Options{}) }),
+				widget.NewButtonWithIcon("Example", theme.HomeIcon(), func() { u.setData(study.Example(), "", dataset.Options{}) }),
 			),
 			u.summary,
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
@@ -386,7 +388,7 @@ func (u *UI) Run() {
 	if est, lines, err := experiment.Estimate(cfg, ds); err == nil && est > longRun {
 		msg := fmt.Sprintf("This study will take about %s on a two-core laptop:\n%s\n(the other methods add little). "+
 			"Progress and the time left are shown as it runs, and Cancel stops it within a second.\nStart it now?",
-			widgets.Duration(est), strings.Join(lines, "\n"))
+			text.Duration(est), strings.Join(lines, "\n"))
 		dialog.ShowConfirm("A long run", msg, func(ok bool) {
 			if ok {
 				u.startRun(cfg, ds)
@@ -466,7 +468,7 @@ func (u *UI) finishTask(id int, what string, apply func(), err error) {
 		u.showError(err)
 	default:
 		apply()
-		u.progress.Finish(fmt.Sprintf("%s finished in %s.", what, widgets.Duration(u.progress.Elapsed())), true)
+		u.progress.Finish(fmt.Sprintf("%s finished in %s.", what, text.Duration(u.progress.Elapsed())), true)
 	}
 }
 

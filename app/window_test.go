@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/study"
 	"steadfast/compute/synth"
 	"steadfast/plots"
 )
@@ -154,7 +155,7 @@ func TestWindowLoadRunExport(t *testing.T) {
 	}
 	// save and reopen
 	saved := filepath.Join(dir, "run.json")
-	if err := SaveResult(saved, res); err != nil {
+	if err := study.SaveRun(saved, res); err != nil {
 		t.Fatal(err)
 	}
 	serialized(func() { u.result = nil; u.OpenRun(saved) })
@@ -359,6 +360,18 @@ func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 		r := test.WidgetRenderer(v)
 		for _, c := range r.Objects() {
 			walk(c, f)
+		}
+	}
+}
+
+func TestParseKs(t *testing.T) {
+	ks, err := ParseKs("1-3, 10, 20-40:10")
+	if err != nil || FormatKs(ks) != "1-3,10,20,30,40" {
+		t.Errorf("ParseKs = %v %v", ks, err)
+	}
+	for _, bad := range []string{"0", "5-2", "a", "1-10:0"} {
+		if _, err := ParseKs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"steadfast/internal/text"
 )
 
 // Progress is a progress bar with a status line, an estimate of the time left and a
@@ -60,15 +62,15 @@ func (p *Progress) Update(done, total int, what string, fraction float64, left t
 		f = fraction
 	}
 	p.Bar.SetValue(f)
-	text := "estimating time left"
+	eta := "estimating time left"
 	switch {
 	case left > 0 && done < total:
-		text = "about " + Duration(left) + " left"
+		eta = "about " + text.Duration(left) + " left"
 	case done > 0 && f < 1:
 		el := time.Since(p.since)
-		text = "about " + Duration(time.Duration(float64(el)*(1-f)/f)) + " left"
+		eta = "about " + text.Duration(time.Duration(float64(el)*(1-f)/f)) + " left"
 	}
-	p.Status.SetText(fmt.Sprintf("%s %d/%d, %s", what, done, total, text))
+	p.Status.SetText(fmt.Sprintf("%s %d/%d, %s", what, done, total, eta))
 }
 
 func (p *Progress) Finish(msg string, ok bool) {
@@ -81,15 +83,3 @@ func (p *Progress) Finish(msg string, ok bool) {
 
 // Elapsed is the time since Start.
 func (p *Progress) Elapsed() time.Duration { return time.Since(p.start) }
-
-// Duration formats a duration for people: 45 s, 3 min 20 s, 1 h 5 min.
-func Duration(d time.Duration) string {
-	s := int(d.Seconds() + 0.5)
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%d s", s)
-	case s < 3600:
-		return fmt.Sprintf("%d min %d s", s/60, s%60)
-	}
-	return fmt.Sprintf("%d h %d min", s/3600, (s%3600)/60)
-}

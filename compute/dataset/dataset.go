@@ -301,3 +301,10 @@ func uniqueNames(names []string, what string) (string, []string) {
 	}
 	return fmt.Sprintf("%d duplicate %s names renamed with a _dupN suffix (e.g. %s)", len(renamed), what, strings.Join(ex, ", ")), out
 }
+
+// ZScored returns a copy of x with every column z-scored (see Standardize).
+func ZScored(x *mat.Dense) *mat.Dense {
+	z := mat.DenseCopyOf(x)
+	Standardize(z)
+	return z
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"fmt"
 	"math"
 	"os"
@@ -55,23 +56,59 @@ type Options struct {
 // MaxFileSize is the largest file the readers accept (2 GiB).
 const MaxFileSize = 2 << 30
 
+// ReadLimited reads the regular file at path, refusing folders, pipes, devices and
+// files over limit bytes (also a file that grows past the limit while it is read).
+func ReadLimited(path string, limit int64) ([]byte, error) {
+	name := filepath.Base(path)
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &ParseError{File: name, Msg: "cannot open: " + err.Error()}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, &ParseError{File: name, Msg: "cannot read: " + err.Error()}
+	}
+	switch {
+	case st.IsDir():
+		return nil, &ParseError{File: name, Msg: "is a folder, not a data file"}
+	case !st.Mode().IsRegular():
+		return nil, &ParseError{File: name, Msg: "is not a regular file (a pipe or a device?); save the data to a file first"}
+	case st.Size() > limit:
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("is %s, larger than the %s Steadfast reads", bytesText(st.Size()), bytesText(limit))}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &ParseError{File: name, Msg: "cannot read: " + err.Error()}
+	}
+	if int64(len(b)) > limit {
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("grew past the %s Steadfast reads while it was read", bytesText(limit))}
+	}
+	return b, nil
+}
+
+// bytesText formats a size: 1.5 GB, 12 MB, 300 bytes.
+func bytesText(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.0f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // ReadFile reads a dataset, choosing the reader by the file's extension:
 // .gct (with its .cls), .arff, anything else as delimited text.
 func ReadFile(path string, o Options) (*Dataset, error) {
 	name := filepath.Base(path)
-	st, err := os.Stat(path)
+	b, err := ReadLimited(path, MaxFileSize)
 	if err != nil {
-		return nil, &ParseError{File: name, Msg: "cannot open: " + errors.Unwrap(err).Error()}
-	}
-	if st.IsDir() {
-		return nil, &ParseError{File: name, Msg: "is a folder, not a data file"}
-	}
-	if st.Size() > MaxFileSize {
-		return nil, &ParseError{File: name, Msg: fmt.Sprintf("is %.1f GB, larger than the %d GB Steadfast reads", float64(st.Size())/1e9, MaxFileSize>>30)}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &ParseError{File: name, Msg: "cannot read: " + err.Error()}
+		return nil, err
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".gct":
@@ -79,7 +116,7 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 		if cls == "" {
 			cls = strings.TrimSuffix(path, filepath.Ext(path)) + ".cls"
 		}
-		cb, err := os.ReadFile(cls)
+		cb, err := ReadLimited(cls, MaxFileSize)
 		if err != nil {
 			return nil, &ParseError{File: name, Msg: fmt.Sprintf("needs its class label file %s beside it (GenePattern CLS); it could not be read", filepath.Base(cls))}
 		}

@@ -1,4 +1,4 @@
-package app
+package cli
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/study"
 )
 
 var sharedData = filepath.Join("..", "..", "shared", "data")
@@ -20,7 +21,7 @@ func TestRankCommandColon(t *testing.T) {
 		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	var out, errw bytes.Buffer
-	if code := headless(rankCommand, []string{"--data", path, "--method", "fstat"}, &out, &errw); code != 0 {
+	if code := Main(prepend("rank", []string{"--data", path, "--method", "fstat"}), &out, &errw); code != 0 {
 		t.Fatalf("exit %d: %s", code, errw.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -64,7 +65,7 @@ func TestRankCommandBadInput(t *testing.T) {
 		{[]string{"--bogus"}, "bogus"},
 	} {
 		var out, errw bytes.Buffer
-		code := headless(rankCommand, tc.args, &out, &errw)
+		code := Main(prepend("rank", tc.args), &out, &errw)
 		msg := errw.String()
 		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, msg, tc.want)
@@ -76,7 +77,7 @@ func TestSynthAndRunCommands(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d1k.csv")
 	var out, errw bytes.Buffer
-	if code := headless(synthCommand, []string{"--preset", "d1k", "--samples", "40", "--seed", "3", "-o", data}, &out, &errw); code != 0 {
+	if code := Main(prepend("synth", []string{"--preset", "d1k", "--samples", "40", "--seed", "3", "-o", data}), &out, &errw); code != 0 {
 		t.Fatalf("synth: %s", errw.String())
 	}
 	ds, err := dataset.ReadFile(data, dataset.Options{})
@@ -91,7 +92,7 @@ func TestSynthAndRunCommands(t *testing.T) {
 	cfgPath := filepath.Join(dir, "cfg.json")
 	os.WriteFile(cfgPath, []byte(cfg), 0o644)
 	outDir := filepath.Join(dir, "out")
-	if code := headless(runCommand, []string{cfgPath, "-o", outDir}, &out, &errw); code != 0 {
+	if code := Main(prepend("run", []string{cfgPath, "-o", outDir}), &out, &errw); code != 0 {
 		t.Fatalf("run: %s", errw.String())
 	}
 	for _, f := range []string{"result.json", "stability-simid.pdf", "stability-simid.png", "stability-simid.svg", "stability-simid.eps", "stability-simid.csv", "accuracy-1nn.png", "selection-grid-svm-one.csv", "top-features-f-statistic.csv"} {
@@ -99,7 +100,7 @@ func TestSynthAndRunCommands(t *testing.T) {
 			t.Errorf("%s not written: %v", f, err)
 		}
 	}
-	saved, err := LoadResult(filepath.Join(outDir, "result.json"))
+	saved, err := study.LoadRun(filepath.Join(outDir, "result.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +109,10 @@ func TestSynthAndRunCommands(t *testing.T) {
 	}
 	// the saved run is a configuration too, and reproduces the same numbers
 	out2 := filepath.Join(dir, "out2")
-	if code := headless(runCommand, []string{filepath.Join(outDir, "result.json"), "-o", out2}, &out, &errw); code != 0 {
+	if code := Main(prepend("run", []string{filepath.Join(outDir, "result.json"), "-o", out2}), &out, &errw); code != 0 {
 		t.Fatalf("rerun: %s", errw.String())
 	}
-	again, _ := LoadResult(filepath.Join(out2, "result.json"))
+	again, _ := study.LoadRun(filepath.Join(out2, "result.json"))
 	a, _ := json.Marshal(saved.Result.Methods[1].Stability)
 	b, _ := json.Marshal(again.Result.Methods[1].Stability)
 	if string(a) != string(b) {
@@ -120,20 +121,8 @@ func TestSynthAndRunCommands(t *testing.T) {
 	// bad configurations
 	os.WriteFile(cfgPath, []byte(`{"protocol": "cv10x10", "methods": [{"name": "fstat"}], "typo": 1}`), 0o644)
 	errw.Reset()
-	if code := headless(runCommand, []string{cfgPath, "-o", outDir}, &out, &errw); code != 2 || !strings.Contains(errw.String(), "typo") {
+	if code := Main(prepend("run", []string{cfgPath, "-o", outDir}), &out, &errw); code != 2 || !strings.Contains(errw.String(), "typo") {
 		t.Errorf("unknown field: exit %d %q", code, errw.String())
-	}
-}
-
-func TestParseKs(t *testing.T) {
-	ks, err := ParseKs("1-3, 10, 20-40:10")
-	if err != nil || FormatKs(ks) != "1-3,10,20,30,40" {
-		t.Errorf("ParseKs = %v %v", ks, err)
-	}
-	for _, bad := range []string{"0", "5-2", "a", "1-10:0"} {
-		if _, err := ParseKs(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
 	}
 }
 
@@ -144,7 +133,7 @@ func TestWrapperAndMidsCommands(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
-	if code := headless(wrapperCommand, []string{"--data", path, "--na", "0.4", "--nae", "20", "-o", dir}, &out, &errw); code != 0 {
+	if code := Main(prepend("wrapper", []string{"--data", path, "--na", "0.4", "--nae", "20", "-o", dir}), &out, &errw); code != 0 {
 		t.Fatalf("wrapper: %s", errw.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -161,7 +150,7 @@ func TestWrapperAndMidsCommands(t *testing.T) {
 		t.Error("figure not written")
 	}
 	out.Reset()
-	if code := headless(midsCommand, []string{"--data", path, "--epsilon", "0.6"}, &out, &errw); code != 0 {
+	if code := Main(prepend("mids", []string{"--data", path, "--epsilon", "0.6"}), &out, &errw); code != 0 {
 		t.Fatalf("mids: %s", errw.String())
 	}
 	ml := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -171,19 +160,11 @@ func TestWrapperAndMidsCommands(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1999000: "1,999,000", -12345: "-12,345", 78528778: "78,528,778"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestSampleSizeCommand(t *testing.T) {
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
 	args := []string{"--preset", "d1k", "--sizes", "30,80", "--k", "5", "--test", "100", "--methods", "fstat,svmone", "-o", dir}
-	if code := headless(sampleSizeCommand, args, &out, &errw); code != 0 {
+	if code := Main(prepend("samplesize", args), &out, &errw); code != 0 {
 		t.Fatalf("samplesize: %s", errw.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -202,7 +183,12 @@ func TestSampleSizeCommand(t *testing.T) {
 			t.Errorf("%s not written", name)
 		}
 	}
-	if code := headless(sampleSizeCommand, []string{"--sizes", "10"}, &out, &errw); code != exitBadInput || !strings.Contains(errw.String(), "20 or more") {
+	if code := Main(prepend("samplesize", []string{"--sizes", "10"}), &out, &errw); code != exitBadInput || !strings.Contains(errw.String(), "from 20") {
 		t.Errorf("a size of 10: exit %d, %q", code, errw.String())
 	}
+}
+
+// prepend returns the command line of command with args.
+func prepend(command string, args []string) []string {
+	return append([]string{command}, args...)
 }

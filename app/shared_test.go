@@ -1,0 +1,5 @@
+package app
+
+import "path/filepath"
+
+var sharedData = filepath.Join("..", "..", "shared", "data")

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/study"
+)
+
+// dataFlags are the flags of the commands that analyse one data file.
+type dataFlags struct {
+	path                *string
+	log2, drop, keepAll *bool
+}
+
+func (c *call) dataFlags() dataFlags {
+	return dataFlags{
+		path:    c.fs.String("data", "", "data file (CSV, TSV, GCT with its CLS, ARFF)"),
+		log2:    c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
+		drop:    c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
+		keepAll: c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
+	}
+}
+
+// load opens the data file, reports its notes, checks it can be analysed on all
+// samples, and returns it with a z-scored copy of its matrix (nil unless zscore).
+func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, error) {
+	if *d.path == "" {
+		return nil, nil, fmt.Errorf("needs --data FILE")
+	}
+	ds, err := study.Open(*d.path, dataset.Options{}, dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range ds.Notes {
+		c.note("%s", n)
+	}
+	if err := study.Ready(ds); err != nil {
+		return nil, nil, err
+	}
+	if !zscore {
+		return ds, nil, nil
+	}
+	return ds, dataset.ZScored(ds.X), nil
+}

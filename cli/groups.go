@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"steadfast/compute/dataset"
+	"steadfast/compute/group"
+	"strings"
+	"time"
+)
+
+// groupsCommand prints the groups of one method on all samples, best first:
+// rank, representative, size, relevance, members (comma-separated).
+func groupsCommand(c *call) error {
+	data := c.dataFlags()
+	name := c.fs.String("method", "drags", "dgf, drags, cgs or kmeans")
+	K := c.fs.Int("K", 5, "neighbours for the DGF bandwidth (2..25)")
+	t := c.fs.Int("t", 10, "CGS bootstraps")
+	clusters := c.fs.Int("clusters", 50, "k-means clusters")
+	seed := c.fs.Uint64("seed", 1, "random seed")
+	if _, err := c.parse(0); err != nil {
+		return err
+	}
+	if !slices.Contains([]string{"dgf", "drags", "cgs", "kmeans"}, *name) {
+		return fmt.Errorf("unknown group method %q (dgf, drags, cgs or kmeans)", *name)
+	}
+	if *K < 2 || *K > 25 || *t < 1 || *t > 1000 || *clusters < 1 {
+		return errors.New("--K must be 2..25, --t 1..1000 and --clusters at least 1")
+	}
+	ds, x, err := data.load(c, true)
+	if err != nil {
+		return err
+	}
+	if _, p := x.Dims(); *name == "kmeans" && *clusters > p {
+		return fmt.Errorf("--clusters %d is more than the %d features", *clusters, p)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	var groups []group.Group
+	r := dataset.Rand(*seed, 100)
+	dgf := group.DGFParams{K: *K}
+	start := time.Now()
+	switch *name {
+	case "dgf": // DGF's groups, densest first, with DRAGS's relevance and representatives
+		groups, err = group.DRAGS{DGF: dgf}.Groups(ctx, x, ds.Labels, len(ds.Classes))
+		sort.SliceStable(groups, func(a, b int) bool { return groups[a].Density > groups[b].Density })
+	case "drags":
+		d := dgf
+		d.Eliminate = true // as in the DRAGS paper's runs
+		groups, err = group.DRAGS{DGF: d}.Groups(ctx, x, ds.Labels, len(ds.Classes))
+	case "cgs":
+		groups, err = group.CGS{DGF: dgf, Bootstraps: *t}.Groups(ctx, x, ds.Labels, len(ds.Classes), r)
+	case "kmeans":
+		groups, err = group.KMeans{Clusters: *clusters, Restarts: 50}.Groups(ctx, x, ds.Labels, len(ds.Classes), r)
+	default:
+		return fmt.Errorf("unknown group method %q (dgf, drags, cgs or kmeans)", *name)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errw, "%d groups computed in %.2f s (after reading the file)\n", len(groups), time.Since(start).Seconds())
+	w := newTSV(c.out)
+	for i, g := range groups {
+		names := make([]string, len(g.Members))
+		for m, j := range g.Members {
+			names[m] = ds.Features[j]
+		}
+		fmt.Fprintf(w, "%d\t%s\t%d\t%.6g\t%s\n", i+1, ds.Features[g.Representative], len(g.Members), g.Relevance, strings.Join(names, ","))
+	}
+	return w.Flush()
+}

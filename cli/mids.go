@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"steadfast/compute/group"
+)
+
+// midsCommand prints the size of the MIDS of the correlation graph at epsilon, then its
+// features one per line; the sizes of the graph and of the greedy set go to stderr.
+func midsCommand(c *call) error {
+	data := c.dataFlags()
+	eps := c.fs.Float64("epsilon", 0.6, "edge when |r| > epsilon")
+	if _, err := c.parse(0); err != nil {
+		return err
+	}
+	if *eps <= 0 || *eps >= 1 {
+		return errors.New("--epsilon must lie between 0 and 1")
+	}
+	ds, x, err := data.load(c, true)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	g, err := group.CorrelationGraph(ctx, x, *eps)
+	if err != nil {
+		return err
+	}
+	set := g.MIDS()
+	if err := g.CheckIDS(set); err != nil {
+		return fmt.Errorf("internal error, please report: %v", err)
+	}
+	greedy := g.GreedyMIS()
+	fmt.Fprintf(c.errw, "%d features, %d edges at |r| > %g; MIDS %d, greedy maximal independent set %d\n", len(g.Adj), g.Edges(), *eps, len(set), len(greedy))
+	w := newTSV(c.out)
+	fmt.Fprintln(w, len(set))
+	for _, j := range set {
+		fmt.Fprintln(w, ds.Features[j])
+	}
+	return w.Flush()
+}

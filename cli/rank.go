@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/method"
+)
+
+// rankCommand ranks the features on all samples: rank, feature, score a line.
+func rankCommand(c *call) error {
+	data := c.dataFlags()
+	name := c.fs.String("method", "fstat", "method: "+method.Names())
+	seed := c.fs.Uint64("seed", 1, "random seed")
+	noZ := c.fs.Bool("no-zscore", false, "do not z-score the features")
+	params := paramFlag{}
+	c.fs.Var(params, "param", "a method parameter as key=value (repeatable), e.g. --param C=0.5")
+	if _, err := c.parse(0); err != nil {
+		return err
+	}
+	ranker, err := method.New(method.Spec{Name: *name, Params: params})
+	if err != nil {
+		return err
+	}
+	ds, x, err := data.load(c, !*noZ)
+	if err != nil {
+		return err
+	}
+	if x == nil {
+		x = ds.X
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	rk, err := ranker.Rank(ctx, x, ds.Labels, len(ds.Classes), dataset.Rand(*seed, 100))
+	if err != nil {
+		return err
+	}
+	w := newTSV(c.out)
+	for pos, j := range rk.Order {
+		fmt.Fprintf(w, "%d\t%s\t%.10g\n", pos+1, ds.Features[j], rk.Score[j])
+	}
+	return w.Flush()
+}
+
+// paramFlag collects repeated --param key=value flags.
+type paramFlag map[string]float64
+
+func (p paramFlag) String() string { return fmt.Sprint(map[string]float64(p)) }
+
+func (p paramFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if !ok || err != nil {
+		return fmt.Errorf("--param %q: want key=number", s)
+	}
+	p[strings.TrimSpace(k)] = f
+	return nil
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/study"
+	"steadfast/internal/text"
+	"steadfast/plots"
+)
+
+// runCommand runs a configuration (or a saved run's configuration) and writes
+// result.json, every figure in every format and its CSV into a fresh folder that takes
+// OUTDIR's place only when everything is written.
+func runCommand(c *call) error {
+	outDir := c.fs.String("o", "", "output folder (replaced as a whole when the run succeeds)")
+	data := c.fs.String("data", "", "data file (overrides the configuration's dataPath)")
+	width := c.fs.Float64("width", 16, "figure width")
+	height := c.fs.Float64("height", 10, "figure height")
+	unit := c.fs.String("unit", "cm", "unit of width and height: cm, mm or in")
+	dpi := c.fs.Int("dpi", 300, "PNG resolution")
+	pos, err := c.parse(1)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || *outDir == "" {
+		return errors.New("needs a configuration and an output folder: steadfast run CONFIG.json -o OUTDIR")
+	}
+	size, err := exportSize(*width, *height, *unit, *dpi)
+	if err != nil {
+		return err
+	}
+	cfgPath := pos[0]
+	cfg, err := study.LoadConfig(cfgPath)
+	if err != nil {
+		return err
+	}
+	if *data != "" {
+		cfg.DataPath = *data
+	} else if cfg.DataPath == "" {
+		return fmt.Errorf("%s names no data file (dataPath); add --data FILE", filepath.Base(cfgPath))
+	} else {
+		cfg.DataPath = absIfExists(cfg.DataPath, filepath.Dir(cfgPath)) // relative to the configuration
+	}
+	ds, err := study.Open(cfg.DataPath, cfg.Read, cfg.Prep)
+	if err != nil {
+		return err
+	}
+	for _, n := range ds.Notes {
+		c.note("%s", n)
+	}
+	if abs, err := filepath.Abs(cfg.DataPath); err == nil {
+		cfg.DataPath = abs // the saved run finds its data from anywhere
+	}
+	planned, err := study.Plan(cfg, ds)
+	if err != nil {
+		return err
+	}
+	if est, _, err := experiment.Estimate(planned, ds); err == nil && est.Minutes() > 2 {
+		c.note("this study will take about %s on a two-core laptop (Ctrl-C stops it)", text.Duration(est))
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	last := -1
+	res, err := study.Run(ctx, cfg, ds, func(p experiment.Progress) {
+		if pct := 100 * p.Done / max(p.Total, 1); last < 0 || pct/10 != last/10 {
+			fmt.Fprintf(c.errw, "%3d%% (%d/%d)\n", pct, p.Done, p.Total)
+			last = pct
+		}
+	})
+	if err != nil {
+		return err
+	}
+	var written []string
+	err = study.WriteFolder(*outDir, func(tmp string) error {
+		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res); err != nil {
+			return err
+		}
+		for _, f := range append(plots.All(res), tables(res)...) {
+			formats := plots.Formats
+			if f.Build == nil {
+				formats = nil
+			}
+			paths, err := plots.Export(f, tmp, formats, size)
+			if err != nil {
+				return err
+			}
+			written = append(written, within(tmp, *outDir, paths)...)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range written {
+		fmt.Fprintln(c.out, p)
+	}
+	return nil
+}
+
+// within returns paths written under tmp as they are once tmp is renamed to dir.
+func within(tmp, dir string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		rel, err := filepath.Rel(tmp, p)
+		if err != nil {
+			rel = filepath.Base(p)
+		}
+		out[i] = filepath.Join(dir, rel)
+	}
+	return out
+}
+
+// tables are the result's tables without a chart: the top features of every method
+// and, with two or more methods, the error table of every classifier.
+func tables(res *experiment.Result) []plots.Figure {
+	var out []plots.Figure
+	for i := range res.Methods {
+		out = append(out, plots.TopTable(res, i))
+	}
+	if len(res.Methods) > 1 {
+		for _, cl := range res.Config.Classifiers {
+			out = append(out, plots.ErrorTable(res, cl))
+		}
+	}
+	return out
+}
+
+// exportSize checks and converts the figure size flags.
+func exportSize(width, height float64, unit string, dpi int) (plots.ExportOptions, error) {
+	if !(width > 0 && width <= 200 && height > 0 && height <= 200) || dpi < 30 || dpi > 2400 {
+		return plots.ExportOptions{}, errors.New("--width and --height must lie in (0, 200] and --dpi between 30 and 2400")
+	}
+	w, err := plots.Length(width, unit)
+	if err != nil {
+		return plots.ExportOptions{}, err
+	}
+	h, _ := plots.Length(height, unit)
+	return plots.ExportOptions{Width: w, Height: h, DPI: dpi}, nil
+}
+
+// exportFigures writes figs into a fresh folder put in dir's place, at 16 x 10 cm (PNG
+// at 300 dpi) in every format with their CSVs, and lists the files on standard error.
+func exportFigures(c *call, dir string, figs ...plots.Figure) error {
+	size, _ := exportSize(16, 10, "cm", 300)
+	var written []string
+	err := study.WriteFolder(dir, func(tmp string) error {
+		for _, f := range figs {
+			paths, err := plots.Export(f, tmp, plots.Formats, size)
+			if err != nil {
+				return err
+			}
+			written = append(written, within(tmp, dir, paths)...)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range written {
+		fmt.Fprintln(c.errw, p)
+	}
+	return nil
+}

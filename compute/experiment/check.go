@@ -1,0 +1,94 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+)
+
+// Check reports the first thing in a result (read from a file, perhaps edited by hand)
+// that the figures and tables could not show: no methods, a feature index outside the
+// data, a method count not matching the comparisons, sizes that disagree.
+func (r *Result) Check() error {
+	p := len(r.Data.Features)
+	switch {
+	case p == 0:
+		return fmt.Errorf("the result lists no features")
+	case len(r.Methods) == 0:
+		return fmt.Errorf("the result holds no methods")
+	case len(r.Data.Classes) != len(r.Data.ClassCounts):
+		return fmt.Errorf("%d classes but %d class counts", len(r.Data.Classes), len(r.Data.ClassCounts))
+	}
+	if _, err := r.Config.Resolved(p); err != nil {
+		return fmt.Errorf("its configuration: %v", err)
+	}
+	if len(r.Config.Methods) != len(r.Methods) {
+		return fmt.Errorf("the configuration names %d methods but the result holds %d", len(r.Config.Methods), len(r.Methods))
+	}
+	for i := range r.Methods {
+		if err := r.Methods[i].check(p); err != nil {
+			return fmt.Errorf("method %d (%s): %v", i+1, r.Methods[i].Label, err)
+		}
+	}
+	for _, c := range r.Comparisons {
+		if c.A < 0 || c.B <= c.A || c.B >= len(r.Methods) {
+			return fmt.Errorf("a comparison between methods %d and %d, of %d", c.A+1, c.B+1, len(r.Methods))
+		}
+	}
+	return nil
+}
+
+func (m *MethodResult) check(p int) error {
+	if err := m.Reference.check(p); err != nil {
+		return fmt.Errorf("all-sample selection: %v", err)
+	}
+	for _, s := range m.Runs {
+		if err := s.check(p); err != nil {
+			return fmt.Errorf("%s: %v", s.Label, err)
+		}
+	}
+	for _, f := range m.Top {
+		if f.Feature < 0 || f.Feature >= p {
+			return fmt.Errorf("top feature %d outside 1..%d", f.Feature+1, p)
+		}
+	}
+	for _, s := range m.Stability {
+		if s.K < 1 || s.K > p {
+			return fmt.Errorf("stability at k = %d, outside 1..%d", s.K, p)
+		}
+	}
+	for cl, curve := range m.Accuracy {
+		for _, a := range curve {
+			if a.K < 1 || a.K > p || math.IsNaN(a.Mean) {
+				return fmt.Errorf("%s accuracy at k = %d", cl, a.K)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Selection) check(p int) error {
+	if len(s.Order) == 0 {
+		return fmt.Errorf("an empty feature list")
+	}
+	if len(s.Groups) > 0 && len(s.Groups) != len(s.Order) {
+		return fmt.Errorf("%d groups for %d features", len(s.Groups), len(s.Order))
+	}
+	seen := make(map[int]bool, len(s.Order))
+	for _, j := range s.Order {
+		if j < 0 || j >= p {
+			return fmt.Errorf("feature %d outside 1..%d", j+1, p)
+		}
+		if seen[j] {
+			return fmt.Errorf("feature %d listed twice", j+1)
+		}
+		seen[j] = true
+	}
+	for _, g := range s.Groups {
+		for _, j := range g {
+			if j < 0 || j >= p {
+				return fmt.Errorf("group member %d outside 1..%d", j+1, p)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+// Package study is the core both front ends call: it opens and checks data, checks a
+// configuration against the data, runs the study with serialised progress, and saves
+// and loads runs. It imports no Fyne, so the command line needs no display.
+package study
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/synth"
+)
+
+// Open reads the data file at path with the read options and preprocesses it (see
+// Prepare). What the reader or the preprocessing changed or assumed is in the notes.
+func Open(path string, read dataset.Options, prep dataset.Prep) (*dataset.Dataset, error) {
+	raw, err := dataset.ReadFile(path, read)
+	if err != nil {
+		return nil, err
+	}
+	return Prepare(raw, prep)
+}
+
+// Prepare returns raw preprocessed as prep says (log2, constant and incomplete features
+// dropped), with a note of what was dropped. It fails when no feature is left.
+func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, error) {
+	ds, dropped := dataset.Preprocess(raw, prep)
+	if len(dropped) > 0 {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))
+	}
+	if _, p := ds.Dims(); p == 0 {
+		_, before := raw.Dims()
+		return nil, fmt.Errorf("%s: no feature is left after dropping the %d constant or incomplete ones of %d; check that the file holds expression values", raw.Name, len(dropped), before)
+	}
+	return ds, nil
+}
+
+// Example is the built-in example: the D1k synthetic set with 100 samples, seed 1.
+func Example() *dataset.Dataset {
+	ds, _ := synth.Generate(synth.D1k, 100, 1, 0)
+	ds.Name = "example D1k (synthetic, 100 samples)"
+	return ds
+}
+
+// Ready checks that ds can be analysed on all its samples (a ranking, groups, MIDS, the
+// wrapper): no missing values, two classes or more, and more samples than classes.
+func Ready(ds *dataset.Dataset) error {
+	return dataset.Validate(ds, 1)
+}
+
+// Plan fills cfg's defaults for ds and checks the two together: the settings' bounds,
+// and the data against the protocol (missing values, classes, class sizes).
+func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error) {
+	n, p := ds.Dims()
+	cfg, err := cfg.Resolved(p)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Folds > n {
+		return cfg, fmt.Errorf("%d folds asked for but the data have %d samples", cfg.Folds, n)
+	}
+	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// Run plans and runs the study of cfg on ds. Progress calls are serialised and come at
+// most every 100 ms, the last one always.
+func Run(ctx context.Context, cfg experiment.Config, ds *dataset.Dataset, progress func(experiment.Progress)) (*experiment.Result, error) {
+	cfg, err := Plan(cfg, ds)
+	if err != nil {
+		return nil, err
+	}
+	var report func(experiment.Progress)
+	if progress != nil {
+		th := NewThrottle(progress, defaultEvery)
+		defer th.Flush()
+		report = th.Report
+	}
+	return experiment.Run(ctx, cfg, ds, report)
+}
+
+// listSome lists up to max names, then how many more.
+func listSome(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
+}

@@ -78,31 +78,6 @@ func Summarize(d *Dataset) Summary {
 	return s
 }
 
-// Validate returns an error a biologist can act on when the data cannot be analysed
-// with folds-fold stratified resampling: missing values, fewer than two classes,
-// or a class smaller than the number of folds.
-func Validate(d *Dataset, folds int) error {
-	n, p := d.Dims()
-	if n == 0 || p == 0 {
-		return fmt.Errorf("%s: no data (%d samples, %d features)", d.Name, n, p)
-	}
-	s := Summarize(d)
-	if s.MissingCells > 0 {
-		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; drop those features in the preprocessing options",
-			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
-	}
-	if len(d.Classes) < 2 {
-		return fmt.Errorf("%s: all %d samples are in one class (%q); stability and accuracy need at least two classes", d.Name, n, d.Classes[0])
-	}
-	for c, k := range s.ClassCounts {
-		if k < folds {
-			return fmt.Errorf("%s: class %q has %d samples, fewer than the %d folds asked for; choose a protocol with at most %d folds (for example DRAGS 2008, 3-fold)",
-				d.Name, d.Classes[c], k, folds, k)
-		}
-	}
-	return nil
-}
-
 // Prep are the dataset-wide preprocessing options. Z-scoring is not here: it is fitted
 // inside every training set (see Standardize).
 type Prep struct {

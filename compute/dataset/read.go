@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -295,7 +296,11 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 		}
 	}
 	if orient == Auto {
-		orient = detectOrientation(rows)
+		var note string
+		orient, note = detectOrientation(rows)
+		if note != "" {
+			notes = append(notes, note)
+		}
 	}
 	if orient == SamplesAsColumns {
 		rows = transpose(rows)
@@ -305,32 +310,88 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 		return nil, err
 	}
 	ds.Notes = append(notes, ds.Notes...)
-	return ds, nil
+	return ds, ds.tidyLabels()
 }
 
-func detectOrientation(rows [][]string) Orientation {
+// detectOrientation decides whether samples are rows or columns when the user has not
+// said: a column or row named like a class (class, label, type, ...) decides; else the
+// last column or last row that looks like a class (text, or a few small integers such
+// as 0/1) does; else the shape does (expression tables have more features than samples).
+// The note says what was assumed.
+func detectOrientation(rows [][]string) (Orientation, string) {
 	for _, h := range rows[0] {
 		if isClassName(h) {
-			return SamplesAsRows
+			return SamplesAsRows, ""
 		}
 	}
 	for _, r := range rows {
 		if isClassName(r[0]) {
-			return SamplesAsColumns
+			return SamplesAsColumns, ""
 		}
 	}
-	// the class is text: a last column of text means samples are rows
 	last := len(rows[0]) - 1
-	textCol := true
-	for _, r := range rows[1:min(len(rows), 20)] {
-		if isNumber(r[last]) {
-			textCol = false
+	col := make([]string, 0, len(rows)-1)
+	for _, r := range rows[1:] {
+		col = append(col, r[last])
+	}
+	row := rows[len(rows)-1][1:]
+	colText, rowText := allText(col[:min(len(col), 20)]), allText(row)
+	switch {
+	case colText:
+		return SamplesAsRows, ""
+	case rowText:
+		return SamplesAsColumns, ""
+	}
+	colCodes, rowCodes := classCodes(col), classCodes(row)
+	switch {
+	case colCodes && !rowCodes:
+		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q (values %s) was taken as the class, samples as rows", rows[0][last], codeList(col))
+	case rowCodes && !colCodes:
+		return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q (values %s) was taken as the class, samples as columns", rows[len(rows)-1][0], codeList(row))
+	}
+	if len(rows[0]) >= len(rows) {
+		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q was taken as the class and samples as rows (the table is wider than long); name the class column \"class\" to be sure", rows[0][last])
+	}
+	return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q was taken as the class and samples as columns (the table is longer than wide); name the class row \"class\" to be sure", rows[len(rows)-1][0])
+}
+
+// allText reports whether no value is a number.
+func allText(vals []string) bool {
+	for _, v := range vals {
+		if isNumber(v) {
+			return false
 		}
 	}
-	if textCol {
-		return SamplesAsRows
+	return true
+}
+
+// classCodes reports whether vals look like class codes: integers taking 2 to 10
+// distinct values, one of them at least twice.
+func classCodes(vals []string) bool {
+	seen := map[string]int{}
+	for _, v := range vals {
+		v = strings.TrimSpace(v)
+		if _, err := strconv.Atoi(v); err != nil {
+			return false
+		}
+		seen[v]++
 	}
-	return SamplesAsColumns
+	if len(seen) < 2 || len(seen) > 10 || len(seen) == len(vals) {
+		return false
+	}
+	return true
+}
+
+// codeList lists the distinct values of vals in order of first appearance.
+func codeList(vals []string) string {
+	var out []string
+	for _, v := range vals {
+		v = strings.TrimSpace(v)
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func transpose(rows [][]string) [][]string {
@@ -364,41 +425,27 @@ func fromRows(file string, rows [][]string, orient Orientation, classIdx int, de
 	if classIdx < 0 {
 		classIdx = len(header) - 1
 	}
-	// a first column of text (sample ids) is not a feature
-	idCol := -1
-	if classIdx != 0 {
-		text := true
-		for _, r := range rows[1:] {
-			if isNumber(r[0]) {
-				text = false
-				break
-			}
-		}
-		if text {
-			idCol = 0
-		}
-	}
+	idCol, skip, notes := idColumns(rows, classIdx, orient)
 	var featCols []int
 	var names []string
 	for j, h := range header {
-		if j != classIdx && j != idCol {
+		if j != classIdx && j != idCol && !skip[j] {
 			featCols = append(featCols, j)
 			names = append(names, h)
 		}
+	}
+	if err := headerless(file, rows, featCols, classIdx, orient); err != nil {
+		return nil, err
 	}
 	n, p := len(rows)-1, len(featCols)
 	if p == 0 {
 		return nil, &ParseError{File: file, Msg: "no feature columns besides the class"}
 	}
 	x := mat.NewDense(n, p, nil)
-	ds := &Dataset{Name: file, X: x}
+	ds := &Dataset{Name: file, X: x, Notes: notes}
 	classOf := map[string]int{}
 	for i, r := range rows[1:] {
 		lab := strings.TrimSpace(r[classIdx])
-		if lab == "" || lab == "?" {
-			l, c := pos(i+1, classIdx)
-			return nil, &ParseError{File: file, Line: l, Column: c, Msg: "the class label is empty"}
-		}
 		k, ok := classOf[lab]
 		if !ok {
 			k = len(ds.Classes)
@@ -444,6 +491,94 @@ func fromRows(file string, rows [][]string, orient Orientation, classIdx int, de
 		ds.Notes = append(ds.Notes, "samples are the columns of this file")
 	}
 	return ds, nil
+}
+
+// idNames are headers of columns that number or name samples rather than measure them.
+var idNames = []string{"", "id", "ids", "sample", "samples", "sample_id", "sampleid", "sample id", "index", "no", "no.", "number", "#", "patient", "patient_id", "subject", "case", "row", "rownames"}
+
+// idColumns finds the columns of a samples-as-rows table that identify samples: the
+// first column when it is text, or distinct integers under an id-like header (id,
+// sample, index, an empty one as R writes row names); other id-like columns of
+// distinct integers are skipped. Notes say which were taken.
+func idColumns(rows [][]string, classIdx int, orient Orientation) (idCol int, skip map[int]bool, notes []string) {
+	idCol, skip = -1, map[int]bool{}
+	what := func(j int) string {
+		if orient == SamplesAsColumns {
+			return fmt.Sprintf("row %d (%q)", j+1, rows[0][j])
+		}
+		return fmt.Sprintf("column %d (%q)", j+1, rows[0][j])
+	}
+	for j := range rows[0] {
+		if j == classIdx {
+			continue
+		}
+		idLike := slices.Contains(idNames, strings.ToLower(strings.TrimSpace(rows[0][j])))
+		text, distinct := columnKind(rows, j)
+		switch {
+		case j == 0 && text:
+			idCol = 0
+		case j == 0 && distinct && idLike:
+			idCol = 0
+			notes = append(notes, fmt.Sprintf("%s numbers the samples: taken as sample names, not as a feature", what(j)))
+		case j > 0 && distinct && idLike && rows[0][j] != "":
+			skip[j] = true
+			notes = append(notes, fmt.Sprintf("%s numbers the samples: left out of the features", what(j)))
+		}
+	}
+	return idCol, skip, notes
+}
+
+// columnKind reports whether column j of the data rows is all text, or all distinct
+// integers.
+func columnKind(rows [][]string, j int) (text, distinct bool) {
+	text, distinct = true, true
+	seen := map[int]bool{}
+	for _, r := range rows[1:] {
+		v := strings.TrimSpace(r[j])
+		if isNumber(v) {
+			text = false
+		}
+		k, err := strconv.Atoi(v)
+		if err != nil || seen[k] {
+			distinct = false
+			continue
+		}
+		seen[k] = true
+	}
+	return text, distinct && !text
+}
+
+// headerless refuses a table whose header line holds numbers where the feature names
+// belong (a file without a header line, whose first sample would become the names):
+// every feature name a number, and half of them fractions or the class cell a label.
+func headerless(file string, rows [][]string, featCols []int, classIdx int, orient Orientation) error {
+	fractions := 0
+	for _, j := range featCols {
+		h := strings.TrimSpace(rows[0][j])
+		if !isNumber(h) {
+			return nil
+		}
+		if _, err := strconv.Atoi(h); err != nil {
+			fractions++
+		}
+	}
+	classCell := strings.TrimSpace(rows[0][classIdx])
+	isLabel := false
+	for _, r := range rows[1:] {
+		if strings.TrimSpace(r[classIdx]) == classCell {
+			isLabel = true
+			break
+		}
+	}
+	if 2*fractions < len(featCols) && !isLabel {
+		return nil // integer names: gene ids such as Entrez numbers
+	}
+	where := "line 1"
+	if orient == SamplesAsColumns {
+		where = "column 1"
+	}
+	return &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("%s holds numbers (%s) where the feature names belong: the file seems to have no header. Add a first %s naming every feature (and \"class\" for the class)",
+		where, trunc(strings.Join(rows[0][:min(4, len(rows[0]))], ", ")), map[bool]string{true: "column", false: "line"}[orient == SamplesAsColumns])}
 }
 
 // ReadGCT reads a GenePattern GCT expression file (genes as rows, after a #1.2 line,
@@ -504,7 +639,7 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 		ds.Notes = append(ds.Notes, note)
 	}
 	_, ds.Samples = uniqueNames(header[2:], "sample")
-	return ds, nil
+	return ds, ds.tidyLabels()
 }
 
 // readCLS reads a categorical CLS file: "n k 1", "# name1 name2 ...", then n labels.
@@ -543,11 +678,15 @@ func readCLS(file string, b []byte, nSamp int) ([]int, []string, error) {
 	labels := make([]int, nSamp)
 	for i, l := range labs {
 		name := l
-		if numeric {
+		switch {
+		case numeric && len(names) > 0:
 			k, _ := strconv.Atoi(l)
-			if k >= 0 && k < len(names) {
-				name = names[k]
+			if k < 0 || k >= len(names) {
+				return nil, nil, &ParseError{File: file, Line: 3, Column: i + 1, Msg: fmt.Sprintf("label %d of sample %d has no class name on line 2 (%d names: 0 to %d)", k, i+1, len(names), len(names)-1)}
 			}
+			name = names[k]
+		case !numeric && len(names) > 0 && !slices.Contains(names, l):
+			return nil, nil, &ParseError{File: file, Line: 3, Column: i + 1, Msg: fmt.Sprintf("label %q of sample %d is not among the class names on line 2 (%s)", l, i+1, strings.Join(names, ", "))}
 		}
 		c, ok := idx[name]
 		if !ok {
@@ -558,6 +697,19 @@ func readCLS(file string, b []byte, nSamp int) ([]int, []string, error) {
 		labels[i] = c
 	}
 	return labels, classes, nil
+}
+
+// nominalValues returns the values of a nominal type {a, b, 'c d'}, or nil.
+func nominalValues(typ string) []string {
+	typ = strings.TrimSpace(typ)
+	if !strings.HasPrefix(typ, "{") || !strings.HasSuffix(typ, "}") {
+		return nil
+	}
+	var out []string
+	for _, v := range strings.Split(typ[1:len(typ)-1], ",") {
+		out = append(out, strings.Trim(strings.TrimSpace(v), `'"`))
+	}
+	return out
 }
 
 // ReadARFF reads a WEKA ARFF file (dense or sparse data). The class is the attribute
@@ -571,6 +723,7 @@ func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
 		name    string
 		nominal bool
 		line    int
+		values  []string // a nominal attribute's declared values
 	}
 	var attrs []attr
 	data := -1
@@ -603,7 +756,7 @@ func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
 			if !nominal && !strings.HasPrefix(typ, "numeric") && !strings.HasPrefix(typ, "real") && !strings.HasPrefix(typ, "integer") {
 				return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("attribute %q has type %q; Steadfast reads numeric attributes and one nominal class", name, rest)}
 			}
-			attrs = append(attrs, attr{name, nominal, i + 1})
+			attrs = append(attrs, attr{name, nominal, i + 1, nominalValues(rest)})
 		case strings.HasPrefix(low, "@data"):
 			data = i + 1
 		default:
@@ -703,8 +856,8 @@ func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
 				row[col[j]] = v
 			}
 		}
-		if lab == "" || lab == "?" {
-			return nil, &ParseError{File: file, Line: i + 1, Msg: "the class value is missing"}
+		if !isMissingLabel(lab) && attrs[classIdx].values != nil && !slices.Contains(attrs[classIdx].values, lab) {
+			return nil, &ParseError{File: file, Line: i + 1, Msg: fmt.Sprintf("the class value %q is not among those declared for %q at line %d: {%s}", lab, attrs[classIdx].name, attrs[classIdx].line, strings.Join(attrs[classIdx].values, ","))}
 		}
 		vals = append(vals, row...)
 		labNames = append(labNames, lab)
@@ -730,7 +883,7 @@ func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
 	if note != "" {
 		ds.Notes = append(ds.Notes, note)
 	}
-	return ds, nil
+	return ds, ds.tidyLabels()
 }
 
 func trunc(s string) string {

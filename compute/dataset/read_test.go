@@ -75,7 +75,7 @@ func TestReadDelimitedBadInput(t *testing.T) {
 		{"binary.csv", "PK\x03\x04\x00\x00binary", 0, 0, "binary"},
 		{"ragged.csv", "g1,g2,class\n1,2,A\n3,B\n", 3, 3, "ragged"},
 		{"text.csv", "g1,g2,class\n1,2,A\n3,abc,B\n", 3, 2, `"abc"`},
-		{"noclass.csv", "g1,g2,class\n1,2,A\n3,4,\n", 3, 3, "class label is empty"},
+		{"noclass.csv", "g1,g2,class\n1,2,NA\n3,4,\n", 0, 0, "no sample has a class label"},
 		{"onecol.csv", "a\n1\n", 0, 0, "two or more columns"},
 		{"cols-text.csv", "gene,s1,s2\ng1,1,x\nclass,A,B\n", 2, 3, `"x"`},
 	} {

@@ -1,0 +1,130 @@
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// missingLabels are class values that mean "no class" (compared without case).
+var missingLabels = []string{"", "?", "na", "n/a", "nan", "null", "#n/a"}
+
+func isMissingLabel(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, m := range missingLabels {
+		if s == m {
+			return true
+		}
+	}
+	return false
+}
+
+// tidyLabels leaves out the samples whose class is missing (NA, ?, empty, ...) and notes
+// classes whose names differ only in case or spacing (kept apart: the file decides).
+// It fails when no labelled sample is left.
+func (d *Dataset) tidyLabels() error {
+	var keep []int
+	var dropped []string
+	for i, l := range d.Labels {
+		if isMissingLabel(d.Classes[l]) {
+			dropped = append(dropped, d.Samples[i])
+			continue
+		}
+		keep = append(keep, i)
+	}
+	if len(keep) == 0 {
+		return &ParseError{File: d.Name, Msg: "no sample has a class label (all are NA or empty); Steadfast needs the class of every sample it analyses"}
+	}
+	if len(dropped) > 0 {
+		d.keepSamples(keep)
+		d.Notes = append(d.Notes, fmt.Sprintf("%d samples without a class (NA or empty) left out: %s", len(dropped), listNames(dropped, 5)))
+	}
+	byKey := map[string]string{}
+	for _, c := range d.Classes {
+		key := strings.Join(strings.Fields(strings.ToLower(c)), " ")
+		if other, ok := byKey[key]; ok {
+			d.Notes = append(d.Notes, fmt.Sprintf("classes %q and %q differ only in case or spacing and are kept apart; if they are one class, correct the file", other, c))
+			continue
+		}
+		byKey[key] = c
+	}
+	return nil
+}
+
+// keepSamples keeps the samples idx (ascending) and the classes they use, in order of
+// first appearance.
+func (d *Dataset) keepSamples(idx []int) {
+	x, y := SelectSamples(d.X, d.Labels, idx)
+	remap := map[int]int{}
+	var classes []string
+	for i, l := range y {
+		k, ok := remap[l]
+		if !ok {
+			k = len(classes)
+			remap[l] = k
+			classes = append(classes, d.Classes[l])
+		}
+		y[i] = k
+	}
+	d.X, d.Labels, d.Classes, d.Samples = x, y, classes, pick(d.Samples, idx)
+}
+
+// largestValue is the largest magnitude a value may have: squares and sums of squares of
+// a few thousand of them stay finite.
+const largestValue = 1e150
+
+// Validate returns an error a biologist can act on when the data cannot be analysed
+// with folds-fold stratified resampling (folds 1: on all samples): no feature, missing
+// values, values too large to square, fewer than two classes, no more samples than
+// classes, or a class smaller than the number of folds.
+func Validate(d *Dataset, folds int) error {
+	n, p := d.Dims()
+	if n == 0 || p == 0 {
+		return fmt.Errorf("%s: no data (%d samples, %d features)", d.Name, n, p)
+	}
+	s := Summarize(d)
+	if s.MissingCells > 0 {
+		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; drop those features (Data tab, or --drop-missing on the command line)",
+			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
+	}
+	if i, j, v := largest(d.X); math.Abs(v) > largestValue {
+		return fmt.Errorf("%s: the value %g of sample %q, feature %q is too large to analyse (beyond 1e150); check the file's units or log-transform it", d.Name, v, d.Samples[i], d.Features[j])
+	}
+	if len(d.Classes) < 2 {
+		return fmt.Errorf("%s: all %d samples are in one class (%q); stability and accuracy need at least two classes", d.Name, n, d.Classes[0])
+	}
+	if n <= len(d.Classes) {
+		return fmt.Errorf("%s: %d samples in %d classes; scores need more samples than classes", d.Name, n, len(d.Classes))
+	}
+	for c, k := range s.ClassCounts {
+		if k < folds {
+			return fmt.Errorf("%s: class %q has %d samples, fewer than the %d folds asked for; choose a protocol with at most %d folds (for example DRAGS 2008, 3-fold)",
+				d.Name, d.Classes[c], k, folds, k)
+		}
+	}
+	return nil
+}
+
+// largest returns the position and value of x's largest finite magnitude.
+func largest(x *mat.Dense) (int, int, float64) {
+	n, _ := x.Dims()
+	bi, bj, bv := 0, 0, 0.0
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i) {
+			if math.Abs(v) > math.Abs(bv) && !math.IsInf(v, 0) {
+				bi, bj, bv = i, j, v
+			}
+		}
+	}
+	return bi, bj, bv
+}
+
+// listNames lists up to max names, then how many more.
+func listNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
+}

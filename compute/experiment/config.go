@@ -122,11 +122,20 @@ func DefaultKs(p Protocol, features int) []int {
 	return out
 }
 
+// Bounds of the settings: far beyond what the papers use, and what a laptop can hold.
+const (
+	MaxRepeats = 1000
+	MaxFolds   = 100
+)
+
 // Resolved fills the defaults for a data set of p features and checks the settings.
 func (c Config) Resolved(p int) (Config, error) {
 	in, ok := LookupProtocol(c.Protocol)
 	if !ok {
 		return c, fmt.Errorf("unknown protocol %q (drags2008, cv10x10 or kalousis)", c.Protocol)
+	}
+	if c.Repeats < 0 || c.Folds < 0 || c.InnerFolds < 0 || c.GridK < 0 || c.AccuracyMax < 0 || c.Workers < 0 {
+		return c, fmt.Errorf("repeats, folds, gridK, accuracyMaxK and workers must not be negative (0 takes the default)")
 	}
 	if c.Repeats <= 0 {
 		c.Repeats = in.Repeats
@@ -137,8 +146,14 @@ func (c Config) Resolved(p int) (Config, error) {
 	if c.InnerFolds <= 0 {
 		c.InnerFolds = max(in.Inner, 2)
 	}
-	if c.Folds < 2 || c.InnerFolds < 2 {
-		return c, fmt.Errorf("folds must be at least 2")
+	if c.Folds < 2 || c.InnerFolds < 2 || c.Folds > MaxFolds || c.InnerFolds > MaxFolds {
+		return c, fmt.Errorf("folds must lie in 2..%d (got %d, inner %d)", MaxFolds, c.Folds, c.InnerFolds)
+	}
+	if c.Repeats > MaxRepeats {
+		return c, fmt.Errorf("%d repeats asked for; at most %d (the papers use 10)", c.Repeats, MaxRepeats)
+	}
+	if c.Workers > 1024 {
+		return c, fmt.Errorf("%d workers asked for; at most 1024 (0 uses every core)", c.Workers)
 	}
 	if c.Mode == "" {
 		c.Mode = in.Mode
@@ -165,6 +180,9 @@ func (c Config) Resolved(p int) (Config, error) {
 	}
 	if c.GridK <= 0 {
 		c.GridK = min(10, p)
+	}
+	if c.GridK > p {
+		return c, fmt.Errorf("the grid's top k = %d is more than the %d features", c.GridK, p)
 	}
 	if len(c.Methods) == 0 {
 		return c, fmt.Errorf("choose at least one method")

@@ -64,10 +64,10 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 	f := score.FScores(x, y, classes)
 	groups := make([]Group, len(clusters))
 	for i, m := range clusters {
-		rep := representativeByCentre(ps, m)
+		rep := representativeByCentre(ps, m, f)
 		groups[i] = Group{Members: m, Representative: rep, Density: len(m), Relevance: f[rep]}
 	}
-	sortByRelevance(groups)
+	sortByRelevance(ps, f, groups)
 	return groups, ctx.Err()
 }
 

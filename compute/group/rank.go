@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/blas"
@@ -16,28 +17,23 @@ import (
 
 // representativeByCorrelation returns the member with the highest mean correlation to the
 // other members (DRAGS); x is z-scored, so r_ij = x_i'x_j / (n-1), and the sum over the
-// others is x_i'(T - x_i) with T the members' total: O(m n), not O(m^2 n).
-func representativeByCorrelation(ps points, members []int) int {
-	if len(members) <= 2 {
-		return members[0]
-	}
+// others is x_i'(T - x_i) with T the members' total: O(m n), not O(m^2 n). Ties (both
+// members of a pair, always) go as in best.
+func representativeByCorrelation(ps points, members []int, f []float64) int {
 	_, n := ps.pt.Dims()
 	total := make([]float64, n)
 	for _, j := range members {
 		floats.Add(total, ps.pt.RawRowView(j))
 	}
-	best, bestS := members[0], math.Inf(-1)
-	for _, i := range members {
+	return best(ps, members, f, func(i int) float64 {
 		xi := ps.pt.RawRowView(i)
-		if s := dot(xi, total) - dot(xi, xi); s > bestS {
-			best, bestS = i, s
-		}
-	}
-	return best
+		return dot(xi, total) - dot(xi, xi)
+	})
 }
 
-// representativeByCentre returns the member nearest the mean of the members' profiles.
-func representativeByCentre(ps points, members []int) int {
+// representativeByCentre returns the member nearest the mean of the members' profiles;
+// ties go as in best.
+func representativeByCentre(ps points, members []int, f []float64) int {
 	_, n := ps.pt.Dims()
 	c := make([]float64, n)
 	for _, j := range members {
@@ -49,13 +45,45 @@ func representativeByCentre(ps points, members []int) int {
 		c[i] /= float64(len(members))
 	}
 	cc := dot(c, c)
-	best, bestD := members[0], math.Inf(1)
-	for _, j := range members {
-		if d := ps.dist2(c, cc, j); d < bestD {
-			best, bestD = j, d
+	return best(ps, members, f, func(j int) float64 { return -ps.dist2(c, cc, j) })
+}
+
+// best returns the member with the largest score; scores within 1e-9 of the largest
+// magnitude tie (sums in another order differ by rounding), and ties go to the larger
+// F, then to the larger profile in lexical order, so the choice depends on the
+// features alone, never on their order in the file.
+func best(ps points, members []int, f []float64, score func(j int) float64) int {
+	s := make([]float64, len(members))
+	top, scale := math.Inf(-1), 0.0
+	for i, j := range members {
+		s[i] = score(j)
+		top = math.Max(top, s[i])
+		scale = math.Max(scale, math.Abs(s[i]))
+	}
+	tol := 1e-9 * scale
+	b := -1
+	for i, j := range members {
+		if s[i] < top-tol {
+			continue
+		}
+		if b < 0 || before(ps, f, j, b) {
+			b = j
 		}
 	}
-	return best
+	return b
+}
+
+// before reports whether feature a goes before feature b when all else ties: larger F
+// first, then the larger profile in lexical order, then the smaller index (only for
+// features with identical values, which no rule can tell apart).
+func before(ps points, f []float64, a, b int) bool {
+	if f[a] != f[b] {
+		return f[a] > f[b]
+	}
+	if c := slices.Compare(ps.pt.RawRowView(a), ps.pt.RawRowView(b)); c != 0 {
+		return c > 0
+	}
+	return a < b
 }
 
 // groupRanking turns ranked groups into a Ranking: their representatives first (a group
@@ -123,24 +151,37 @@ func (d DRAGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int) (
 	ps := newPoints(x)
 	for i := range groups {
 		g := &groups[i]
-		s := 0.0
-		for _, j := range g.Members {
-			s += math.Min(f[j], 1e15)
-		}
-		g.Relevance = s / float64(len(g.Members))
-		g.Representative = representativeByCorrelation(ps, g.Members)
+		g.Relevance = meanF(f, g.Members)
+		g.Representative = representativeByCorrelation(ps, g.Members, f)
 	}
-	sortByRelevance(groups)
+	sortByRelevance(ps, f, groups)
 	return groups, nil
 }
 
-func sortByRelevance(groups []Group) {
+// sortByRelevance orders groups by decreasing relevance, ties as their representatives
+// go in before.
+func sortByRelevance(ps points, f []float64, groups []Group) {
 	sort.SliceStable(groups, func(a, b int) bool {
 		if groups[a].Relevance != groups[b].Relevance {
 			return groups[a].Relevance > groups[b].Relevance
 		}
-		return groups[a].Representative < groups[b].Representative
+		return before(ps, f, groups[a].Representative, groups[b].Representative)
 	})
+}
+
+// meanF is the mean F of the members (F capped at 1e15), summed in increasing order so
+// that it does not depend on the members' order.
+func meanF(f []float64, members []int) float64 {
+	v := make([]float64, len(members))
+	for i, j := range members {
+		v[i] = math.Min(f[j], 1e15)
+	}
+	slices.Sort(v)
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
 }
 
 // KMeans clusters the features (points in sample space) into Clusters clusters by
@@ -278,9 +319,9 @@ func (k KMeans) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, 
 		if len(m) == 0 {
 			continue
 		}
-		rep := representativeByCentre(ps, m)
+		rep := representativeByCentre(ps, m, f)
 		groups = append(groups, Group{Members: m, Representative: rep, Density: len(m), Relevance: f[rep]})
 	}
-	sortByRelevance(groups)
+	sortByRelevance(ps, f, groups)
 	return groups, nil
 }

@@ -303,3 +303,25 @@ func TestBootstrapPointsKeepGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestDRAGSIndependentOfColumnOrder: DRAGS ranks the same genes, in the same order, on
+// Colon with its columns shuffled (groups of one or two genes tie on correlation; the
+// tie goes by F and profile, never by position).
+func TestDRAGSIndependentOfColumnOrder(t *testing.T) {
+	ds := realZ(t, "colon.csv")
+	_, p := ds.X.Dims()
+	perm := rand.New(rand.NewPCG(9, 9)).Perm(p)
+	rk, err := DRAGS{}.Rank(context.Background(), ds.X, ds.Labels, len(ds.Classes), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shuffled, err := DRAGS{}.Rank(context.Background(), dataset.SelectFeatures(ds.X, perm), ds.Labels, len(ds.Classes), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		if got := perm[shuffled.Order[i]]; got != rk.Order[i] {
+			t.Fatalf("rank %d: %s in file order, %s with shuffled columns", i+1, ds.Features[rk.Order[i]], ds.Features[got])
+		}
+	}
+}

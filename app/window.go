@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -64,8 +63,7 @@ type UI struct {
 
 	cancel context.CancelFunc
 	runID  int
-	mu     sync.Mutex // guards lastProgress
-	lastUI time.Time
+	loads  int // data loads started; a load finishing after a newer one is dropped
 
 	// Data tab
 	summary     *widget.Label
@@ -268,9 +266,14 @@ func (u *UI) prep() dataset.Prep {
 func (u *UI) LoadFile(path string, o dataset.Options) {
 	// the progress bar and Cancel belong to runs; a load only writes the status line
 	u.progress.Status.SetText("Reading " + filepath.Base(path) + "...")
+	u.loads++
+	gen := u.loads
 	go func() {
 		ds, err := dataset.ReadFile(path, o)
 		u.do(func() {
+			if gen != u.loads {
+				return // the user opened other data meanwhile: this load is stale
+			}
 			if err != nil {
 				u.progress.Status.SetText("Could not read " + filepath.Base(path) + "; the previous data are kept.")
 				u.showError(err)
@@ -283,18 +286,37 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 	}()
 }
 
-// setData makes ds the current data and shows its summary.
+// setData makes ds the current data and shows its summary; data that preprocessing
+// leaves empty are refused and the previous data kept.
 func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) {
+	data, dropped, err := study.Prepare(ds, u.prep())
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	u.loads++ // a load still running is stale now
 	u.raw, u.path, u.readOpt = ds, path, o
-	u.applyPrep()
+	u.data, u.dropped = data, dropped
+	u.showSummary()
 }
 
-// applyPrep preprocesses the data read and shows what the user should know.
+// applyPrep preprocesses the data read again (the options changed); options that leave
+// no feature are refused and the previous data kept.
 func (u *UI) applyPrep() {
 	if u.raw == nil {
 		return
 	}
-	u.data, u.dropped = dataset.Preprocess(u.raw, u.prep())
+	data, dropped, err := study.Prepare(u.raw, u.prep())
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	u.data, u.dropped = data, dropped
+	u.showSummary()
+}
+
+// showSummary shows what the user should know of the data.
+func (u *UI) showSummary() {
 	s := dataset.Summarize(u.raw)
 	n, p := u.data.Dims()
 	var b strings.Builder
@@ -375,12 +397,7 @@ func (u *UI) Run() {
 		u.showError(err)
 		return
 	}
-	_, p := u.data.Dims()
-	if cfg, err = cfg.Resolved(p); err != nil {
-		u.showError(err)
-		return
-	}
-	if err := dataset.Validate(u.data, cfg.MinClassSize()); err != nil {
+	if cfg, err = study.Plan(cfg, u.data); err != nil {
 		u.showError(err)
 		return
 	}
@@ -406,7 +423,7 @@ const longRun = 2 * time.Minute
 func (u *UI) startRun(cfg experiment.Config, ds *dataset.Dataset) {
 	log.Printf("run started: %s on %s", cfg.Protocol, ds.Name)
 	u.startTask("Run", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		res, err := experiment.Run(ctx, cfg, ds, report)
+		res, err := study.Run(ctx, cfg, ds, report)
 		if err != nil {
 			return nil, err
 		}
@@ -432,23 +449,15 @@ func (u *UI) startTask(what string, work taskWork) {
 	id := u.runID
 	u.setBusy(true)
 	u.progress.Start(what)
-	report := func(pr experiment.Progress) {
-		u.mu.Lock()
-		now := time.Now()
-		if now.Sub(u.lastUI) < 100*time.Millisecond && pr.Done < pr.Total {
-			u.mu.Unlock()
-			return
-		}
-		u.lastUI = now
-		u.mu.Unlock()
+	th := study.NewThrottle(func(pr experiment.Progress) {
 		u.do(func() {
 			if id == u.runID && u.cancel != nil {
 				u.progress.Update(pr.Done, pr.Total, pr.Stage, pr.Fraction, pr.Left)
 			}
 		})
-	}
+	}, 100*time.Millisecond)
 	go func() {
-		apply, err := work(ctx, report)
+		apply, err := work(ctx, th.Report)
 		u.do(func() { u.finishTask(id, what, apply, err) })
 	}()
 }

@@ -6,6 +6,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"steadfast/compute/dataset"
@@ -20,21 +21,23 @@ func Open(path string, read dataset.Options, prep dataset.Prep) (*dataset.Datase
 	if err != nil {
 		return nil, err
 	}
-	return Prepare(raw, prep)
+	ds, _, err := Prepare(raw, prep)
+	return ds, err
 }
 
 // Prepare returns raw preprocessed as prep says (log2, constant and incomplete features
-// dropped), with a note of what was dropped. It fails when no feature is left.
-func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, error) {
+// dropped), with a note of what was dropped, and the names dropped. It fails when no
+// feature is left.
+func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []string, error) {
 	ds, dropped := dataset.Preprocess(raw, prep)
 	if len(dropped) > 0 {
-		ds.Notes = append(ds.Notes, fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))
+		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))
 	}
 	if _, p := ds.Dims(); p == 0 {
 		_, before := raw.Dims()
-		return nil, fmt.Errorf("%s: no feature is left after dropping the %d constant or incomplete ones of %d; check that the file holds expression values", raw.Name, len(dropped), before)
+		return nil, nil, fmt.Errorf("%s: no feature is left after dropping the %d constant or incomplete ones of %d; check that the file holds expression values", raw.Name, len(dropped), before)
 	}
-	return ds, nil
+	return ds, dropped, nil
 }
 
 // Example is the built-in example: the D1k synthetic set with 100 samples, seed 1.

@@ -61,7 +61,8 @@ const MaxFileSize = 2 << 30
 // files over limit bytes (also a file that grows past the limit while it is read).
 func ReadLimited(path string, limit int64) ([]byte, error) {
 	name := filepath.Base(path)
-	f, err := os.Open(path)
+	// stat before opening: opening a pipe would wait for a writer
+	st, err := os.Stat(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -69,18 +70,19 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 		}
 		return nil, &ParseError{File: name, Msg: "cannot open: " + err.Error()}
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	if err := regular(name, st, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
 	if err != nil {
+		return nil, &ParseError{File: name, Msg: "cannot open: " + err.Error()}
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
 		return nil, &ParseError{File: name, Msg: "cannot read: " + err.Error()}
 	}
-	switch {
-	case st.IsDir():
-		return nil, &ParseError{File: name, Msg: "is a folder, not a data file"}
-	case !st.Mode().IsRegular():
-		return nil, &ParseError{File: name, Msg: "is not a regular file (a pipe or a device?); save the data to a file first"}
-	case st.Size() > limit:
-		return nil, &ParseError{File: name, Msg: fmt.Sprintf("is %s, larger than the %s Steadfast reads", bytesText(st.Size()), bytesText(limit))}
+	if err := regular(name, st, limit); err != nil { // replaced since the first look
+		return nil, err
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -90,6 +92,19 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("grew past the %s Steadfast reads while it was read", bytesText(limit))}
 	}
 	return b, nil
+}
+
+// regular refuses folders, pipes, devices and files over limit bytes.
+func regular(name string, st os.FileInfo, limit int64) error {
+	switch {
+	case st.IsDir():
+		return &ParseError{File: name, Msg: "is a folder, not a data file"}
+	case !st.Mode().IsRegular():
+		return &ParseError{File: name, Msg: "is not a regular file (a pipe or a device?); save the data to a file first"}
+	case st.Size() > limit:
+		return &ParseError{File: name, Msg: fmt.Sprintf("is %s, larger than the %s Steadfast reads", bytesText(st.Size()), bytesText(limit))}
+	}
+	return nil
 }
 
 // bytesText formats a size: 1.5 GB, 12 MB, 300 bytes.

@@ -64,6 +64,8 @@ type UI struct {
 	cancel context.CancelFunc
 	runID  int
 	loads  int // data loads started; a load finishing after a newer one is dropped
+	// lastErr is the last error shown in a dialog
+	lastErr error
 
 	// Data tab
 	summary     *widget.Label
@@ -279,7 +281,10 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 				u.showError(err)
 				return
 			}
-			u.setData(ds, path, o)
+			if !u.setData(ds, path, o) {
+				u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
+				return
+			}
 			u.progress.Status.SetText(fmt.Sprintf("Read %s.", filepath.Base(path)))
 			log.Printf("loaded %s", path)
 		})
@@ -287,17 +292,18 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 }
 
 // setData makes ds the current data and shows its summary; data that preprocessing
-// leaves empty are refused and the previous data kept.
-func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) {
+// leaves empty are refused (false) and the previous data kept.
+func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	data, dropped, err := study.Prepare(ds, u.prep())
 	if err != nil {
 		u.showError(err)
-		return
+		return false
 	}
 	u.loads++ // a load still running is stale now
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
 	u.showSummary()
+	return true
 }
 
 // applyPrep preprocesses the data read again (the options changed); options that leave
@@ -682,7 +688,9 @@ func renderer(f plots.Figure) widgets.RenderFunc {
 	}
 }
 
+// showError shows err in a dialog (and keeps it as the last error shown).
 func (u *UI) showError(err error) {
+	u.lastErr = err
 	log.Printf("error: %v", err)
 	d := dialog.NewError(err, u.win)
 	d.Show()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -372,6 +373,53 @@ func TestParseKs(t *testing.T) {
 	for _, bad := range []string{"0", "5-2", "a", "1-10:0"} {
 		if _, err := ParseKs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestWindowKeepsDataOnHostileInput: awkward files and damaged saved runs give an error
+// dialog; the window keeps the data and results it had.
+func TestWindowKeepsDataOnHostileInput(t *testing.T) {
+	u, _ := newTestUI(t)
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{
+		filepath.Join(dir, "none.csv"),
+		dir,
+		fifo,
+		"/dev/zero",
+		write("empty.csv", ""),
+		write("binary.csv", "PK\x03\x04\x00\x00"),
+		write("ragged.csv", "g1,g2,class\n1,2,A\n3,B\n"),
+		write("noheader.csv", "1.5,2.25,A\n3.5,4.75,B\n1.25,2.5,A\n"),
+		write("constant.csv", "g1,g2,class\n1,1,A\n1,1,B\n1,1,A\n"),
+		write("nolabels.csv", "g1,g2,class\n1,2,NA\n3,4,NA\n"),
+		write("undeclared.arff", "@relation r\n@attribute g1 numeric\n@attribute class {A,B}\n@data\n1,A\n2,C\n"),
+	}
+	before := onUI(func() *dataset.Dataset { return u.data })
+	for _, f := range files {
+		serialized(func() { u.lastErr = nil; u.LoadFile(f, dataset.Options{}) })
+		waitFor(t, "an error dialog for "+filepath.Base(f), 10*time.Second, func() bool { return onUI(func() bool { return u.lastErr != nil }) })
+		if got := onUI(func() *dataset.Dataset { return u.data }); got != before {
+			t.Errorf("%s replaced the data", filepath.Base(f))
+		}
+	}
+	for _, run := range []string{
+		write("cut.json", `{"config":{"methods":[{"name":"fstat"}]},"result":{"version":"0.1.0","data":{"features":["g1"]`),
+		write("edited.json", `{"config":{"methods":[{"name":"fstat"}],"protocol":"drags2008"},"result":{"config":{"methods":[{"name":"fstat"}],"protocol":"drags2008"},"data":{"features":["g1","g2"],"classes":["A","B"],"classCounts":[2,2]},"methods":[{"label":"F","reference":{"order":[7]}}]}}`),
+		write("nomethods.json", `{"config":{"methods":[]},"result":{"data":{"features":["g1"]},"methods":[]}}`),
+	} {
+		serialized(func() { u.lastErr = nil; u.OpenRun(run) })
+		if err := onUI(func() error { return u.lastErr }); err == nil {
+			t.Errorf("%s opened without an error", filepath.Base(run))
 		}
 	}
 }

@@ -588,12 +588,11 @@ func headerless(file string, rows [][]string, featCols []int, classIdx int, orie
 	if 2*fractions < len(featCols) && !isLabel {
 		return nil // integer names: gene ids such as Entrez numbers
 	}
-	where := "line 1"
+	msg := fmt.Sprintf("holds numbers (%s) where the feature names belong: the file seems to have no header. Add a first line naming every feature (and \"class\" for the class)", trunc(strings.Join(rows[0][:min(4, len(rows[0]))], ", ")))
 	if orient == SamplesAsColumns {
-		where = "column 1"
+		return &ParseError{File: file, Msg: "column 1 " + strings.Replace(msg, "a first line", "a first column", 1)}
 	}
-	return &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("%s holds numbers (%s) where the feature names belong: the file seems to have no header. Add a first %s naming every feature (and \"class\" for the class)",
-		where, trunc(strings.Join(rows[0][:min(4, len(rows[0]))], ", ")), map[bool]string{true: "column", false: "line"}[orient == SamplesAsColumns])}
+	return &ParseError{File: file, Line: 1, Msg: msg}
 }
 
 // ReadGCT reads a GenePattern GCT expression file (genes as rows, after a #1.2 line,

@@ -92,7 +92,7 @@ func newWrapperView(u *UI) *wrapperView {
 func (v *wrapperView) compute() {
 	nas, err := study.ParsePercentages(v.nas.Text)
 	if err != nil {
-		v.u.showError(fmt.Errorf("Na: %w", err))
+		v.u.showError(fmt.Errorf("the Na list: %w", err))
 		return
 	}
 	sweep := experiment.WrapperSweep{NAs: nas, Ne: float64(v.ne.SelectedIndex() + 1), Nae: 100, Seed: 1}

@@ -10,7 +10,6 @@ type StringTable struct {
 	*widget.Table
 	header []string
 	rows   [][]string
-	widths []float32
 }
 
 // NewStringTable returns an empty table.

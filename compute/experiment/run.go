@@ -644,11 +644,3 @@ func featureProfiles(ds *dataset.Dataset, z bool) [][]float64 {
 	}
 	return out
 }
-
-func pick(rows [][]float64, idx []int) [][]float64 {
-	out := make([][]float64, len(idx))
-	for i, j := range idx {
-		out[i] = rows[j]
-	}
-	return out
-}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,7 +28,7 @@ type BootstrapWrapper struct {
 	Na          int // largest subset size; <= 0 means 0.4% of p (at least 1)
 	Exhaustive1 bool
 	Exhaustive2 bool // every pair of features (p(p-1)/2 subsets: see PairCount)
-	// Progress, when set, is called from worker goroutines with the subsets evaluated
+	// Progress, when set, is called from worker goroutines, one call at a time, with the subsets evaluated
 	// so far and their total (for K = 2, pairs, reported a row of pairs at a time).
 	Progress func(done, total int)
 }
@@ -79,13 +79,20 @@ func (b BootstrapWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, class
 	return Ranking{Order: orderByScore(w), Score: w}, nil
 }
 
-// progress returns a counter of units done out of total that reports to b.Progress.
+// progress returns a counter of units done out of total that reports to b.Progress,
+// one call at a time.
 func (b BootstrapWrapper) progress(total int) func(units int) {
 	if b.Progress == nil {
 		return func(int) {}
 	}
-	var done atomic.Int64
-	return func(units int) { b.Progress(int(done.Add(int64(units))), total) }
+	var mu sync.Mutex
+	done := 0
+	return func(units int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += units
+		b.Progress(done, total)
+	}
 }
 
 // subsetSums evaluates the random subsets (or, with Exhaustive1, every single feature)

@@ -65,7 +65,9 @@ func TestLoadRunRefusesDamagedRuns(t *testing.T) {
 		{"empty feature list", "empty feature list", edit(func(s *Saved) { s.Result.Methods[0].Reference.Order = nil })},
 		{"feature twice", "listed twice", edit(func(s *Saved) { o := s.Result.Methods[0].Reference.Order; o[1] = o[0] })},
 		{"no features", "no features", edit(func(s *Saved) { s.Result.Data.Features = nil })},
-		{"methods disagree", "names 2 methods", edit(func(s *Saved) { s.Result.Config.Methods = append(s.Result.Config.Methods, method.Spec{Name: "relieff"}) })},
+		{"methods disagree", "names 2 methods", edit(func(s *Saved) {
+			s.Result.Config.Methods = append(s.Result.Config.Methods, method.Spec{Name: "relieff"})
+		})},
 		{"top feature out of range", "top feature", edit(func(s *Saved) { s.Result.Methods[0].Top[0].Feature = p })},
 		{"no result", "no results", []byte(`{"config":{"methods":[{"name":"fstat"}]}}`)},
 		{"cut short", "not a saved Steadfast run", b[:len(b)/2]},

@@ -45,7 +45,10 @@ func newKChooserView(u *UI) *kChooserView {
 }
 
 func (k *kChooserView) compute() {
-	ds := k.u.data
+	ds, ok := k.u.readyData()
+	if !ok {
+		return
+	}
 	k.u.startTask("K chooser", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "nearest-neighbour correlations"})
 		vals, err := group.KNNCorrelations(ctx, dataset.ZScored(ds.X), group.ChooserKs)
@@ -90,6 +93,9 @@ func newWrapperView(u *UI) *wrapperView {
 // compute parses the settings; with the K = 2 baseline ticked it first states its cost
 // and asks.
 func (v *wrapperView) compute() {
+	if _, ok := v.u.readyData(); !ok {
+		return
+	}
 	nas, err := study.ParsePercentages(v.nas.Text)
 	if err != nil {
 		v.u.showError(fmt.Errorf("the Na list: %w", err))
@@ -169,7 +175,10 @@ func newMIDSView(u *UI) *midsView {
 }
 
 func (v *midsView) compute() {
-	ds := v.u.data
+	ds, ok := v.u.readyData()
+	if !ok {
+		return
+	}
 	chosen := max(v.epsilon.SelectedIndex(), 0)
 	v.u.startTask("MIDS", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		x := dataset.ZScored(ds.X)
@@ -303,4 +312,14 @@ func (v *sampleSizeView) show() {
 	}
 	v.figure = plots.SampleSize(v.result, max(v.measure.SelectedIndex(), 0))
 	v.chart.SetRender(renderer(v.figure))
+}
+
+// readyData returns the data on screen when they can be analysed on all samples (no
+// missing values, two classes, more samples than classes), else shows why.
+func (u *UI) readyData() (*dataset.Dataset, bool) {
+	if err := study.Ready(u.data); err != nil {
+		u.showError(err)
+		return nil, false
+	}
+	return u.data, true
 }

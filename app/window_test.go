@@ -423,3 +423,25 @@ func TestWindowKeepsDataOnHostileInput(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsRefuseIncompleteData: with missing values kept, the tools explain instead of
+// computing on them.
+func TestToolsRefuseIncompleteData(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, err := dataset.ReadDelimited("na.csv", []byte("g1,g2,g3,class\n1,2,NA,A\n2,3,4,B\n3,1,2,A\n4,4,1,B\n"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() {
+		u.missCheck.SetChecked(false)
+		if !u.setData(ds, "", dataset.Options{}) {
+			t.Fatal("data refused")
+		}
+	})
+	for name, compute := range map[string]func(){"K chooser": u.kchooser.compute, "MIDS": u.mids.compute, "wrapper": u.wrapper.compute} {
+		serialized(func() { u.lastErr = nil; compute() })
+		if err := onUI(func() error { return u.lastErr }); err == nil || !strings.Contains(err.Error(), "missing") {
+			t.Errorf("%s on data with a missing value: %v", name, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestForVisitsEveryIndexOnce(t *testing.T) {
@@ -43,6 +44,8 @@ func TestForReportsTheSmallestFailedIndex(t *testing.T) {
 	}
 }
 
+// TestForStopsWhenCancelled: after cancel no new unit starts (a unit takes 1 ms here:
+// an empty one could start several while cancel itself runs).
 func TestForStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var ran atomic.Int32
@@ -50,6 +53,7 @@ func TestForStopsWhenCancelled(t *testing.T) {
 		if ran.Add(1) == 10 {
 			cancel()
 		}
+		time.Sleep(time.Millisecond)
 		return nil
 	})
 	if !errors.Is(err, context.Canceled) || ran.Load() > 12 {

@@ -92,16 +92,16 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 		case "pdf":
 			cv := vgpdf.New(o.Width, o.Height)
 			cv.EmbedFonts(true)
-			wt = cv
+			wt = pdfCanvas{cv}
 			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
 		case "eps":
 			cv := vgeps.NewTitle(o.Width, o.Height, f.Title)
-			wt = cv
+			wt = epsCanvas{cv}
 			write = func(fh *os.File) error { return writeEPS(fh, cv) }
 		default:
 			return paths, fmt.Errorf("unknown format %q (png, svg, pdf, eps)", format)
 		}
-		p.Draw(draw.New(wt))
+		drawFigure(p, draw.New(wt))
 		if err := writeFile(path, write); err != nil {
 			return paths, err
 		}
@@ -175,8 +175,7 @@ func Render(f Figure, w, h int, dpi float64) (Rendered, error) {
 	}
 	scale := vg.Inch / vg.Length(dpi)
 	cv := vgimg.NewWith(vgimg.UseWH(vg.Length(w)*scale, vg.Length(h)*scale), vgimg.UseDPI(int(dpi)), vgimg.UseBackgroundColor(image.White.C))
-	dc := draw.New(cv)
-	p.Draw(dc)
+	dc := drawFigure(p, draw.New(cv))
 	data := p.DataCanvas(dc)
 	fx, fy := p.Transforms(&data)
 	r := Rendered{Image: cv.Image()}
@@ -187,6 +186,32 @@ func Render(f Figure, w, h int, dpi float64) (Rendered, error) {
 		r.Pixels = append(r.Pixels, image.Pt(int(x), int(y)))
 	}
 	return r, nil
+}
+
+// drawFigure draws p on c with its legend below the plot, outside the data, and a
+// margin on the right so that the last tick label and markers are not cut; it returns
+// the canvas the plot itself was drawn on.
+func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
+	margin := vg.Points(6)
+	c = draw.Crop(c, 0, -margin, 0, 0)
+	leg := p.Legend
+	r := leg.Rectangle(c)
+	h := r.Max.Y - r.Min.Y
+	if h <= 0 {
+		p.Draw(c)
+		return c
+	}
+	p.Legend = plot.NewLegend() // drawn here instead, below the plot
+	defer func() { p.Legend = leg }()
+	gap := vg.Points(4)
+	area := draw.Crop(c, 0, 0, h+2*gap, 0)
+	p.Draw(area)
+	under := draw.Crop(c, 0, 0, gap, -(c.Max.Y - c.Min.Y - h - gap))
+	leg.Top, leg.Left = true, true
+	leg.YOffs = 0
+	leg.XOffs = ((c.Max.X - c.Min.X) - (r.Max.X - r.Min.X)) / 2
+	leg.Draw(under)
+	return area
 }
 
 // safeName turns a label into a file-safe name.

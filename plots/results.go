@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -50,15 +49,12 @@ func protocolLabel(res *experiment.Result) string {
 	return fmt.Sprintf("%s, %s", in.Label, res.Config.Mode)
 }
 
-// style adds the grid and puts the legend in headroom above y = top, so that it never
-// hides a curve; ticks stop at top.
-func style(p *plot.Plot, entries int, bottom, top float64) {
-	p.Legend.Top = true
-	p.Legend.XOffs = -vg.Points(6) // keep the right-hand legend marks inside the canvas
-	p.Legend.Left = false
+// style adds the grid and fits the y axis to [bottom, top] (the legend goes below the
+// plot: see drawFigure).
+func style(p *plot.Plot, bottom, top float64) {
 	p.Add(plotter.NewGrid())
 	p.Y.Min = bottom
-	p.Y.Max = top + (top-bottom)*0.075*float64(entries+1)
+	p.Y.Max = top
 	var ticks []plot.Tick
 	step := 0.1
 	if top-bottom > 0.5 {
@@ -73,39 +69,6 @@ func style(p *plot.Plot, entries int, bottom, top float64) {
 		ticks = append(ticks, t)
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-}
-
-// methodCurve is curve i of a chart with one curve per method: a line through xy with
-// points, in the i-th colour, dash pattern and point shape.
-func methodCurve(xy plotter.XYs, i int, radius vg.Length) (*plotter.Line, *plotter.Scatter, error) {
-	l, sc, err := plotter.NewLinePoints(xy)
-	if err != nil {
-		return nil, nil, err
-	}
-	l.Color, sc.Color = plotutil.Color(i), plotutil.Color(i)
-	l.Dashes = plotutil.Dashes(i)
-	sc.Shape = plotutil.Shape(i)
-	sc.Radius = radius
-	return l, sc, nil
-}
-
-// bandPolygon shades, in curve i's colour, the region between lo and hi over x.
-func bandPolygon(x, lo, hi []float64, i int) (*plotter.Polygon, error) {
-	ring := make(plotter.XYs, 0, 2*len(x))
-	for j := range x {
-		ring = append(ring, plotter.XY{X: x[j], Y: hi[j]})
-	}
-	for j := len(x) - 1; j >= 0; j-- {
-		ring = append(ring, plotter.XY{X: x[j], Y: lo[j]})
-	}
-	poly, err := plotter.NewPolygon(ring)
-	if err != nil {
-		return nil, err
-	}
-	r, g, b, _ := plotutil.Color(i).RGBA()
-	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
-	poly.LineStyle.Width = 0
-	return poly, nil
 }
 
 // StabilityVsK draws one curve per method of the measure against k; S_W and S_R of each
@@ -147,7 +110,9 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		p.Title.Text = f.Title
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = m.Label
-		style(p, len(res.Methods)+1, math.Max(bottom, -1), 1)
+		lowest := math.Max(bottom, -1)
+		style(p, lowest, 1)
+		var ly layers
 		for i, mr := range res.Methods {
 			var xy plotter.XYs
 			var ks, los, his []float64
@@ -165,19 +130,18 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 				continue
 			}
 			if len(ks) > 1 {
-				poly, err := bandPolygon(ks, los, his, i)
-				if err != nil {
+				c, _, _ := methodStyle(mr.Spec.Name, i)
+				if err := ly.band(ks, los, his, c, lowest, 1); err != nil {
 					return nil, err
 				}
-				p.Add(poly)
 			}
-			l, sc, err := methodCurve(xy, i, vg.Points(2))
+			l, sc, err := ly.curve(xy, mr.Spec.Name, i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
-			p.Add(l, sc)
 			p.Legend.Add(fmt.Sprintf("%s (S_W %.2f, S_R %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
 		}
+		ly.addTo(p)
 		if len(random) > 1 {
 			l, err := plotter.NewLine(random)
 			if err != nil {
@@ -219,7 +183,9 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 				lo = math.Min(lo, a.Mean-a.SD)
 			}
 		}
-		style(p, len(res.Methods), math.Max(0, math.Floor(lo*10)/10), 1)
+		lowest := math.Max(0, math.Floor(lo*10)/10)
+		style(p, lowest, 1)
+		var ly layers
 		for i, mr := range res.Methods {
 			pts := mr.Accuracy[classifier]
 			if len(pts) == 0 {
@@ -232,23 +198,22 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 				ks[j], los[j], his[j] = float64(a.K), a.Mean-a.SD, a.Mean+a.SD
 			}
 			if len(pts) > 1 {
-				poly, err := bandPolygon(ks, los, his, i)
-				if err != nil {
+				c, _, _ := methodStyle(mr.Spec.Name, i)
+				if err := ly.band(ks, los, his, c, lowest, 1); err != nil {
 					return nil, err
 				}
-				p.Add(poly)
 			}
-			l, sc, err := methodCurve(xy, i, vg.Points(2))
+			l, sc, err := ly.curve(xy, mr.Spec.Name, i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
-			p.Add(l, sc)
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {
 				label = fmt.Sprintf("%s (AUC %.3f)", mr.Label, auc)
 			}
 			p.Legend.Add(label, l, sc)
 		}
+		ly.addTo(p)
 		return p, nil
 	}
 	return f

@@ -39,24 +39,29 @@ func SampleSize(res *experiment.SyntheticResult, measure int) Figure {
 		p.Title.Text = f.Title
 		p.X.Label.Text = "training samples n (10 x 10-fold CV on them)"
 		p.Y.Label.Text = m.Label
-		style(p, len(res.Labels), 0, 1)
+		style(p, 0, 1)
 		var ticks []plot.Tick
 		for _, n := range s.Sizes {
 			ticks = append(ticks, plot.Tick{Value: float64(n), Label: strconv.Itoa(n)})
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		var ly layers
 		for mi, label := range res.Labels {
 			var xy plotter.XYs
 			for si, n := range s.Sizes {
 				xy = append(xy, plotter.XY{X: float64(n), Y: values[mi][si]})
 			}
-			l, sc, err := methodCurve(xy, mi, vg.Points(2.5))
+			name := ""
+			if mi < len(s.Methods) {
+				name = s.Methods[mi].Name
+			}
+			l, sc, err := ly.curve(xy, name, mi, vg.Points(2.5))
 			if err != nil {
 				return nil, err
 			}
-			p.Add(l, sc)
 			p.Legend.Add(label, l, sc)
 		}
+		ly.addTo(p)
 		return p, nil
 	}
 	return f

@@ -1,0 +1,113 @@
+package plots
+
+import (
+	"image/color"
+	"unicode/utf8"
+
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/text/encoding/charmap"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+)
+
+// opaque returns c drawn over white: (r, g, b) + (1 - a) white, in premultiplied terms.
+// PDF and EPS canvases take a colour's premultiplied components as its colour (so a
+// translucent band came out grey in PDF and near black in EPS); every format gets the
+// same opaque colour instead.
+func opaque(c color.Color) color.Color {
+	if c == nil {
+		return color.Black
+	}
+	r, g, b, a := c.RGBA()
+	if a == 0xffff {
+		return c
+	}
+	w := 0xffff - a
+	return color.RGBA64{uint16(r + w), uint16(g + w), uint16(b + w), 0xffff}
+}
+
+// pdfCanvas passes colours as opaque and text in code page 1252, the encoding the PDF
+// canvas embeds its fonts with (UTF-8 text came out as "Â±" for "±").
+type pdfCanvas struct {
+	vg.CanvasWriterTo
+}
+
+func (c pdfCanvas) SetColor(clr color.Color) { c.CanvasWriterTo.SetColor(opaque(clr)) }
+
+func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	if enc, err := charmap.Windows1252.NewEncoder().String(s); err == nil {
+		s = enc
+	}
+	c.CanvasWriterTo.FillString(f, pt, s)
+}
+
+// epsCanvas passes colours as opaque and draws text as the outlines of the font's
+// glyphs: PostScript would look the TrueType font up by name (absent from printers and
+// Ghostscript alike) and cannot show UTF-8, so outlines are the text that looks the same
+// everywhere.
+type epsCanvas struct {
+	vg.CanvasWriterTo
+}
+
+func (c epsCanvas) SetColor(clr color.Color) { c.CanvasWriterTo.SetColor(opaque(clr)) }
+
+func (c epsCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	if f.Face == nil || f.Font.Size == 0 {
+		return
+	}
+	var buf sfnt.Buffer
+	ppem := fixed.Int26_6(f.Face.UnitsPerEm())
+	scale := float64(f.Font.Size) / float64(ppem) // points per font unit
+	x := pt.X
+	prev, hasPrev := sfnt.GlyphIndex(0), false
+	for _, r := range s {
+		if r == utf8.RuneError {
+			continue
+		}
+		idx, err := f.Face.GlyphIndex(&buf, r)
+		if err != nil {
+			continue
+		}
+		if hasPrev {
+			if k, err := f.Face.Kern(&buf, prev, idx, ppem, 0); err == nil {
+				x += vg.Length(float64(k) * scale)
+			}
+		}
+		if segs, err := f.Face.LoadGlyph(&buf, idx, ppem, nil); err == nil && len(segs) > 0 {
+			c.Fill(glyphPath(segs, x, pt.Y, scale))
+		}
+		if adv, err := f.Face.GlyphAdvance(&buf, idx, ppem, 0); err == nil {
+			x += vg.Length(float64(adv) * scale)
+		}
+		prev, hasPrev = idx, true
+	}
+}
+
+// glyphPath turns a glyph's outline (font units, y down) into a path at origin (x0,
+// y0) in points (y up).
+func glyphPath(segs sfnt.Segments, x0, y0 vg.Length, scale float64) vg.Path {
+	pt := func(a fixed.Point26_6) vg.Point {
+		return vg.Point{X: x0 + vg.Length(float64(a.X)*scale), Y: y0 - vg.Length(float64(a.Y)*scale)}
+	}
+	var p vg.Path
+	for _, s := range segs {
+		switch s.Op {
+		case sfnt.SegmentOpMoveTo:
+			if len(p) > 0 {
+				p.Close()
+			}
+			p.Move(pt(s.Args[0]))
+		case sfnt.SegmentOpLineTo:
+			p.Line(pt(s.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			p.QuadTo(pt(s.Args[0]), pt(s.Args[1]))
+		case sfnt.SegmentOpCubeTo:
+			p.CubeTo(pt(s.Args[0]), pt(s.Args[1]), pt(s.Args[2]))
+		}
+	}
+	if len(p) > 0 {
+		p.Close()
+	}
+	return p
+}

@@ -168,7 +168,7 @@ func (u *UI) build() {
 	u.stabChart.OnError = onErr
 	var measures []string
 	for _, m := range plots.Measures {
-		measures = append(measures, m.Label)
+		measures = append(measures, plots.PlainText(m.Label))
 	}
 	u.stabMeasure = widget.NewSelect(measures, func(string) { u.showResults() })
 	u.stabMeasure.SetSelectedIndex(0)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgeps"
@@ -95,7 +96,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 			wt = pdfCanvas{cv}
 			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
 		case "eps":
-			cv := vgeps.NewTitle(o.Width, o.Height, f.Title)
+			cv := vgeps.NewTitle(o.Width, o.Height, PlainText(f.Title))
 			wt = epsCanvas{cv}
 			write = func(fh *os.File) error { return writeEPS(fh, cv) }
 		default:
@@ -194,6 +195,10 @@ func Render(f Figure, w, h int, dpi float64) (Rendered, error) {
 func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 	margin := vg.Points(6)
 	c = draw.Crop(c, 0, -margin, 0, 0)
+	for _, ts := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.Legend.TextStyle} {
+		ts.Handler = Rich()
+	}
+	fitTitle(p, c.Max.X-c.Min.X)
 	leg := p.Legend
 	r := leg.Rectangle(c)
 	h := r.Max.Y - r.Min.Y
@@ -212,6 +217,15 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 	leg.XOffs = ((c.Max.X - c.Min.X) - (r.Max.X - r.Min.X)) / 2
 	leg.Draw(under)
 	return area
+}
+
+// fitTitle makes the title 11 points, smaller (down to 7) when it is wider than width.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	ts := &p.Title.TextStyle
+	ts.Font.Size = vg.Points(11)
+	for ts.Font.Size > vg.Points(7) && ts.Width(p.Title.Text) > width {
+		ts.Font.Size -= vg.Points(0.5)
+	}
 }
 
 // safeName turns a label into a file-safe name.

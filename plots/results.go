@@ -28,13 +28,13 @@ type Measure struct {
 // random k-subsets of p features (nil when there is no closed form): they share k^2/p
 // features on average, so Dice = k/p and Tanimoto ~ (k^2/p)/(2k - k^2/p) = k/(2p - k).
 var Measures = []Measure{
-	{"simid", "Sim_ID (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID },
+	{"simid", "Sim_{ID} (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID },
 		func(k, p float64) float64 { return k / p }, nil},
-	{"ss", "Kalousis S_S (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS },
+	{"ss", "Kalousis S_{S} (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS },
 		func(k, p float64) float64 { return k / (2*p - k) }, nil},
-	{"simidm", "Sim_ID^M (matched groups)", func(s experiment.StabilityPoint) float64 { return s.SimIDM }, nil, nil},
-	{"simvm", "Sim_V^M (matched centres, |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil, nil},
-	{"phi", "Nogueira Phi (all resamples, 95% CI)", func(s experiment.StabilityPoint) float64 { return s.Phi },
+	{"simidm", "Sim_{ID}^{M} (matched groups)", func(s experiment.StabilityPoint) float64 { return s.SimIDM }, nil, nil},
+	{"simvm", "Sim_{V}^{M} (matched centres, |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil, nil},
+	{"phi", "Nogueira Φ (95% CI)", func(s experiment.StabilityPoint) float64 { return s.Phi },
 		func(k, p float64) float64 { return 0 },
 		func(s experiment.StabilityPoint) (float64, float64) { return s.PhiLow, s.PhiHigh }},
 }
@@ -74,7 +74,7 @@ func style(p *plot.Plot, bottom, top float64) {
 // StabilityVsK draws one curve per method of the measure against k; S_W and S_R of each
 // method are given in its legend entry.
 func StabilityVsK(res *experiment.Result, m Measure) Figure {
-	f := Figure{Name: "stability-" + m.Key, Title: fmt.Sprintf("%s stability vs k (%s)", m.Label, protocolLabel(res))}
+	f := Figure{Name: "stability-" + m.Key, Title: fmt.Sprintf("Stability vs k (%s)", protocolLabel(res))}
 	f.Table = [][]string{{"method", "k", "measure", "mode", "value", "S_W", "S_R"}}
 	if m.Band != nil {
 		f.Table[0] = append(f.Table[0], "95% CI low", "95% CI high")
@@ -139,7 +139,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			if err != nil {
 				return nil, err
 			}
-			p.Legend.Add(fmt.Sprintf("%s (S_W %.2f, S_R %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
+			p.Legend.Add(fmt.Sprintf("%s (S_{W} %.2f, S_{R} %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
 		}
 		ly.addTo(p)
 		if len(random) > 1 {

@@ -28,7 +28,8 @@ func opaque(c color.Color) color.Color {
 }
 
 // pdfCanvas passes colours as opaque and text in code page 1252, the encoding the PDF
-// canvas embeds its fonts with (UTF-8 text came out as "Â±" for "±").
+// canvas embeds its fonts with (UTF-8 text came out as "Â±" for "±"); characters outside
+// it are drawn as outlines.
 type pdfCanvas struct {
 	vg.CanvasWriterTo
 }
@@ -36,10 +37,25 @@ type pdfCanvas struct {
 func (c pdfCanvas) SetColor(clr color.Color) { c.CanvasWriterTo.SetColor(opaque(clr)) }
 
 func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	if enc, err := charmap.Windows1252.NewEncoder().String(s); err == nil {
-		s = enc
+	enc := charmap.Windows1252.NewEncoder()
+	start := 0
+	flush := func(end int) { // the text run s[start:end], encodable
+		if end > start {
+			run, _ := enc.String(s[start:end])
+			c.CanvasWriterTo.FillString(f, pt, run)
+			pt.X += f.Width(s[start:end])
+		}
 	}
-	c.CanvasWriterTo.FillString(f, pt, s)
+	for i, r := range s {
+		if _, ok := charmap.Windows1252.EncodeRune(r); ok {
+			continue
+		}
+		flush(i) // a character outside the code page (Greek, math) goes as an outline
+		end := i + utf8.RuneLen(r)
+		pt.X = outline(c, f, pt, s[i:end])
+		start = end
+	}
+	flush(len(s))
 }
 
 // epsCanvas passes colours as opaque and draws text as the outlines of the font's
@@ -52,9 +68,12 @@ type epsCanvas struct {
 
 func (c epsCanvas) SetColor(clr color.Color) { c.CanvasWriterTo.SetColor(opaque(clr)) }
 
-func (c epsCanvas) FillString(f font.Face, pt vg.Point, s string) {
+func (c epsCanvas) FillString(f font.Face, pt vg.Point, s string) { outline(c, f, pt, s) }
+
+// outline fills the outlines of s's glyphs on c from pt and returns where s ends.
+func outline(c vg.Canvas, f font.Face, pt vg.Point, s string) vg.Length {
 	if f.Face == nil || f.Font.Size == 0 {
-		return
+		return pt.X
 	}
 	var buf sfnt.Buffer
 	ppem := fixed.Int26_6(f.Face.UnitsPerEm())
@@ -82,6 +101,7 @@ func (c epsCanvas) FillString(f font.Face, pt vg.Point, s string) {
 		}
 		prev, hasPrev = idx, true
 	}
+	return x
 }
 
 // glyphPath turns a glyph's outline (font units, y down) into a path at origin (x0,

@@ -1,0 +1,125 @@
+package plots
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/method"
+)
+
+// bandResult holds one method whose accuracy is 0.5 +- 0.3 at k = 1..50: a wide band
+// well away from its curve.
+func bandResult() *experiment.Result {
+	var acc []experiment.AccuracyPoint
+	for k := 1; k <= 50; k++ {
+		acc = append(acc, experiment.AccuracyPoint{K: k, Mean: 0.5, SD: 0.3})
+	}
+	return &experiment.Result{
+		Config:  experiment.Config{Protocol: experiment.CV10x10, Mode: experiment.Pairwise, Classifiers: []string{"svm"}},
+		Methods: []experiment.MethodResult{{Spec: method.Spec{Name: "fstat"}, Label: "F-statistic", Accuracy: map[string][]experiment.AccuracyPoint{"svm": acc}}},
+	}
+}
+
+// ghostscript rasterises a PDF or EPS file at dpi into a PNG and decodes it. Ghostscript
+// is needed (the README's test command installs it): its absence fails the test.
+func ghostscript(t *testing.T, path string, dpi int) image.Image {
+	t.Helper()
+	gs, err := exec.LookPath("gs")
+	if err != nil {
+		t.Fatal("Ghostscript (gs) is needed to check the PDF and EPS exports: apt-get install ghostscript")
+	}
+	out := path + ".gs.png"
+	cmd := exec.Command(gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dEPSCrop", "-sDEVICE=png16m",
+		"-r"+strconv.Itoa(dpi), "-sOutputFile="+out, path)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gs %s: %v\n%s", filepath.Base(path), err, b)
+	}
+	return decodePNG(t, out)
+}
+
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// near reports whether two colours differ by at most tol in every channel (0..255).
+func near(a, b color.Color, tol int) bool {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := func(x, y uint32) bool { v := int(x>>8) - int(y>>8); return v <= tol && v >= -tol }
+	return d(r1, r2) && d(g1, g2) && d(b1, b2)
+}
+
+// TestVectorExportsLookLikePNG: the accuracy band has the PNG's pale colour in the PDF
+// and the EPS too (it was grey in PDF and near black in EPS: colours written
+// premultiplied by their alpha), and the PDF's text holds "±" (it read "Â±").
+func TestVectorExportsLookLikePNG(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Length(16, "cm")
+	h, _ := Length(10, "cm")
+	fig := AccuracyVsK(bandResult(), "svm")
+	if _, err := Export(fig, dir, Formats, ExportOptions{Width: w, Height: h, DPI: 100}); err != nil {
+		t.Fatal(err)
+	}
+	ref := decodePNG(t, filepath.Join(dir, fig.Name+".png"))
+	band := tint(palette[0], 0.18)
+	// the band's pixels in the PNG, away from its edges and the grid
+	var inside []image.Point
+	b := ref.Bounds()
+	for y := b.Min.Y + 2; y < b.Max.Y-2; y++ {
+		for x := b.Min.X + 2; x < b.Max.X-2; x++ {
+			all := true
+			for _, d := range []image.Point{{0, 0}, {-2, 0}, {2, 0}, {0, -2}, {0, 2}} {
+				if !near(ref.At(x+d.X, y+d.Y), band, 2) {
+					all = false
+				}
+			}
+			if all {
+				inside = append(inside, image.Pt(x, y))
+			}
+		}
+	}
+	if len(inside) < 1000 {
+		t.Fatalf("only %d band pixels in the PNG", len(inside))
+	}
+	for _, format := range []string{"pdf", "eps"} {
+		img := ghostscript(t, filepath.Join(dir, fig.Name+"."+format), 100)
+		if img.Bounds().Size() != b.Size() {
+			t.Fatalf("%s rasterises to %v, the PNG is %v", format, img.Bounds().Size(), b.Size())
+		}
+		wrong := 0
+		for _, p := range inside {
+			if !near(img.At(p.X, p.Y), band, 12) {
+				wrong++
+			}
+		}
+		if wrong > len(inside)/50 {
+			r, g, bl, _ := img.At(inside[len(inside)/2].X, inside[len(inside)/2].Y).RGBA()
+			t.Errorf("%s: %d of %d band pixels differ from the PNG's band colour (e.g. %d,%d,%d)", format, wrong, len(inside), r>>8, g>>8, bl>>8)
+		}
+	}
+	txt, err := exec.Command("gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-o", "-", filepath.Join(dir, fig.Name+".pdf")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(txt); !strings.Contains(s, "mean ± sd") || strings.Contains(s, "Â") {
+		t.Errorf("PDF text: %q", s)
+	}
+}

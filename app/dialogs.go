@@ -179,6 +179,9 @@ func (u *UI) ShowSaveRun() {
 			u.showError(err)
 			return
 		}
+		if res == u.result {
+			u.unsaved = false
+		}
 		log.Printf("saved run %s", path)
 		u.progress.Status.SetText("Saved " + filepath.Base(path))
 	}, u.win)
@@ -211,6 +214,7 @@ func (u *UI) OpenRun(path string) {
 	u.protocol.set(s.Config)
 	u.zCheck.SetChecked(s.Config.ZScore)
 	u.setResult(s.Result)
+	u.unsaved = false
 	if s.Config.DataPath != "" {
 		if _, err := os.Stat(s.Config.DataPath); err == nil {
 			u.LoadFile(s.Config.DataPath, s.Config.Read)

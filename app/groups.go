@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
@@ -39,14 +40,29 @@ func newGroupsView(u *UI) *groupsView {
 	g.search = widget.NewEntry()
 	g.search.SetPlaceHolder("find a gene")
 	g.search.OnChanged = func(string) { g.refresh() }
-	g.table.Table.OnSelected = func(id widget.TableCellID) { g.show(id.Row) }
+	g.table.OnSelected = g.show
+	actions := u.tableActions(g.table, 1, "groups")
+	members := widget.NewButtonWithIcon("Copy members", theme.ContentCopyIcon(), g.copyMembers)
 	charts := container.NewVSplit(g.heat, g.byClass)
 	split := container.NewHSplit(g.table.Table, charts)
 	split.Offset = 0.45
 	g.content = container.NewBorder(
-		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Method"), g.method), nil, g.search),
+		container.NewVBox(
+			container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Method"), g.method), nil, g.search),
+			container.NewHBox(members, actions)),
 		nil, nil, nil, split)
 	return g
+}
+
+// copyMembers copies the selected group's members, one gene a line.
+func (g *groupsView) copyMembers() {
+	row := g.table.Selected()
+	if row == nil {
+		g.u.progress.Status.SetText("Select a group first (click its row), then copy its members.")
+		return
+	}
+	ms := strings.Split(row[len(row)-1], ", ")
+	g.u.copyText(strings.Join(ms, "\n")+"\n", fmt.Sprintf("the %d members of group %s", len(ms), row[0]))
 }
 
 // setResult lists the result's group methods.

@@ -169,7 +169,7 @@ func newMIDSView(u *UI) *midsView {
 	split := container.NewVSplit(v.chart, v.table.Table)
 	split.Offset = 0.45
 	v.content = container.NewBorder(
-		container.NewVBox(container.NewHBox(widget.NewLabel("epsilon"), v.epsilon, v.button), v.summary),
+		container.NewVBox(container.NewHBox(widget.NewLabel("epsilon"), v.epsilon, v.button, u.tableActions(v.table, 0, "mids")), v.summary),
 		nil, nil, nil, split)
 	return v
 }

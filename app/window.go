@@ -66,6 +66,10 @@ type UI struct {
 	loads  int // data loads started; a load finishing after a newer one is dropped
 	// lastErr is the last error shown in a dialog
 	lastErr error
+	// lastTable is the table whose row was selected last: Ctrl+C copies that row
+	lastTable *widgets.StringTable
+	// unsaved is set when a run finishes and cleared when it is saved
+	unsaved bool
 
 	// Data tab
 	summary     *widget.Label
@@ -214,11 +218,11 @@ func (u *UI) build() {
 		container.NewTabItem("Accuracy", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Classifier"), u.accClass), nil, nil, nil, u.accChart)),
 		container.NewTabItem("Selection grid", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK), nil, nil, nil, gridSplit)),
+			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK, u.tableActions(u.gridTable, 0, "selection-frequency")), nil, nil, nil, gridSplit)),
 		container.NewTabItem("Top features", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Method"), u.topMethod), nil, nil, nil, u.topTable.Table)),
+			container.NewHBox(widget.NewLabel("Method"), u.topMethod, u.tableActions(u.topTable, 0, "top-features")), nil, nil, nil, u.topTable.Table)),
 		container.NewTabItem("Errors", container.NewBorder(
-			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass), errNote), nil, nil, nil, u.errTable.Table)),
+			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass, u.tableActions(u.errTable, -1, "errors")), errNote), nil, nil, nil, u.errTable.Table)),
 		container.NewTabItem("Groups", u.groups.content),
 		container.NewTabItem("Tools", u.toolTabs),
 	)
@@ -240,12 +244,32 @@ func (u *UI) build() {
 	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.Run() })
 	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowExport() })
 	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowSaveRun() })
-	u.win.SetCloseIntercept(func() {
+	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.Quit() })
+	u.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) {
+		if u.lastTable != nil {
+			u.copySelectedRow(u.lastTable)
+		}
+	})
+	u.win.SetCloseIntercept(u.Quit)
+}
+
+// Quit closes the window, first asking when a finished run has not been saved.
+func (u *UI) Quit() {
+	closeNow := func() {
 		if u.cancel != nil {
 			u.cancel()
 		}
 		u.win.Close()
-	})
+	}
+	if !u.unsaved {
+		closeNow()
+		return
+	}
+	dialog.ShowConfirm("Unsaved results", "The last run's results are not saved. Close Steadfast and lose them?\n(Save run... keeps them, with the tools' settings, in one file.)", func(ok bool) {
+		if ok {
+			closeNow()
+		}
+	}, u.win)
 }
 
 func (u *UI) readOptions() dataset.Options {
@@ -434,7 +458,7 @@ func (u *UI) startRun(cfg experiment.Config, ds *dataset.Dataset) {
 			return nil, err
 		}
 		log.Printf("run finished in %.1f s", res.Seconds)
-		return func() { u.setResult(res) }, nil
+		return func() { u.setResult(res); u.unsaved = true }, nil
 	})
 }
 

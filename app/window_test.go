@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"image"
 	"os"
 	"path/filepath"
@@ -12,11 +13,14 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/method"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
 	"steadfast/plots"
@@ -443,5 +447,60 @@ func TestToolsRefuseIncompleteData(t *testing.T) {
 		if err := onUI(func() error { return u.lastErr }); err == nil || !strings.Contains(err.Error(), "missing") {
 			t.Errorf("%s on data with a missing value: %v", name, err)
 		}
+	}
+}
+
+// findButton returns the first button labelled text under o.
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	switch v := o.(type) {
+	case *widget.Button:
+		if v.Text == text {
+			return v
+		}
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if b := findButton(c, text); b != nil {
+				return b
+			}
+		}
+	case *container.Split:
+		if b := findButton(v.Leading, text); b != nil {
+			return b
+		}
+		return findButton(v.Trailing, text)
+	}
+	return nil
+}
+
+// TestCopyGenesAndRows: Copy genes puts the top features on the clipboard one a line,
+// in the table's order; a selected row copies tab-separated; a finished run counts as
+// unsaved until it is saved.
+func TestCopyGenesAndRows(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() { u.setResult(res) })
+	top := u.tabs.Items[3].Content
+	copyGenes := findButton(top, "Copy genes")
+	if copyGenes == nil {
+		t.Fatal("no Copy genes button on the Top features tab")
+	}
+	serialized(func() { test.Tap(copyGenes) })
+	got := strings.Split(strings.TrimSpace(u.app.Clipboard().Content()), "\n")
+	rows := onUI(u.topTable.Rows)
+	if len(got) != len(rows) || got[0] != rows[0][0] || got[len(got)-1] != rows[len(rows)-1][0] {
+		t.Fatalf("clipboard holds %d genes starting %q; the table %d starting %q", len(got), got[0], len(rows), rows[0][0])
+	}
+	serialized(func() {
+		u.topTable.Table.Select(widget.TableCellID{Row: 2, Col: 1})
+		test.Tap(findButton(top, "Copy row"))
+	})
+	if want := strings.Join(rows[2], "\t") + "\n"; u.app.Clipboard().Content() != want {
+		t.Errorf("row copied as %q, want %q", u.app.Clipboard().Content(), want)
 	}
 }

@@ -144,6 +144,9 @@ func writeFile(path string, write func(*os.File) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it private
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
 

@@ -123,3 +123,19 @@ func TestVectorExportsLookLikePNG(t *testing.T) {
 		t.Errorf("PDF text: %q", s)
 	}
 }
+
+// TestExportsAreReadableByOthers: exported files get mode 0644 like any saved file (they
+// were written 0600 through a private temporary file).
+func TestExportsAreReadableByOthers(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Length(8, "cm")
+	paths, err := Export(AccuracyVsK(bandResult(), "svm"), dir, []string{"png"}, ExportOptions{Width: w, Height: w, DPI: 72})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v", filepath.Base(p), st.Mode().Perm())
+		}
+	}
+}

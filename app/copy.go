@@ -1,0 +1,85 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/study"
+	"steadfast/plots"
+	"steadfast/widgets"
+)
+
+// copyText puts text on the clipboard and says what was copied.
+func (u *UI) copyText(text, what string) {
+	u.app.Clipboard().SetContent(text)
+	u.progress.Status.SetText("Copied " + what + " to the clipboard.")
+}
+
+// tableActions are the buttons that take a table out of the window: its genes (column
+// geneCol, one a line; none when geneCol < 0), the selected row, the whole table
+// (tab-separated: it pastes into a spreadsheet), and an export to CSV or TSV. Selecting
+// a row also makes Ctrl+C copy it.
+func (u *UI) tableActions(t *widgets.StringTable, geneCol int, name string) fyne.CanvasObject {
+	prev := t.OnSelected
+	t.OnSelected = func(row int) {
+		u.lastTable = t
+		if prev != nil {
+			prev(row)
+		}
+	}
+	box := container.NewHBox()
+	if geneCol >= 0 {
+		box.Add(widget.NewButtonWithIcon("Copy genes", theme.ContentCopyIcon(), func() {
+			u.copyText(t.Column(geneCol), fmt.Sprintf("%d genes", len(t.Rows())))
+		}))
+	}
+	box.Add(widget.NewButtonWithIcon("Copy row", theme.ContentCopyIcon(), func() { u.copySelectedRow(t) }))
+	box.Add(widget.NewButtonWithIcon("Copy table", theme.ContentCopyIcon(), func() {
+		u.copyText(t.TSV(), fmt.Sprintf("the table (%d rows)", len(t.Rows())))
+	}))
+	box.Add(widget.NewButtonWithIcon("Export table...", theme.DocumentSaveIcon(), func() { u.exportTable(t, name) }))
+	return box
+}
+
+// copySelectedRow copies the row selected in t, tab-separated.
+func (u *UI) copySelectedRow(t *widgets.StringTable) {
+	row := t.Selected()
+	if row == nil {
+		u.progress.Status.SetText("Select a row first (click it), then copy it.")
+		return
+	}
+	u.copyText(strings.Join(row, "\t")+"\n", "the row")
+}
+
+// exportTable writes t as CSV (or TSV for a .tsv name) where the user chooses.
+func (u *UI) exportTable(t *widgets.StringTable, name string) {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			return
+		}
+		path := w.URI().Path()
+		w.Close()
+		table := append([][]string{t.Header()}, t.Rows()...)
+		if strings.EqualFold(filepath.Ext(path), ".tsv") {
+			err = study.WriteFile(path, []byte(t.TSV()))
+		} else {
+			err = plots.WriteCSV(path, table)
+		}
+		if err != nil {
+			u.showError(err)
+			return
+		}
+		u.progress.Status.SetText("Wrote " + filepath.Base(path))
+	}, u.win)
+	d.SetFileName(name + ".csv")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv"}))
+	d.Show()
+}

@@ -94,6 +94,7 @@ func (g *groupsView) current() (experiment.MethodResult, bool) {
 func (g *groupsView) refresh() {
 	mr, ok := g.current()
 	g.rows = nil
+	g.clear()
 	if !ok {
 		g.table.SetRows([]string{"no group method in this run (choose DRAGS, CGS or K-means groups)"}, nil, 500)
 		return
@@ -129,8 +130,9 @@ func (g *groupsView) show(row int) {
 		return
 	}
 	res, ds := g.u.result, g.u.data
-	if _, p := ds.Dims(); p != len(res.Data.Features) || ds.Features[0] != res.Data.Features[0] {
-		g.u.showError(fmt.Errorf("the data on screen are not this run's (%s); open them to see the members' values", res.Data.Name))
+	if !sameData(res.Data, ds) {
+		g.clear()
+		g.u.showError(fmt.Errorf("the data open are not this run's (%s); open them again to see the members' values", res.Data.Name))
 		return
 	}
 	gi := g.rows[row]
@@ -159,4 +161,11 @@ func indexOf(s []int, v int) int {
 		}
 	}
 	return 0
+}
+
+// clear empties the charts, so no earlier group's heat map is shown or exported.
+func (g *groupsView) clear() {
+	g.heat.SetRender(nil)
+	g.byClass.SetRender(nil)
+	g.shown = plots.Figure{}
 }

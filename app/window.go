@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,6 +106,7 @@ type UI struct {
 	errClass    *widget.Select
 	errTable    *widgets.StringTable
 	numbers     *widget.Label
+	stale       *widget.Label // says when the results shown are of other data than those open
 
 	progress *widgets.Progress
 	runBtn   *widget.Button
@@ -236,7 +238,11 @@ func (u *UI) build() {
 		widget.NewButtonWithIcon("Save run...", theme.DocumentSaveIcon(), u.ShowSaveRun),
 		widget.NewButtonWithIcon("Open run...", theme.FolderOpenIcon(), u.ShowOpenRun),
 	)
-	split := container.NewHSplit(left, u.tabs)
+	u.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	u.stale.Importance = widget.WarningImportance
+	u.stale.Wrapping = fyne.TextWrapWord
+	u.stale.Hide()
+	split := container.NewHSplit(left, container.NewBorder(u.stale, nil, nil, nil, u.tabs))
 	split.Offset = 0.34
 	u.content = container.NewBorder(toolbar, u.progress.Content, nil, nil, split)
 
@@ -265,7 +271,7 @@ func (u *UI) Quit() {
 		closeNow()
 		return
 	}
-	dialog.ShowConfirm("Unsaved results", "The last run's results are not saved. Close Steadfast and lose them?\n(Save run... keeps them, with the tools' settings, in one file.)", func(ok bool) {
+	dialog.ShowConfirm("Unsaved results", "The last run's results are not saved. Close Steadfast and lose them?\n(Save run... keeps them in one file.)", func(ok bool) {
 		if ok {
 			closeNow()
 		}
@@ -327,7 +333,26 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
 	u.showSummary()
+	u.markStale()
 	return true
+}
+
+// markStale shows, above the results, when they are of other data than those open.
+func (u *UI) markStale() {
+	if u.result == nil || sameData(u.result.Data, u.data) {
+		u.stale.Hide()
+		return
+	}
+	u.groups.clear()
+	u.stale.SetText(fmt.Sprintf("The results shown are of %s (%d samples, %d features), not of the data now open (%s). Run again to analyse these; the Groups tab shows no heat map meanwhile.",
+		u.result.Data.Name, u.result.Data.Samples, len(u.result.Data.Features), u.data.Name))
+	u.stale.Show()
+}
+
+// sameData reports whether the data d are those a run described by info used.
+func sameData(info experiment.DataInfo, d *dataset.Dataset) bool {
+	n, _ := d.Dims()
+	return info.Name == d.Name && info.Samples == n && slices.Equal(info.Features, d.Features)
 }
 
 // applyPrep preprocesses the data read again (the options changed); options that leave
@@ -535,6 +560,7 @@ func (u *UI) Result() *experiment.Result { return u.result }
 
 func (u *UI) setResult(res *experiment.Result) {
 	u.result = res
+	defer u.markStale()
 	var methods []string
 	for _, m := range res.Methods {
 		methods = append(methods, m.Label)

@@ -504,3 +504,33 @@ func TestCopyGenesAndRows(t *testing.T) {
 		t.Errorf("row copied as %q, want %q", u.app.Clipboard().Content(), want)
 	}
 }
+
+// TestResultsOfOtherDataAreMarked: after opening other data the results say whose they
+// are, and the mark goes when the run's data are open again.
+func TestResultsOfOtherDataAreMarked(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := synth.Generate(synth.D1k, 30, 2, 0)
+	other.Name = "other.csv"
+	serialized(func() {
+		u.setData(ds, "", dataset.Options{})
+		u.setResult(res)
+	})
+	if onUI(u.stale.Visible) {
+		t.Error("results of the data open marked as other data's")
+	}
+	serialized(func() { u.setData(other, "", dataset.Options{}) })
+	if !onUI(u.stale.Visible) || !strings.Contains(onUI(func() string { return u.stale.Text }), "not of the data now open (other.csv)") {
+		t.Errorf("no mark after opening other data: %q", onUI(func() string { return u.stale.Text }))
+	}
+	serialized(func() { u.setData(ds, "", dataset.Options{}) })
+	if onUI(u.stale.Visible) {
+		t.Error("the mark stays after the run's data are open again")
+	}
+}

@@ -254,7 +254,7 @@ type sampleSizeView struct {
 }
 
 func newSampleSizeView(u *UI) *sampleSizeView {
-	v := &sampleSizeView{u: u, chart: widgets.NewChart("Press Compute: for each training size, synthetic data with 10 known relevant groups (SPEC section 8), 10 x 10-fold CV with the methods ticked on the Methods tab, and the precision, Sim_ID and test accuracy of their top k. Larger sizes take much longer.")}
+	v := &sampleSizeView{u: u, chart: widgets.NewChart("Press Compute: for each training size, synthetic data with 10 known relevant groups of correlated genes (as in the CGS and MIDS papers), 10 x 10-fold CV with the methods ticked on the Methods tab, and the precision, Sim_ID and test accuracy of their top k. Larger sizes take much longer.")}
 	v.chart.OnError = u.showError
 	v.preset = widget.NewSelect([]string{"d1k", "d5k"}, nil)
 	v.preset.SetSelected("d1k")

@@ -209,7 +209,7 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			}
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {
-				label = fmt.Sprintf("%s (AUC %.3f)", mr.Label, auc)
+				label = fmt.Sprintf("%s (area under the curve %.3f)", mr.Label, auc)
 			}
 			p.Legend.Add(label, l, sc)
 		}

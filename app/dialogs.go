@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"log"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"steadfast/compute/experiment"
 	"steadfast/compute/study"
 	"steadfast/plots"
 )
@@ -221,4 +223,40 @@ func (u *UI) OpenRun(path string) {
 		}
 	}
 	u.progress.Status.SetText("Opened run " + filepath.Base(path))
+}
+
+// ShowReport writes the run's HTML report (data, configuration, every figure and table,
+// a methods paragraph with references) where the user chooses.
+func (u *UI) ShowReport() {
+	if u.result == nil {
+		u.showError(fmt.Errorf("no results to report yet: press Run first"))
+		return
+	}
+	res := u.result
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil || wc == nil {
+			return
+		}
+		path := wc.URI().Path()
+		wc.Close()
+		if err := writeReport(path, res); err != nil {
+			u.showError(err)
+			return
+		}
+		u.progress.Status.SetText("Wrote the report " + filepath.Base(path) + "; open it in a web browser.")
+	}, u.win)
+	d.SetFileName("steadfast-report.html")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".html"}))
+	d.Show()
+}
+
+// writeReport writes res's report to path with 16 x 10 cm figures.
+func writeReport(path string, res *experiment.Result) error {
+	w, _ := plots.Length(16, "cm")
+	h, _ := plots.Length(10, "cm")
+	var b bytes.Buffer
+	if err := plots.Report(&b, res, plots.ExportOptions{Width: w, Height: h}); err != nil {
+		return err
+	}
+	return study.WriteFile(path, b.Bytes())
 }

@@ -237,6 +237,7 @@ func (u *UI) build() {
 		widget.NewButtonWithIcon("Export figure...", theme.DocumentSaveIcon(), u.ShowExport),
 		widget.NewButtonWithIcon("Save run...", theme.DocumentSaveIcon(), u.ShowSaveRun),
 		widget.NewButtonWithIcon("Open run...", theme.FolderOpenIcon(), u.ShowOpenRun),
+		widget.NewButtonWithIcon("Report...", theme.DocumentIcon(), u.ShowReport),
 	)
 	u.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.stale.Importance = widget.WarningImportance

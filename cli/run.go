@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -21,6 +22,7 @@ func runCommand(c *call) error {
 	height := c.fs.Float64("height", 10, "figure height")
 	unit := c.fs.String("unit", "cm", "unit of width and height: cm, mm or in")
 	dpi := c.fs.Int("dpi", 300, "PNG resolution")
+	report := c.fs.Bool("report", false, "also write report.html: data, configuration, every figure and table, and a methods paragraph with references")
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -88,6 +90,16 @@ func runCommand(c *call) error {
 				return err
 			}
 			written = append(written, within(tmp, *outDir, paths)...)
+		}
+		if *report {
+			var b bytes.Buffer
+			if err := plots.Report(&b, res, size); err != nil {
+				return err
+			}
+			if err := study.WriteFile(filepath.Join(tmp, "report.html"), b.Bytes()); err != nil {
+				return err
+			}
+			written = append(written, filepath.Join(*outDir, "report.html"))
 		}
 		return nil
 	})

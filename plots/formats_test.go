@@ -1,12 +1,16 @@
 package plots
 
 import (
+	"bytes"
+	"encoding/xml"
+	stdhtml "html"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,6 +140,43 @@ func TestExportsAreReadableByOthers(t *testing.T) {
 	for _, p := range paths {
 		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o644 {
 			t.Errorf("%s: mode %v", filepath.Base(p), st.Mode().Perm())
+		}
+	}
+}
+
+// TestReportHoldsEverything: the report has every figure as inline SVG that parses as
+// XML, the tables, the configuration and a methods paragraph whose numbered citations
+// match its reference list.
+func TestReportHoldsEverything(t *testing.T) {
+	res := smallResult(t) // F-statistic and SVM-RFE, 10 x 10-fold CV cut to 2 repeats
+	var b bytes.Buffer
+	w, _ := Length(16, "cm")
+	h, _ := Length(10, "cm")
+	if err := Report(&b, res, ExportOptions{Width: w, Height: h}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	svgs := regexp.MustCompile(`(?s)<svg.*?</svg>`).FindAllString(html, -1)
+	if want := len(All(res)); len(svgs) != want {
+		t.Errorf("%d inline figures, want %d", len(svgs), want)
+	}
+	for i, s := range svgs {
+		if err := xml.Unmarshal([]byte(s), new(struct{})); err != nil {
+			t.Errorf("figure %d is not well-formed SVG: %v", i+1, err)
+		}
+	}
+	para, refs := MethodsParagraph(res)
+	for _, want := range []string{"F-statistic", "SVM-RFE [1]", "2 repetitions of stratified 10-fold", "Kalousis", "[2]", "Nogueira", "McNemar's test [4]", "seed was 1"} {
+		if !strings.Contains(para+strings.Join(refs, " "), want) {
+			t.Errorf("methods paragraph lacks %q:\n%s", want, para)
+		}
+	}
+	if len(refs) != 4 || !strings.HasPrefix(refs[0], "[1] Guyon") || !strings.HasPrefix(refs[3], "[4] Dietterich") {
+		t.Errorf("references: %q", refs)
+	}
+	for _, want := range []string{"<h2>Configuration</h2>", `"protocol": "cv10x10"`, "top features", "Steadfast " + res.Version} {
+		if !strings.Contains(stdhtml.UnescapeString(html), want) {
+			t.Errorf("report lacks %q", want)
 		}
 	}
 }

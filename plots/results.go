@@ -303,7 +303,14 @@ func TopTable(res *experiment.Result, method int) Figure {
 // classifier, and a selection grid per method.
 func All(res *experiment.Result) []Figure {
 	var out []Figure
+	groups := false
+	for _, m := range res.Methods {
+		groups = groups || len(m.Reference.Groups) > 0
+	}
 	for _, m := range Measures {
+		if m.matched() && !groups {
+			continue // the matching measures compare groups
+		}
 		out = append(out, StabilityVsK(res, m))
 	}
 	for _, c := range res.Config.Classifiers {

@@ -1,0 +1,253 @@
+package plots
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/method"
+)
+
+// references are the papers behind each method and measure, cited in the report's
+// methods paragraph.
+var references = map[string]string{
+	"svmrfe":      "Guyon I, Weston J, Barnhill S, Vapnik V. Gene selection for cancer classification using support vector machines. Machine Learning 46:389-422, 2002.",
+	"relieff":     "Robnik-Šikonja M, Kononenko I. Theoretical and empirical analysis of ReliefF and RReliefF. Machine Learning 53:23-69, 2003.",
+	"infogain":    "Fayyad UM, Irani KB. Multi-interval discretization of continuous-valued attributes for classification learning. Proc. IJCAI, 1022-1027, 1993.",
+	"ensemblerfe": "Saeys Y, Abeel T, Van de Peer Y. Robust feature selection using ensemble feature selection techniques. Proc. ECML PKDD, LNCS 5212:313-325, 2008.",
+	"stabsel":     "Meinshausen N, Bühlmann P. Stability selection. J. R. Stat. Soc. B 72:417-473, 2010.",
+	"drags":       "Yu L, Ding C, Loscalzo S. Stable feature selection via dense feature groups. Proc. ACM SIGKDD, 803-811, 2008.",
+	"cgs":         "Loscalzo S, Yu L, Ding C. Consensus group stable feature selection. Proc. ACM SIGKDD, 567-576, 2009.",
+	"mids":        "Shu L, Ma T, Latecki LJ. Stable feature selection with minimal independent dominating sets. Proc. ACM BCB, 2013.",
+	"bootstrap":   "Díaz-Díaz N, Aguilar-Ruiz JS, Nepomuceno JA, García J. Feature selection based on bootstrapping.",
+	"kalousis":    "Kalousis A, Prados J, Hilario M. Stability of feature selection algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12:95-116, 2007.",
+	"nogueira":    "Nogueira S, Sechidis K, Brown G. On the stability of feature selection algorithms. J. Mach. Learn. Res. 18(174):1-54, 2018.",
+	"mcnemar":     "Dietterich TG. Approximate statistical tests for comparing supervised classification learning algorithms. Neural Computation 10:1895-1923, 1998.",
+}
+
+// citer numbers references in the order the paragraph first cites them.
+type citer struct {
+	keys []string
+}
+
+func (c *citer) cite(key string) string {
+	if _, ok := references[key]; !ok {
+		return ""
+	}
+	for i, k := range c.keys {
+		if k == key {
+			return fmt.Sprintf(" [%d]", i+1)
+		}
+	}
+	c.keys = append(c.keys, key)
+	return fmt.Sprintf(" [%d]", len(c.keys))
+}
+
+// MethodsParagraph describes the study of res in words a manuscript can take, with the
+// numbered references it cites.
+func MethodsParagraph(res *experiment.Result) (string, []string) {
+	cfg := res.Config
+	var c citer
+	var names []string
+	for _, s := range cfg.Methods {
+		label := s.Name
+		if in, ok := method.Lookup(s.Name); ok {
+			label = in.Label
+		}
+		base, mids := strings.CutSuffix(s.Name, "+mids")
+		if base == "svmone" {
+			base = "svmrfe" // the weights of one SVM, as Guyon et al. rank them before elimination
+		}
+		ref := c.cite(base)
+		if mids {
+			ref += c.cite("mids")
+		}
+		names = append(names, label+ref)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Features of %s (%d samples, %d features", res.Data.Name, res.Data.Samples, len(res.Data.Features))
+	for i, cl := range res.Data.Classes {
+		fmt.Fprintf(&b, "; %s %d", cl, res.Data.ClassCounts[i])
+	}
+	fmt.Fprintf(&b, ") were ranked by %s with Steadfast %s.", joinAnd(names), res.Version)
+	if cfg.Prep.Log2 {
+		b.WriteString(" Values were log2-transformed.")
+	}
+	if cfg.ZScore {
+		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")
+	}
+	in, _ := experiment.LookupProtocol(cfg.Protocol)
+	fmt.Fprintf(&b, " Stability was assessed over %d repetitions of stratified %d-fold resampling", cfg.Repeats, cfg.Folds)
+	if cfg.Protocol == experiment.Kalousis {
+		fmt.Fprintf(&b, " with %d inner folds", cfg.InnerFolds)
+	}
+	fmt.Fprintf(&b, " (the %s protocol), ", strings.SplitN(in.Label, " (", 2)[0])
+	if cfg.Mode == experiment.Pairwise {
+		b.WriteString("comparing the selections of every two resamples of a repetition")
+	} else {
+		b.WriteString("comparing each resample's selection with the one on all samples")
+	}
+	fmt.Fprintf(&b, ", by the Dice (Sim_ID) and Tanimoto (S_S) similarity of the top-k sets and the Pearson (S_W) and Spearman (S_R) correlation of whole score and rank vectors%s, and by Nogueira's Φ with its 95%% confidence interval%s.", c.cite("kalousis"), c.cite("nogueira"))
+	var cls []string
+	for _, cl := range cfg.Classifiers {
+		cls = append(cls, experiment.ClassifierLabel(cl))
+	}
+	fmt.Fprintf(&b, " Test accuracy of %s was measured on the held-out samples of every resample for the top k features (k = %s), the classifier trained on the training samples only", joinAnd(cls), kList(cfg.Ks, cfg.AccuracyMax))
+	if len(cfg.Methods) > 1 {
+		fmt.Fprintf(&b, "; methods were compared by McNemar's test%s", c.cite("mcnemar"))
+	}
+	fmt.Fprintf(&b, ". The random seed was %d.", cfg.Seed)
+	var refs []string
+	for i, k := range c.keys {
+		refs = append(refs, fmt.Sprintf("[%d] %s", i+1, references[k]))
+	}
+	return b.String(), refs
+}
+
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// kList formats the ks up to max: "1-50" for a run without gaps.
+func kList(ks []int, max int) string {
+	var in []int
+	for _, k := range ks {
+		if k <= max {
+			in = append(in, k)
+		}
+	}
+	if len(in) == 0 {
+		return "none"
+	}
+	if len(in) > 2 && in[len(in)-1]-in[0] == len(in)-1 {
+		return fmt.Sprintf("%d-%d", in[0], in[len(in)-1])
+	}
+	var s []string
+	for _, k := range in {
+		s = append(s, fmt.Sprint(k))
+	}
+	return strings.Join(s, ", ")
+}
+
+// svgOf renders f as an SVG document at o's size.
+func svgOf(f Figure, o ExportOptions) (template.HTML, error) {
+	p, err := f.Build()
+	if err != nil {
+		return "", err
+	}
+	cv := vgsvg.NewWith(vgsvg.UseWH(o.Width, o.Height)) // the browser's sans-serif: fonts embedded in every figure would make megabytes
+	drawFigure(p, draw.New(cv))
+	var buf bytes.Buffer
+	if _, err := cv.WriteTo(&buf); err != nil {
+		return "", err
+	}
+	s := buf.String()
+	if i := strings.Index(s, "<svg"); i > 0 {
+		s = s[i:] // inline: no XML prologue
+	}
+	return template.HTML(s), nil
+}
+
+type reportFigure struct {
+	Title string
+	SVG   template.HTML
+}
+
+type reportTable struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+	More   int
+}
+
+// Report writes a self-contained HTML report of res: the data, the configuration, every
+// figure (inline SVG) and table, the software version and seed, and a methods paragraph
+// with its references.
+func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
+	var figs []reportFigure
+	for _, f := range All(res) {
+		svg, err := svgOf(f, o)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.Name, err)
+		}
+		figs = append(figs, reportFigure{PlainText(f.Title), svg})
+	}
+	var tables []reportTable
+	for i := range res.Methods {
+		tables = append(tables, tableOf(TopTable(res, i), 30))
+	}
+	if len(res.Methods) > 1 {
+		for _, cl := range res.Config.Classifiers {
+			tables = append(tables, tableOf(ErrorTable(res, cl), 100))
+		}
+	}
+	para, refs := MethodsParagraph(res)
+	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
+	var classes []string
+	for i, c := range res.Data.Classes {
+		classes = append(classes, fmt.Sprintf("%s (%d)", c, res.Data.ClassCounts[i]))
+	}
+	return reportTemplate.Execute(w, map[string]any{
+		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
+		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
+		"Written": time.Now().Format("2006-01-02 15:04"),
+	})
+}
+
+func tableOf(f Figure, max int) reportTable {
+	t := reportTable{Title: PlainText(f.Title)}
+	if len(f.Table) == 0 {
+		return t
+	}
+	t.Header, t.Rows = f.Table[0], f.Table[1:]
+	if len(t.Rows) > max {
+		t.More, t.Rows = len(t.Rows)-max, t.Rows[:max]
+	}
+	return t
+}
+
+var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Steadfast report: {{.Res.Data.Name}}</title>
+<style>
+body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;font-size:.85em;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}
+th{background:#f2f2f2}figure{margin:1.5em 0}figcaption{font-size:.9em;color:#444}
+pre{background:#f7f7f7;padding:.8em;font-size:.8em;overflow-x:auto}.para{background:#f5f9ff;padding:.8em;border-left:3px solid #0072B2}
+svg{max-width:100%;height:auto}
+</style></head><body>
+<h1>Steadfast report: {{.Res.Data.Name}}</h1>
+<p>Steadfast {{.Res.Version}}, run in {{printf "%.0f" .Res.Seconds}} s; report written {{.Written}}. Seed {{.Res.Config.Seed}}.</p>
+<h2>Data</h2>
+<p>{{.Res.Data.Name}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; classes {{.Classes}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
+<h2>Methods paragraph</h2>
+<p class="para">{{.Paragraph}}</p>
+<ol style="font-size:.9em">{{range .Refs}}<li style="list-style:none">{{.}}</li>{{end}}</ol>
+<h2>Figures</h2>
+{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
+{{end}}
+<h2>Tables</h2>
+{{range .Tables}}<h3>{{.Title}}</h3>
+<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{if .More}}<p>{{.More}} more rows in the CSV.</p>{{end}}
+{{end}}
+<h2>Configuration</h2>
+<pre>{{.Config}}</pre>
+</body></html>
+`))

@@ -614,16 +614,9 @@ func (u *UI) showResults() {
 	mi := max(u.gridMethod.SelectedIndex(), 0)
 	k := u.gridKValue()
 	var rows [][]string
-	count := map[int]int{}
-	for _, r := range res.Methods[mi].Runs {
-		for _, j := range r.Order[:min(k, len(r.Order))] {
-			count[j]++
-		}
-	}
-	for _, t := range res.Methods[mi].Top {
-		if c := count[t.Feature]; c > 0 {
-			rows = append(rows, []string{t.Name, fmt.Sprintf("%d/%d", c, len(res.Methods[mi].Runs))})
-		}
+	feats, count := plots.SelectionOrder(res, mi, k)
+	for _, j := range feats {
+		rows = append(rows, []string{res.Data.Features[j], fmt.Sprintf("%d/%d", count[j], len(res.Methods[mi].Runs))})
 	}
 	u.gridTable.SetRows([]string{"feature", "selected"}, rows, 140, 80)
 	top := plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))

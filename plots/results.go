@@ -219,14 +219,15 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 	return f
 }
 
-// SelectionGrid is the Kalousis selection-frequency grid of one method at k: one column
-// per feature ever in a resample's top k (most often selected first), one row per
-// resample, a mark where the feature was selected.
-func SelectionGrid(res *experiment.Result, method, k int) Figure {
-	mr := res.Methods[method]
-	f := Figure{Name: "selection-grid-" + safeName(mr.Label), Title: fmt.Sprintf("%s: features in the top %d of each resample (%s)", mr.Label, k, protocolLabel(res))}
+// maxGridColumns is the most features the grid draws, names readable at 16 cm.
+const maxGridColumns = 60
+
+// SelectionOrder returns the features ever in a resample's top k of method, most often
+// first (ties by name, so the order does not depend on the columns' order), and how
+// often each was.
+func SelectionOrder(res *experiment.Result, method, k int) ([]int, map[int]int) {
 	count := map[int]int{}
-	for _, r := range mr.Runs {
+	for _, r := range res.Methods[method].Runs {
 		for _, j := range r.Order[:min(k, len(r.Order))] {
 			count[j]++
 		}
@@ -235,12 +236,24 @@ func SelectionGrid(res *experiment.Result, method, k int) Figure {
 	for j := range count {
 		feats = append(feats, j)
 	}
+	names := res.Data.Features
 	sort.Slice(feats, func(a, b int) bool {
 		if count[feats[a]] != count[feats[b]] {
 			return count[feats[a]] > count[feats[b]]
 		}
-		return feats[a] < feats[b]
+		return names[feats[a]] < names[feats[b]]
 	})
+	return feats, count
+}
+
+// SelectionGrid is the Kalousis selection-frequency grid of one method at k: one column
+// per feature ever in a resample's top k (most often selected first), one row per
+// resample, a mark where the feature was selected.
+func SelectionGrid(res *experiment.Result, method, k int) Figure {
+	mr := res.Methods[method]
+	f := Figure{Name: "selection-grid-" + safeName(mr.Label), Title: fmt.Sprintf("%s: features in the top %d of each resample (%s)", mr.Label, k, protocolLabel(res))}
+	all, count := SelectionOrder(res, method, k)
+	feats := all[:min(len(all), maxGridColumns)]
 	col := map[int]int{}
 	for c, j := range feats {
 		col[j] = c
@@ -249,6 +262,9 @@ func SelectionGrid(res *experiment.Result, method, k int) Figure {
 	var xy plotter.XYs
 	for ri, r := range mr.Runs {
 		for _, j := range r.Order[:min(k, len(r.Order))] {
+			if _, shown := col[j]; !shown {
+				continue
+			}
 			name := res.Data.Features[j]
 			xy = append(xy, plotter.XY{X: float64(col[j] + 1), Y: float64(ri + 1)})
 			f.Table = append(f.Table, []string{r.Label, name, strconv.Itoa(col[j] + 1), "1"})
@@ -258,11 +274,17 @@ func SelectionGrid(res *experiment.Result, method, k int) Figure {
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title
-		p.X.Label.Text = fmt.Sprintf("features ever selected (%d), most frequent first", len(feats))
+		p.X.Label.Text = fmt.Sprintf("features ever selected (%d), most frequent first", len(all))
+		if len(all) > len(feats) {
+			p.X.Label.Text = fmt.Sprintf("the %d most frequent of the %d features ever selected (all in the table)", len(feats), len(all))
+		}
 		p.Y.Label.Text = "resample"
 		p.X.Min, p.X.Max = 0, float64(len(feats)+1)
 		p.Y.Min, p.Y.Max = 0, float64(len(mr.Runs)+1)
-		if len(feats) <= 40 {
+		if len(feats) > 30 {
+			p.X.Tick.Label.Font.Size = vg.Points(6)
+		}
+		{
 			var ticks []plot.Tick
 			for c, j := range feats {
 				ticks = append(ticks, plot.Tick{Value: float64(c + 1), Label: res.Data.Features[j]})

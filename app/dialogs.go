@@ -46,6 +46,9 @@ func (u *UI) ShowOpen() {
 			path.SetText(r.URI().Path())
 		}, u.win)
 		fd.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".gct", ".arff"}))
+		if l := u.lastFolder(); l != nil {
+			fd.SetLocation(l)
+		}
 		fd.Show()
 	})
 	content := container.NewVBox(

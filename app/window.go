@@ -40,6 +40,8 @@ func RunWindow(file string) {
 	w := a.NewWindow("Steadfast")
 	ui := NewUI(a, w)
 	w.SetContent(ui.Content())
+	w.SetMainMenu(ui.mainMenu())
+	w.SetOnDropped(ui.onDrop)
 	w.Resize(fyne.NewSize(1400, 880))
 	if file != "" {
 		ui.LoadFile(file, dataset.Options{})
@@ -152,7 +154,7 @@ func (u *UI) build() {
 		container.NewVBox(
 			container.NewHBox(
 				widget.NewButtonWithIcon("Open data...", theme.FolderOpenIcon(), u.ShowOpen),
-				widget.NewButtonWithIcon("Example", theme.HomeIcon(), func() { u.setData(study.Example(), "", dataset.Options{}) }),
+				widget.NewButtonWithIcon("Example", theme.HomeIcon(), u.openExample),
 			),
 			u.summary,
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
@@ -317,6 +319,7 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 				return
 			}
 			u.progress.Status.SetText(fmt.Sprintf("Read %s.", filepath.Base(path)))
+			u.remember(path)
 			log.Printf("loaded %s", path)
 		})
 	}()

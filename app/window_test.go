@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -532,5 +533,38 @@ func TestResultsOfOtherDataAreMarked(t *testing.T) {
 	serialized(func() { u.setData(ds, "", dataset.Options{}) })
 	if onUI(u.stale.Visible) {
 		t.Error("the mark stays after the run's data are open again")
+	}
+}
+
+// TestRecentFilesAndDrop: a data file read goes first in File > Open recent; a saved run
+// dropped on the window opens.
+func TestRecentFilesAndDrop(t *testing.T) {
+	u, _ := newTestUI(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	os.WriteFile(data, []byte("g1,g2,g3,class\n1,2,3,A\n2,3,1,B\n3,1,2,A\n4,4,4,B\n"), 0o644)
+	serialized(func() { u.LoadFile(data, dataset.Options{}) })
+	waitFor(t, "the data", 5*time.Second, func() bool { return onUI(func() bool { return len(u.recent()) > 0 }) })
+	if got := onUI(u.recent); got[0] != data {
+		t.Errorf("recent files %v", got)
+	}
+	menu := onUI(u.mainMenu)
+	if r := menu.Items[0].Items[1]; r.Disabled || len(r.ChildMenu.Items) != 1 || r.ChildMenu.Items[0].Label != data {
+		t.Errorf("Open recent menu: %+v", r)
+	}
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run.json")
+	if err := study.SaveRun(run, res); err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() { u.onDrop(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(run)}) })
+	if got := onUI(u.Result); got == nil || got.Data.Name != res.Data.Name {
+		t.Error("the dropped run did not open")
 	}
 }

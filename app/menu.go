@@ -1,0 +1,108 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/study"
+)
+
+// maxRecent is how many data files File > Open recent lists.
+const maxRecent = 8
+
+// recent returns the data files opened last, newest first.
+func (u *UI) recent() []string {
+	return u.app.Preferences().StringListWithFallback("recentData", nil)
+}
+
+// remember puts path first among the recent data files.
+func (u *UI) remember(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	list := slices.DeleteFunc(u.recent(), func(p string) bool { return p == path })
+	list = append([]string{path}, list...)
+	u.app.Preferences().SetStringList("recentData", list[:min(len(list), maxRecent)])
+	if u.win.MainMenu() != nil {
+		u.win.SetMainMenu(u.mainMenu())
+	}
+}
+
+// mainMenu is the window's menu: File and Help.
+func (u *UI) mainMenu() *fyne.MainMenu {
+	open := fyne.NewMenuItem("Open data...", u.ShowOpen)
+	recent := fyne.NewMenuItem("Open recent", nil)
+	var items []*fyne.MenuItem
+	for _, p := range u.recent() {
+		items = append(items, fyne.NewMenuItem(p, func() { u.LoadFile(p, dataset.Options{}) }))
+	}
+	if len(items) > 0 {
+		recent.ChildMenu = fyne.NewMenu("", items...)
+	} else {
+		recent.Disabled = true
+	}
+	quit := fyne.NewMenuItem("Quit", u.Quit)
+	quit.IsQuit = true
+	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItem("Example data", u.openExample),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Open run...", u.ShowOpenRun), fyne.NewMenuItem("Save run...", u.ShowSaveRun),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.NewMenuItem("Report...", u.ShowReport),
+		fyne.NewMenuItemSeparator(), quit)
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Steadfast", u.showAbout))
+	return fyne.NewMainMenu(file, help)
+}
+
+// openExample opens the built-in example data.
+func (u *UI) openExample() { u.setData(study.Example(), "", dataset.Options{}) }
+
+// showAbout says what Steadfast is, its version and what it runs on.
+func (u *UI) showAbout() {
+	dialog.ShowInformation("About Steadfast", fmt.Sprintf(
+		"Steadfast %s: stable biomarker discovery.\n\n"+
+			"Ranks features with several methods under a resampling protocol and shows how stable\n"+
+			"and how accurate each selection is (DRAGS, CGS, MIDS, the bootstrap wrapper, the Kalousis\n"+
+			"measures and Nogueira's Phi). Report... writes a methods paragraph with the references.\n\n"+
+			"Go %s on %s/%s, %d cores; matrix products on OpenBLAS.",
+		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU()), u.win)
+}
+
+// onDrop opens a file dropped on the window: a saved run (.json) or data.
+func (u *UI) onDrop(_ fyne.Position, uris []fyne.URI) {
+	if len(uris) == 0 {
+		return
+	}
+	p := uris[0].Path()
+	if strings.EqualFold(filepath.Ext(p), ".json") {
+		u.OpenRun(p)
+		return
+	}
+	u.LoadFile(p, dataset.Options{})
+}
+
+// lastFolder is the folder of the data file open, for file dialogs to start in.
+func (u *UI) lastFolder() fyne.ListableURI {
+	dir := ""
+	if u.path != "" {
+		dir = filepath.Dir(u.path)
+	} else if r := u.recent(); len(r) > 0 {
+		dir = filepath.Dir(r[0])
+	}
+	if dir == "" {
+		return nil
+	}
+	l, err := storage.ListerForURI(storage.NewFileURI(dir))
+	if err != nil {
+		return nil
+	}
+	return l
+}

@@ -180,7 +180,7 @@ func (u *UI) ShowSaveRun() {
 		}
 		path := wc.URI().Path()
 		wc.Close()
-		if err := study.SaveRun(path, res); err != nil {
+		if err := study.SaveRun(path, res, u.tools()); err != nil {
 			u.showError(err)
 			return
 		}
@@ -219,6 +219,7 @@ func (u *UI) OpenRun(path string) {
 	u.protocol.set(s.Config)
 	u.zCheck.SetChecked(s.Config.ZScore)
 	u.setResult(s.Result)
+	u.setTools(s.Tools)
 	u.unsaved = false
 	if s.Config.DataPath != "" {
 		if _, err := os.Stat(s.Config.DataPath); err == nil {

@@ -34,6 +34,7 @@ type kChooserView struct {
 	chart   *widgets.Chart
 	button  *widget.Button
 	figure  plots.Figure
+	result  *study.KChooserResult
 }
 
 func newKChooserView(u *UI) *kChooserView {
@@ -55,11 +56,19 @@ func (k *kChooserView) compute() {
 		if err != nil {
 			return nil, err
 		}
-		return func() {
-			k.figure = plots.KChooser(ds.Name, group.ChooserKs, vals)
-			k.chart.SetRender(renderer(k.figure))
-		}, nil
+		return func() { k.show(&study.KChooserResult{Data: ds.Name, Ks: group.ChooserKs, Values: vals}) }, nil
 	})
+}
+
+// show shows a K chooser result (nil clears it).
+func (k *kChooserView) show(r *study.KChooserResult) {
+	k.result, k.figure = r, plots.Figure{}
+	if r == nil {
+		k.chart.SetRender(nil)
+		return
+	}
+	k.figure = plots.KChooser(r.Data, r.Ks, r.Values)
+	k.chart.SetRender(renderer(k.figure))
 }
 
 // wrapperView computes and shows the bootstrap wrapper's learning-curve AUC against Na
@@ -73,6 +82,7 @@ type wrapperView struct {
 	k2      *widget.Check
 	button  *widget.Button
 	figure  plots.Figure
+	result  *study.WrapperResult
 }
 
 func newWrapperView(u *UI) *wrapperView {
@@ -130,11 +140,19 @@ func (v *wrapperView) start(sweep experiment.WrapperSweep) {
 		if err != nil {
 			return nil, err
 		}
-		return func() {
-			v.figure = plots.AUCvsNa(ds.Name, sweep.NAs, aucs, base)
-			v.chart.SetRender(renderer(v.figure))
-		}, nil
+		return func() { v.show(&study.WrapperResult{Data: ds.Name, NAs: sweep.NAs, AUCs: aucs, Baselines: base}) }, nil
 	})
+}
+
+// show shows a wrapper result (nil clears it).
+func (v *wrapperView) show(r *study.WrapperResult) {
+	v.result, v.figure = r, plots.Figure{}
+	if r == nil {
+		v.chart.SetRender(nil)
+		return
+	}
+	v.figure = plots.AUCvsNa(r.Data, r.NAs, r.AUCs, r.Baselines)
+	v.chart.SetRender(renderer(v.figure))
 }
 
 // midsEpsilons is the threshold grid of the MIDS tab: the paper's range 0.5..0.8.
@@ -151,6 +169,7 @@ type midsView struct {
 	table   *widgets.StringTable
 	chart   *widgets.Chart
 	figure  plots.Figure
+	result  *study.MIDSResult
 }
 
 func newMIDSView(u *UI) *midsView {
@@ -205,17 +224,27 @@ func (v *midsView) compute() {
 			return nil, err
 		}
 		_, p := x.Dims()
-		fig := plots.MIDSSizes(ds.Name, p, midsEpsilons, mids, greedy, edges)
 		header, rows := midsRows(ds, graphs[chosen], sets[chosen], f.Score)
 		summary := fmt.Sprintf("%d genes; at |r| > %g: %d edges, MIDS %d genes (%.1f%%), greedy maximal independent set %d. Each MIDS gene below stands for the genes linked to it; the MIDS rankers (e.g. SVM-RFE + MIDS) choose among these genes only, computed again inside every training set.",
 			p, midsEpsilons[chosen], edges[chosen], mids[chosen], 100*float64(mids[chosen])/float64(p), greedy[chosen])
-		return func() {
-			v.figure = fig
-			v.chart.SetRender(renderer(fig))
-			v.table.SetRows(header, rows, 150, 110, 70, 600)
-			v.summary.SetText(summary)
-		}, nil
+		r := &study.MIDSResult{Data: ds.Name, Features: p, Epsilons: midsEpsilons, MIDS: mids, Greedy: greedy, Edges: edges,
+			Summary: summary, Header: header, Rows: rows}
+		return func() { v.show(r) }, nil
 	})
+}
+
+// show shows a MIDS result (nil clears it).
+func (v *midsView) show(r *study.MIDSResult) {
+	v.result, v.figure = r, plots.Figure{}
+	if r == nil {
+		v.chart.SetRender(nil)
+		v.table.SetRows(nil, nil)
+		return
+	}
+	v.figure = plots.MIDSSizes(r.Data, r.Features, r.Epsilons, r.MIDS, r.Greedy, r.Edges)
+	v.chart.SetRender(renderer(v.figure))
+	v.table.SetRows(r.Header, r.Rows, 150, 110, 70, 600)
+	v.summary.SetText(r.Summary)
 }
 
 // midsRows lists the MIDS genes, most linked first: name, genes it stands for, F, and
@@ -293,9 +322,9 @@ func (v *sampleSizeView) compute() {
 		v.u.showError(err)
 		return
 	}
-	study := experiment.SyntheticStudy{Preset: synth.Presets[v.preset.Selected], Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
+	st := experiment.SyntheticStudy{Preset: synth.Presets[v.preset.Selected], Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
 	v.u.startTask("Sample-size study", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		res, err := study.Run(ctx, report)
+		res, err := st.Run(ctx, report)
 		if err != nil {
 			return nil, err
 		}
@@ -308,6 +337,8 @@ func (v *sampleSizeView) compute() {
 
 func (v *sampleSizeView) show() {
 	if v.result == nil {
+		v.figure = plots.Figure{}
+		v.chart.SetRender(nil)
 		return
 	}
 	v.figure = plots.SampleSize(v.result, max(v.measure.SelectedIndex(), 0))
@@ -322,4 +353,25 @@ func (u *UI) readyData() (*dataset.Dataset, bool) {
 		return nil, false
 	}
 	return u.data, true
+}
+
+// tools returns the tools' results, for saving with the run.
+func (u *UI) tools() *study.Tools {
+	t := &study.Tools{KChooser: u.kchooser.result, Wrapper: u.wrapper.result, MIDS: u.mids.result, SampleSize: u.samples.result}
+	if *t == (study.Tools{}) {
+		return nil
+	}
+	return t
+}
+
+// setTools shows saved tool results (nil clears every tool).
+func (u *UI) setTools(t *study.Tools) {
+	if t == nil {
+		t = &study.Tools{}
+	}
+	u.kchooser.show(t.KChooser)
+	u.wrapper.show(t.Wrapper)
+	u.mids.show(t.MIDS)
+	u.samples.result = t.SampleSize
+	u.samples.show()
 }

@@ -71,7 +71,7 @@ type UI struct {
 	lastErr error
 	// lastTable is the table whose row was selected last: Ctrl+C copies that row
 	lastTable *widgets.StringTable
-	// unsaved is set when a run finishes and cleared when it is saved
+	// unsaved is set when a run or a tool finishes and cleared when the run is saved
 	unsaved bool
 
 	// Data tab
@@ -487,7 +487,7 @@ func (u *UI) startRun(cfg experiment.Config, ds *dataset.Dataset) {
 			return nil, err
 		}
 		log.Printf("run finished in %.1f s", res.Seconds)
-		return func() { u.setResult(res); u.unsaved = true }, nil
+		return func() { u.setResult(res) }, nil
 	})
 }
 
@@ -536,6 +536,7 @@ func (u *UI) finishTask(id int, what string, apply func(), err error) {
 		u.showError(err)
 	default:
 		apply()
+		u.unsaved = u.result != nil // a run, or tool results saved with it
 		u.progress.Finish(fmt.Sprintf("%s finished in %s.", what, text.Duration(u.progress.Elapsed())), true)
 	}
 }

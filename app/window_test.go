@@ -161,7 +161,7 @@ func TestWindowLoadRunExport(t *testing.T) {
 	}
 	// save and reopen
 	saved := filepath.Join(dir, "run.json")
-	if err := study.SaveRun(saved, res); err != nil {
+	if err := study.SaveRun(saved, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	serialized(func() { u.result = nil; u.OpenRun(saved) })
@@ -560,11 +560,47 @@ func TestRecentFilesAndDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := filepath.Join(dir, "run.json")
-	if err := study.SaveRun(run, res); err != nil {
+	if err := study.SaveRun(run, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	serialized(func() { u.onDrop(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(run)}) })
 	if got := onUI(u.Result); got == nil || got.Data.Name != res.Data.Name {
 		t.Error("the dropped run did not open")
+	}
+}
+
+// TestToolResultsSavedWithRun: the tools' results go into the saved run and come back
+// when it is opened.
+func TestToolResultsSavedWithRun(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr := &study.WrapperResult{Data: "d", NAs: []float64{0.2, 0.4}, AUCs: []float64{0.81, 0.84}, Baselines: map[string]float64{"exhaustive K = 1": 0.86}}
+	mr := &study.MIDSResult{Data: "d", Features: 100, Epsilons: []float64{0.5, 0.6}, MIDS: []int{20, 30}, Greedy: []int{25, 33}, Edges: []int{900, 400},
+		Summary: "s", Header: []string{"MIDS gene", "linked genes"}, Rows: [][]string{{"g1", "4"}}}
+	serialized(func() {
+		u.setResult(res)
+		u.wrapper.show(wr)
+		u.mids.show(mr)
+	})
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := study.SaveRun(path, res, onUI(u.tools)); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := newTestUI(t)
+	serialized(func() { v.OpenRun(path) })
+	if got := onUI(func() *study.WrapperResult { return v.wrapper.result }); got == nil || got.AUCs[1] != 0.84 || onUI(func() plots.Figure { return v.wrapper.figure }).Build == nil {
+		t.Errorf("wrapper after reopening: %+v", got)
+	}
+	if rows := onUI(v.mids.table.Rows); len(rows) != 1 || rows[0][0] != "g1" {
+		t.Errorf("MIDS table after reopening: %v", rows)
+	}
+	if onUI(func() *study.KChooserResult { return v.kchooser.result }) != nil {
+		t.Error("a K chooser result appeared from nowhere")
 	}
 }

@@ -77,7 +77,7 @@ func runCommand(c *call) error {
 	}
 	var written []string
 	err = study.WriteFolder(*outDir, func(tmp string) error {
-		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res); err != nil {
+		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res, nil); err != nil {
 			return err
 		}
 		for _, f := range append(plots.All(res), tables(res)...) {

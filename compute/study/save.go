@@ -17,6 +17,7 @@ import (
 type Saved struct {
 	Config experiment.Config  `json:"config"`
 	Result *experiment.Result `json:"result,omitempty"`
+	Tools  *Tools             `json:"tools,omitempty"` // the window's tool results
 }
 
 // MaxRunFile is the largest configuration or saved run read (256 MB).
@@ -57,10 +58,10 @@ func jsonError(b []byte, err error) error {
 	return err
 }
 
-// SaveRun writes a run (configuration and result) as one JSON file, replacing path only
-// once the whole file is written.
-func SaveRun(path string, res *experiment.Result) error {
-	b, err := json.Marshal(Saved{Config: res.Config, Result: res})
+// SaveRun writes a run (configuration, result and any tool results) as one JSON file,
+// replacing path only once the whole file is written.
+func SaveRun(path string, res *experiment.Result, tools *Tools) error {
+	b, err := json.Marshal(Saved{Config: res.Config, Result: res, Tools: tools})
 	if err != nil {
 		return err
 	}
@@ -83,6 +84,9 @@ func LoadRun(path string) (*Saved, error) {
 	}
 	if err := s.Result.Check(); err != nil {
 		return nil, fmt.Errorf("%s: damaged or edited saved run: %v", name, err)
+	}
+	if !s.Tools.check() {
+		return nil, fmt.Errorf("%s: damaged or edited saved run: its tool results disagree in length", name)
 	}
 	return &s, nil
 }

@@ -38,7 +38,7 @@ func TestLoadRunRefusesDamagedRuns(t *testing.T) {
 	res := smallRun(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
-	if err := SaveRun(good, res); err != nil {
+	if err := SaveRun(good, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadRun(good); err != nil {

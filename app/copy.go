@@ -83,3 +83,23 @@ func (u *UI) exportTable(t *widgets.StringTable, name string) {
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv"}))
 	d.Show()
 }
+
+// copyTabGenes copies the genes of the table on the tab shown (Ctrl+Shift+C): the top
+// features, the selection grid's features, the groups' representatives or the MIDS
+// genes; on the charts' tabs, the top features.
+func (u *UI) copyTabGenes() {
+	t, col := u.topTable, 0
+	switch u.selectedTab() {
+	case tabGrid:
+		t = u.gridTable
+	case tabGroups:
+		t, col = u.groups.table, 1
+	case tabMIDS:
+		t = u.mids.table
+	}
+	if len(t.Rows()) == 0 {
+		u.progress.Status.SetText("No genes to copy on this tab yet.")
+		return
+	}
+	u.copyText(t.Column(col), fmt.Sprintf("%d genes", len(t.Rows())))
+}

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"sort"
 	"strconv"
 
@@ -92,7 +93,14 @@ func GroupCorrelation(title string, names []string, profiles [][]float64) Figure
 			p.X.Tick.Label.XAlign = draw.XRight
 			p.X.Tick.Label.YAlign = draw.YCenter
 		}
-		p.X.Label.Text = fmt.Sprintf("%d members (colour: r from -1 blue to +1 red)", m)
+		p.X.Label.Text = fmt.Sprintf("%d members", m)
+		for _, v := range []float64{-1, -0.5, 0, 0.5, 1} {
+			c, err := pal.At(v)
+			if err != nil {
+				return nil, err
+			}
+			p.Legend.Add(fmt.Sprintf("r = %+.1f", v), swatch{c})
+		}
 		return p, nil
 	}
 	return f
@@ -140,4 +148,13 @@ func GroupByClass(title string, classes []string, labels []int, profiles [][]flo
 		return p, nil
 	}
 	return f
+}
+
+// swatch is a legend entry's filled square of one colour: the heat map's colour key.
+type swatch struct{ c color.Color }
+
+// Thumbnail implements plot.Thumbnailer.
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
+	c.FillPolygon(s.c, c.ClipPolygonXY(pts))
 }

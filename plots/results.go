@@ -44,6 +44,13 @@ func (m Measure) matched() bool { return m.Key == "simidm" || m.Key == "simvm" }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
+// protocolName is the protocol's name, for figures the stability mode does not apply to.
+func protocolName(res *experiment.Result) string {
+	in, _ := experiment.LookupProtocol(res.Config.Protocol)
+	return in.Label
+}
+
+// protocolLabel is the protocol's name and the stability mode (reference or pairwise).
 func protocolLabel(res *experiment.Result) string {
 	in, _ := experiment.LookupProtocol(res.Config.Protocol)
 	return fmt.Sprintf("%s, %s", in.Label, res.Config.Mode)
@@ -160,7 +167,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 // AccuracyVsK draws test accuracy of one classifier against k per method, with a band of
 // plus and minus one standard deviation over the resamples.
 func AccuracyVsK(res *experiment.Result, classifier string) Figure {
-	f := Figure{Name: "accuracy-" + classifier, Title: fmt.Sprintf("%s accuracy vs k (%s)", experiment.ClassifierLabel(classifier), protocolLabel(res))}
+	f := Figure{Name: "accuracy-" + classifier, Title: fmt.Sprintf("%s accuracy vs k (%s)", experiment.ClassifierLabel(classifier), protocolName(res))}
 	f.Table = [][]string{{"method", "classifier", "k", "mean", "sd", "normalised AUC of the curve"}}
 	for _, mr := range res.Methods {
 		auc := ""
@@ -251,7 +258,7 @@ func SelectionOrder(res *experiment.Result, method, k int) ([]int, map[int]int) 
 // resample, a mark where the feature was selected.
 func SelectionGrid(res *experiment.Result, method, k int) Figure {
 	mr := res.Methods[method]
-	f := Figure{Name: "selection-grid-" + safeName(mr.Label), Title: fmt.Sprintf("%s: features in the top %d of each resample (%s)", mr.Label, k, protocolLabel(res))}
+	f := Figure{Name: "selection-grid-" + safeName(mr.Label), Title: fmt.Sprintf("%s: features in the top %d of each resample (%s)", mr.Label, k, protocolName(res))}
 	all, count := SelectionOrder(res, method, k)
 	feats := all[:min(len(all), maxGridColumns)]
 	col := map[int]int{}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,11 +99,22 @@ func (u *UI) ShowExport() {
 		for f, c := range checks {
 			formats[f] = c.Checked
 		}
-		if err := u.exportFormats(fig, dir.Text, name.Text, formats, width.Text, height.Text, unit.Selected, dpi.Text); err != nil {
-			u.showError(err)
+		write := func() {
+			if err := u.exportFormats(fig, dir.Text, name.Text, formats, width.Text, height.Text, unit.Selected, dpi.Text); err != nil {
+				u.showError(err)
+				return
+			}
+			d.Hide()
+		}
+		if old := existing(strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text), formats); len(old) > 0 {
+			dialog.ShowConfirm("Replace files?", fmt.Sprintf("%s already holds %s. Replace them?", strings.TrimSpace(dir.Text), strings.Join(old, ", ")), func(ok bool) {
+				if ok {
+					write()
+				}
+			}, u.win)
 			return
 		}
-		d.Hide()
+		write()
 	}
 	dir.OnSubmitted = func(string) { do() }
 	name.OnSubmitted = func(string) { do() }
@@ -263,4 +275,19 @@ func writeReport(path string, res *experiment.Result) error {
 		return err
 	}
 	return study.WriteFile(path, b.Bytes())
+}
+
+// existing lists the files an export of name in the ticked formats (and its CSV) would
+// replace in dir.
+func existing(dir, name string, ticked map[string]bool) []string {
+	var out []string
+	for _, f := range append(slices.Clone(plots.Formats), "csv") {
+		if f != "csv" && !ticked[f] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, name+"."+f)); err == nil {
+			out = append(out, name+"."+f)
+		}
+	}
+	return out
 }

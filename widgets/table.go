@@ -1,6 +1,9 @@
 package widgets
 
 import (
+	"cmp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -13,13 +16,15 @@ type StringTable struct {
 	header   []string
 	rows     [][]string
 	selected int // the row last selected, -1 for none
+	sortCol  int // the column last sorted by, -1 for none
+	sortDesc bool
 	// OnSelected, when set, is called with the row the user selects.
 	OnSelected func(row int)
 }
 
 // NewStringTable returns an empty table.
 func NewStringTable() *StringTable {
-	t := &StringTable{selected: -1}
+	t := &StringTable{selected: -1, sortCol: -1}
 	t.Table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(t.rows), len(t.header) },
 		func() fyne.CanvasObject {
@@ -40,11 +45,21 @@ func NewStringTable() *StringTable {
 		}
 	}
 	t.Table.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		b := widget.NewButton("", nil)
+		b.Alignment = widget.ButtonAlignLeading
+		b.Importance = widget.LowImportance
+		return b
 	}
 	t.Table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Row < 0 && id.Col >= 0 && id.Col < len(t.header) {
-			o.(*widget.Label).SetText(t.header[id.Col])
+			b := o.(*widget.Button)
+			text := t.header[id.Col]
+			if id.Col == t.sortCol {
+				text += map[bool]string{false: " ▲", true: " ▼"}[t.sortDesc]
+			}
+			b.SetText(text)
+			col := id.Col
+			b.OnTapped = func() { t.SortBy(col) }
 		}
 	}
 	return t
@@ -52,7 +67,7 @@ func NewStringTable() *StringTable {
 
 // SetRows replaces the header and rows; widths are column widths (the last repeats).
 func (t *StringTable) SetRows(header []string, rows [][]string, widths ...float32) {
-	t.header, t.rows, t.selected = header, rows, -1
+	t.header, t.rows, t.selected, t.sortCol = header, rows, -1, -1
 	t.Table.UnselectAll()
 	for c := range header {
 		w := float32(120)
@@ -96,4 +111,49 @@ func (t *StringTable) Column(c int) string {
 		}
 	}
 	return b.String()
+}
+
+// SortBy sorts the rows by column c, ascending, or descending when it was sorted
+// ascending by c already; numbers compare as numbers ("3/10" by its first number), and
+// rows that tie keep their order.
+func (t *StringTable) SortBy(c int) {
+	desc := t.sortCol == c && !t.sortDesc
+	rows := slices.Clone(t.rows)
+	slices.SortStableFunc(rows, func(a, b []string) int {
+		var x, y string
+		if c < len(a) {
+			x = a[c]
+		}
+		if c < len(b) {
+			y = b[c]
+		}
+		r := compareCells(x, y)
+		if desc {
+			r = -r
+		}
+		return r
+	})
+	t.rows, t.sortCol, t.sortDesc, t.selected = rows, c, desc, -1
+	t.Table.UnselectAll()
+	t.Table.Refresh()
+}
+
+// compareCells compares two cells as numbers when both start with one, else as text.
+func compareCells(a, b string) int {
+	x, errA := strconv.ParseFloat(leadingNumber(a), 64)
+	y, errB := strconv.ParseFloat(leadingNumber(b), 64)
+	if errA == nil && errB == nil {
+		return cmp.Compare(x, y)
+	}
+	return strings.Compare(strings.ToLower(a), strings.ToLower(b))
+}
+
+// leadingNumber is the number a cell starts with ("3/10" -> "3").
+func leadingNumber(s string) string {
+	s = strings.TrimSpace(s)
+	end := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("+-.0123456789eE", r) })
+	if end >= 0 {
+		s = s[:end]
+	}
+	return s
 }

@@ -109,3 +109,23 @@ func TestChartRendersAndNamesPoints(t *testing.T) {
 		t.Errorf("tooltip far away: %q", c.Tooltip())
 	}
 }
+
+// TestStringTableSorts: tapping a header sorts by that column, numbers as numbers, and
+// a second tap reverses it.
+func TestStringTableSorts(t *testing.T) {
+	test.NewTempApp(t)
+	tb := NewStringTable()
+	tb.SetRows([]string{"gene", "selected"}, [][]string{{"b", "10/30"}, {"a", "9/30"}, {"c", "30/30"}})
+	tb.SortBy(1)
+	if got := tb.Column(0); got != "a\nb\nc\n" {
+		t.Errorf("ascending by selected: %q", got)
+	}
+	tb.SortBy(1)
+	if got := tb.Column(0); got != "c\nb\na\n" {
+		t.Errorf("descending by selected: %q", got)
+	}
+	tb.SortBy(0)
+	if got := tb.Column(0); got != "a\nb\nc\n" {
+		t.Errorf("by gene: %q", got)
+	}
+}

@@ -126,16 +126,45 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
+	b, zipped, err := gunzip(name, b, MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	b, note := toUTF8(b)
+	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ") // the name without .gz
+	ds, err := readAs(path, plain, name, b, o)
+	if err != nil {
+		return nil, err
+	}
+	if zipped {
+		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)
+	}
+	if note != "" {
+		ds.Notes = append([]string{note}, ds.Notes...)
+	}
+	return ds, nil
+}
+
+// readAs reads the text b of the file at path with the reader its extension (without a
+// .gz) names.
+func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
+	switch strings.ToLower(filepath.Ext(plain)) {
 	case ".gct":
 		cls := o.CLSPath
 		if cls == "" {
-			cls = strings.TrimSuffix(path, filepath.Ext(path)) + ".cls"
+			cls = strings.TrimSuffix(plain, filepath.Ext(plain)) + ".cls"
+			if _, err := os.Stat(cls); err != nil && path != plain {
+				cls += ".gz"
+			}
 		}
 		cb, err := ReadLimited(cls, MaxFileSize)
+		if err == nil {
+			cb, _, err = gunzip(filepath.Base(cls), cb, MaxFileSize)
+		}
 		if err != nil {
 			return nil, &ParseError{File: name, Msg: fmt.Sprintf("needs its class label file %s beside it (GenePattern CLS); it could not be read", filepath.Base(cls))}
 		}
+		cb, _ = toUTF8(cb)
 		return ReadGCT(name, b, filepath.Base(cls), cb)
 	case ".arff":
 		return ReadARFF(name, b, o)

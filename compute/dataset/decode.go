@@ -1,0 +1,64 @@
+package dataset
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+// gunzip returns b decompressed when it is gzip data (recognised by its magic bytes,
+// whatever the file's name), refusing more than limit bytes out; else b itself.
+func gunzip(file string, b []byte, limit int64) ([]byte, bool, error) {
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b, false, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but damaged: " + err.Error()}
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if err != nil {
+		return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but cannot be decompressed (" + err.Error() + "); is the download complete?"}
+	}
+	if int64(len(out)) > limit {
+		return nil, true, &ParseError{File: file, Msg: fmt.Sprintf("decompresses to more than the %s Steadfast reads", bytesText(limit))}
+	}
+	return out, true, nil
+}
+
+// toUTF8 returns text in UTF-8 with a note of what it was: UTF-16 with a byte-order
+// mark (Excel's "Unicode text"), or Latin-1/Windows-1252 when b is not valid UTF-8 but
+// holds no NUL byte (an older spreadsheet's CSV). Binary data are left as they are for
+// the readers to refuse.
+func toUTF8(b []byte) ([]byte, string) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}), bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		big := b[0] == 0xFE
+		b = b[2:]
+		u := make([]uint16, len(b)/2)
+		for i := range u {
+			if big {
+				u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
+			} else {
+				u[i] = uint16(b[2*i+1])<<8 | uint16(b[2*i])
+			}
+		}
+		var out bytes.Buffer
+		for _, r := range utf16.Decode(u) {
+			out.WriteRune(r)
+		}
+		return out.Bytes(), "UTF-16 text decoded"
+	case utf8.Valid(b) || bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0:
+		return b, ""
+	}
+	out, err := charmap.Windows1252.NewDecoder().Bytes(b)
+	if err != nil {
+		return b, ""
+	}
+	return out, "not UTF-8: read as Latin-1 (Windows-1252) text"
+}

@@ -1,0 +1,67 @@
+package dataset
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+func gz(t *testing.T, s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+// TestReadsCompressedAndOtherEncodings: gzip (found by content, also without .gz),
+// UTF-16 with a byte-order mark and Latin-1 text read as the same table, each with a
+// note; a GCT.gz finds its CLS (plain or gzipped).
+func TestReadsCompressedAndOtherEncodings(t *testing.T) {
+	table := "gene,s1,s2,s3,s4\ng1,1.5,2,3,4\ng2,2,1,4,3.25\nclass,Tumeur,Tumeur,Normal,Normal\n"
+	utf16le := []byte{0xFF, 0xFE}
+	for _, u := range utf16.Encode([]rune(table)) {
+		utf16le = append(utf16le, byte(u), byte(u>>8))
+	}
+	latin := strings.Replace(table, "Normal", "Norm\xe9", -1) // é in Latin-1
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		note    string
+		class   string
+	}{
+		{"a.csv.gz", gz(t, table), "gzip", "Normal"},
+		{"b.csv", gz(t, table), "gzip", "Normal"},
+		{"c.txt", utf16le, "UTF-16", "Normal"},
+		{"d.csv", []byte(latin), "Latin-1", "Normé"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		os.WriteFile(path, tc.content, 0o644)
+		ds, err := ReadFile(path, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if n, p := ds.Dims(); n != 4 || p != 2 || ds.X.At(0, 0) != 1.5 || ds.Classes[1] != tc.class {
+			t.Errorf("%s: %d x %d, classes %v", tc.name, n, p, ds.Classes)
+		}
+		if !strings.Contains(strings.Join(ds.Notes, "; "), tc.note) {
+			t.Errorf("%s: notes %v lack %q", tc.name, ds.Notes, tc.note)
+		}
+	}
+	gct := "#1.2\n2\t4\nName\tDescription\ts1\ts2\ts3\ts4\ng1\td\t1\t2\t3\t4\ng2\td\t3\t4\t1\t0\n"
+	cls := "4 2 1\n# A B\n0 0 1 1\n"
+	os.WriteFile(filepath.Join(dir, "x.gct.gz"), gz(t, gct), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.cls.gz"), gz(t, cls), 0o644)
+	if ds, err := ReadFile(filepath.Join(dir, "x.gct.gz"), Options{}); err != nil || len(ds.Classes) != 2 {
+		t.Errorf("GCT.gz with CLS.gz: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "bad.csv.gz"), gz(t, table)[:20], 0o644)
+	if _, err := ReadFile(filepath.Join(dir, "bad.csv.gz"), Options{}); err == nil || !strings.Contains(err.Error(), "gzip") {
+		t.Errorf("truncated gzip: %v", err)
+	}
+}

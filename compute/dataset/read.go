@@ -148,6 +148,9 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 // readAs reads the text b of the file at path with the reader its extension (without a
 // .gz) names.
 func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
+	if isSeriesMatrix(b) {
+		return ReadSeriesMatrix(name, b, o)
+	}
 	switch strings.ToLower(filepath.Ext(plain)) {
 	case ".gct":
 		cls := o.CLSPath

@@ -1,0 +1,63 @@
+package dataset
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// seriesMatrix is a GEO series matrix in the layout GEO writes (GSE..._series_matrix.txt),
+// cut to four samples and three probes.
+const seriesMatrix = `!Series_title	"Tumour vs normal"
+!Series_geo_accession	"GSE0000"
+!Sample_title	"patient 1 tumour"	"patient 1 normal"	"patient 2 tumour"	"patient 2 normal"
+!Sample_geo_accession	"GSM1"	"GSM2"	"GSM3"	"GSM4"
+!Sample_source_name_ch1	"colon"	"colon"	"colon"	"colon"
+!Sample_characteristics_ch1	"tissue: tumour"	"tissue: normal"	"tissue: tumour"	"tissue: normal"
+!Sample_characteristics_ch1	"patient: 1"	"patient: 1"	"patient: 2"	"patient: 2"
+!series_matrix_table_begin
+"ID_REF"	"GSM1"	"GSM2"	"GSM3"	"GSM4"
+"1007_s_at"	5.1	6.2	5.3	null
+"1053_at"	7.5	7.1	7.9	7.2
+"117_at"	3.25	4	3.5	4.5
+!series_matrix_table_end
+`
+
+// TestReadSeriesMatrix: probes become features, GSM ids samples, "null" missing, and the
+// class the first characteristic that splits the samples ("tissue"; "patient" would do
+// too but comes second); asking for "patient" takes that one.
+func TestReadSeriesMatrix(t *testing.T) {
+	ds, err := readBytes("GSE0000_series_matrix.txt", []byte(seriesMatrix), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, p := ds.Dims(); n != 4 || p != 3 || ds.Features[0] != "1007_s_at" || ds.Samples[3] != "GSM4" {
+		t.Fatalf("%d x %d, features %v, samples %v", n, p, ds.Features, ds.Samples)
+	}
+	if !math.IsNaN(ds.X.At(3, 0)) || ds.X.At(1, 2) != 4 {
+		t.Errorf("values: %v %v", ds.X.At(3, 0), ds.X.At(1, 2))
+	}
+	if strings.Join(ds.Classes, ",") != "tumour,normal" {
+		t.Errorf("classes %v", ds.Classes)
+	}
+	notes := strings.Join(ds.Notes, "; ")
+	if !strings.Contains(notes, `"tissue" (tumour 2, normal 2)`) || !strings.Contains(notes, `"patient" (1 2, 2 2)`) || !strings.Contains(notes, "1 cells are null") {
+		t.Errorf("notes: %s", notes)
+	}
+	ds, err = readBytes("GSE0000_series_matrix.txt", []byte(seriesMatrix), Options{ClassName: "patient"})
+	if err != nil || strings.Join(ds.Classes, ",") != "1,2" {
+		t.Errorf("class patient: %v %v", ds, err)
+	}
+	if _, err := readBytes("g.txt", []byte(seriesMatrix), Options{ClassName: "age"}); err == nil || !strings.Contains(err.Error(), `no sample annotation is named "age"`) {
+		t.Errorf("unknown key: %v", err)
+	}
+	empty := strings.Replace(seriesMatrix, seriesMatrix[strings.Index(seriesMatrix, "\"ID_REF\""):strings.Index(seriesMatrix, "!series_matrix_table_end")], "\"ID_REF\"\t\"GSM1\"\t\"GSM2\"\t\"GSM3\"\t\"GSM4\"\n", 1)
+	if _, err := readBytes("rnaseq.txt", []byte(empty), Options{}); err == nil || !strings.Contains(err.Error(), "supplementary files") {
+		t.Errorf("an empty table: %v", err)
+	}
+}
+
+// readBytes reads b as ReadFile reads a file, by its content.
+func readBytes(file string, b []byte, o Options) (*Dataset, error) {
+	return readAs(file, file, file, b, o)
+}

@@ -11,14 +11,15 @@ import (
 
 // dataFlags are the flags of the commands that analyse one data file.
 type dataFlags struct {
-	path, class         *string
+	path, class, sheet  *string
 	log2, drop, keepAll *bool
 }
 
 func (c *call) dataFlags() dataFlags {
 	return dataFlags{
-		path:    c.fs.String("data", "", "data file (CSV, TSV, GCT with its CLS, ARFF, GEO series matrix; gzipped or not)"),
+		path:    c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not)"),
 		class:   c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
+		sheet:   c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
 		log2:    c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
 		drop:    c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
 		keepAll: c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
@@ -31,7 +32,7 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 	if *d.path == "" {
 		return nil, nil, fmt.Errorf("needs --data FILE")
 	}
-	ds, err := study.Open(*d.path, dataset.Options{ClassName: *d.class}, dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2})
+	ds, err := study.Open(*d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet}, dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -52,6 +52,7 @@ type Options struct {
 	Orientation Orientation `json:"orientation,omitempty"`
 	ClassName   string      `json:"className,omitempty"` // class column (rows) or row (columns); "" detects
 	CLSPath     string      `json:"clsPath,omitempty"`   // GCT label file; "" means the .cls beside the .gct
+	Sheet       string      `json:"sheet,omitempty"`     // workbook sheet; "" means the first
 }
 
 // MaxFileSize is the largest file the readers accept (2 GiB).
@@ -148,6 +149,9 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 // readAs reads the text b of the file at path with the reader its extension (without a
 // .gz) names.
 func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
+	if isXLSX(b) {
+		return ReadXLSX(name, b, o)
+	}
 	if isSeriesMatrix(b) {
 		return ReadSeriesMatrix(name, b, o)
 	}
@@ -322,7 +326,12 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 				Msg: fmt.Sprintf("has %d fields but the header has %d (ragged row)", len(r), len(rows[0]))}
 		}
 	}
-	decimalComma := sep != ','
+	return fromTable(file, rows, notes, sep != ',', sep, o)
+}
+
+// fromTable reads a rectangular table of cells (a delimited file's, a worksheet's):
+// orientation, class and features as ReadDelimited describes.
+func fromTable(file string, rows [][]string, notes []string, decimalComma bool, sep byte, o Options) (*Dataset, error) {
 	orient := o.Orientation
 	classIdx := -1
 	if o.ClassName != "" {

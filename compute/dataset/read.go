@@ -146,6 +146,24 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 	return ds, nil
 }
 
+// readGCT13File reads a GCT 1.3 file with its CLS file when there is one.
+func readGCT13File(path, plain, name string, b []byte, o Options) (*Dataset, error) {
+	cls := o.CLSPath
+	if cls == "" {
+		cls = strings.TrimSuffix(plain, filepath.Ext(plain)) + ".cls"
+	}
+	cb, err := ReadLimited(cls, MaxFileSize)
+	if err == nil {
+		cb, _, err = gunzip(filepath.Base(cls), cb, MaxFileSize)
+	}
+	if err != nil {
+		cb = nil // the class may be a column-metadata row
+	} else {
+		cb, _ = toUTF8(cb)
+	}
+	return ReadGCT13(name, b, o, filepath.Base(cls), cb)
+}
+
 // readAs reads the text b of the file at path with the reader its extension (without a
 // .gz) names.
 func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
@@ -157,6 +175,9 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 	}
 	switch strings.ToLower(filepath.Ext(plain)) {
 	case ".gct":
+		if strings.HasPrefix(strings.TrimSpace(string(b[:min(len(b), 16)])), "#1.3") {
+			return readGCT13File(path, plain, name, b, o)
+		}
 		cls := o.CLSPath
 		if cls == "" {
 			cls = strings.TrimSuffix(plain, filepath.Ext(plain)) + ".cls"

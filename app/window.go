@@ -80,6 +80,7 @@ type UI struct {
 	orientation *widget.Select
 	classEntry  *widget.Entry
 	log2Check   *widget.Check
+	cpmCheck    *widget.Check
 	constCheck  *widget.Check
 	missCheck   *widget.Check
 	zCheck      *widget.Check
@@ -141,6 +142,7 @@ func (u *UI) build() {
 	})
 	prepChanged := func(bool) { u.applyPrep() }
 	u.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
+	u.cpmCheck = widget.NewCheck("log-CPM (RNA-seq counts: log2 counts per million)", prepChanged)
 	u.constCheck = widget.NewCheck("drop constant features", prepChanged)
 	u.constCheck.Checked = true
 	u.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
@@ -158,7 +160,7 @@ func (u *UI) build() {
 			),
 			u.summary,
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
-			widget.NewCard("", "Preprocessing", container.NewVBox(u.log2Check, u.constCheck, u.missCheck, u.zCheck)),
+			widget.NewCard("", "Preprocessing", container.NewVBox(u.log2Check, u.cpmCheck, u.constCheck, u.missCheck, u.zCheck)),
 			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		), nil, nil, nil, u.preview.Table)
 
@@ -294,7 +296,7 @@ func (u *UI) readOptions() dataset.Options {
 }
 
 func (u *UI) prep() dataset.Prep {
-	return dataset.Prep{Log2: u.log2Check.Checked, DropConstant: u.constCheck.Checked, DropMissing: u.missCheck.Checked}
+	return dataset.Prep{Log2: u.log2Check.Checked, LogCPM: u.cpmCheck.Checked, DropConstant: u.constCheck.Checked, DropMissing: u.missCheck.Checked}
 }
 
 // LoadFile reads path in the background; on success it replaces the data, on failure
@@ -402,6 +404,9 @@ func (u *UI) showSummary() {
 	}
 	if len(u.dropped) > 0 {
 		fmt.Fprintf(&b, "\nDropped: %d features (%s)", len(u.dropped), listSome(u.dropped, 5))
+	}
+	if s.Counts && !u.cpmCheck.Checked {
+		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick log-CPM to analyse them.")
 	}
 	for _, note := range s.Notes {
 		b.WriteString("\nNote: " + note)

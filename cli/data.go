@@ -13,6 +13,7 @@ import (
 type dataFlags struct {
 	path, class, sheet  *string
 	log2, drop, keepAll *bool
+	logCPM              *bool
 }
 
 func (c *call) dataFlags() dataFlags {
@@ -21,6 +22,7 @@ func (c *call) dataFlags() dataFlags {
 		class:   c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
 		sheet:   c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
 		log2:    c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
+		logCPM:  c.fs.Bool("log-cpm", false, "RNA-seq counts: log2 counts per million, log2((x + 0.5) / (library size + 1) 10^6)"),
 		drop:    c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
 		keepAll: c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
 	}
@@ -32,7 +34,7 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 	if *d.path == "" {
 		return nil, nil, fmt.Errorf("needs --data FILE")
 	}
-	ds, err := study.Open(*d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet}, dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2})
+	ds, err := study.Open(*d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet}, dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,6 +42,9 @@ type Summary struct {
 	MissingCells      int      // NaN, Inf or empty cells
 	MissingFeatures   []string // features with at least one missing cell
 	ConstantFeatures  []string // features with one value over all samples
+	// Counts is set when every value is a whole number >= 0 and some exceed 50: RNA-seq
+	// counts, to analyse as log-CPM.
+	Counts bool
 	Notes             []string
 }
 
@@ -56,6 +59,7 @@ func Summarize(d *Dataset) Summary {
 	for j := range lo {
 		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
 	}
+	whole, big := true, false
 	for i := 0; i < n; i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
 		for j, v := range row {
@@ -65,8 +69,11 @@ func Summarize(d *Dataset) Summary {
 			}
 			lo[j] = math.Min(lo[j], v)
 			hi[j] = math.Max(hi[j], v)
+			whole = whole && v >= 0 && v == math.Trunc(v)
+			big = big || v > 50
 		}
 	}
+	s.Counts = whole && big
 	for j := 0; j < p; j++ {
 		s.MissingCells += missing[j]
 		if missing[j] > 0 {
@@ -83,6 +90,11 @@ func Summarize(d *Dataset) Summary {
 type Prep struct {
 	Log2         bool    `json:"log2"`
 	Log2Floor    float64 `json:"log2Floor"` // values below are raised to it before log2; <= 0 means 1
+	// LogCPM turns counts into log2 counts per million, log2((x + 0.5) / (L + 1) 10^6)
+	// with L the sample's library size (its sum over the features kept), as limma's voom
+	// does (Law et al. 2014); per sample, so nothing is fitted across samples. It
+	// replaces Log2.
+	LogCPM bool `json:"logCPM,omitempty"`
 	DropConstant bool    `json:"dropConstant"`
 	DropMissing  bool    `json:"dropMissing"`
 }
@@ -110,9 +122,19 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 	}
 	x := mat.NewDense(n, max(len(keep), 1), nil)
 	for i := 0; i < n; i++ {
+		lib := 0.0
+		for _, j := range keep {
+			if v := d.X.At(i, j); !math.IsNaN(v) && !math.IsInf(v, 0) {
+				lib += v
+			}
+		}
 		for jj, j := range keep {
 			v := d.X.At(i, j)
-			if o.Log2 && !math.IsNaN(v) {
+			switch {
+			case math.IsNaN(v):
+			case o.LogCPM:
+				v = math.Log2((v + 0.5) / (lib + 1) * 1e6)
+			case o.Log2:
 				v = math.Log2(math.Max(v, floor))
 			}
 			x.Set(i, jj, v)

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"compress/gzip"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,5 +64,30 @@ func TestReadsCompressedAndOtherEncodings(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.csv.gz"), gz(t, table)[:20], 0o644)
 	if _, err := ReadFile(filepath.Join(dir, "bad.csv.gz"), Options{}); err == nil || !strings.Contains(err.Error(), "gzip") {
 		t.Errorf("truncated gzip: %v", err)
+	}
+}
+
+// TestLogCPM: counts become log2((x + 0.5) / (L + 1) 10^6) per sample, L the sample's
+// sum, and a count table is recognised as such. Worked by hand: the sample (10, 90) has
+// L = 100, so 10 -> log2(10.5 / 101 * 1e6) = 16.66567 and 90 -> log2(90.5 / 101 * 1e6).
+func TestLogCPM(t *testing.T) {
+	ds := mustRead(t, "counts.csv", "g1,g2,class\n10,90,A\n0,400,B\n7,7,A\n", Options{})
+	if !Summarize(ds).Counts {
+		t.Error("an integer table with values over 50 is not recognised as counts")
+	}
+	out, _ := Preprocess(ds, Prep{LogCPM: true, Log2: true})
+	for _, c := range []struct {
+		i, j int
+		want float64
+	}{{0, 0, math.Log2(10.5 / 101 * 1e6)}, {0, 1, math.Log2(90.5 / 101 * 1e6)}, {1, 0, math.Log2(0.5 / 401 * 1e6)}} {
+		if got := out.X.At(c.i, c.j); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("(%d, %d) = %v, want %v", c.i, c.j, got, c.want)
+		}
+	}
+	if math.Abs(math.Log2(10.5/101*1e6)-16.66567) > 1e-5 {
+		t.Error("the hand value")
+	}
+	if Summarize(mustRead(t, "x.csv", "g1,g2,class\n1.5,2,A\n3,4,B\n", Options{})).Counts {
+		t.Error("fractions taken for counts")
 	}
 }

@@ -33,6 +33,9 @@ func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []strin
 	if len(dropped) > 0 {
 		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))
 	}
+	if !prep.LogCPM && !prep.Log2 && dataset.Summarize(raw).Counts {
+		ds.Notes = append(slices.Clone(ds.Notes), "every value is a whole number and some are large: this looks like RNA-seq counts, which should be analysed as log-CPM (--log-cpm on the command line, or log-CPM on the Data tab)")
+	}
 	if _, p := ds.Dims(); p == 0 {
 		_, before := raw.Dims()
 		return nil, nil, fmt.Errorf("%s: no feature is left after dropping the %d constant or incomplete ones of %d; check that the file holds expression values", raw.Name, len(dropped), before)

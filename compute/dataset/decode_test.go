@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -89,5 +90,19 @@ func TestLogCPM(t *testing.T) {
 	}
 	if Summarize(mustRead(t, "x.csv", "g1,g2,class\n1.5,2,A\n3,4,B\n", Options{})).Counts {
 		t.Error("fractions taken for counts")
+	}
+}
+
+// TestQuotedLineBreaks: a quoted field holding a line break (valid CSV, RFC 4180) stays
+// one field, and errors after it name the right file line.
+func TestQuotedLineBreaks(t *testing.T) {
+	ds := mustRead(t, "q.csv", "sample,g1,g2,class\n\"patient 1\nbiopsy\",1,2,A\ns2,3,4,B\ns3,5,6,A\n", Options{})
+	if n, _ := ds.Dims(); n != 3 || ds.Samples[0] != "patient 1\nbiopsy" {
+		t.Errorf("%d samples, first %q", n, ds.Samples[0])
+	}
+	_, err := ReadDelimited("q.csv", []byte("sample,g1,g2,class\n\"patient 1\nbiopsy\",1,2,A\ns2,3,x,B\n"), Options{})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 4 || pe.Column != 3 {
+		t.Errorf("error after the quoted break: %v", err)
 	}
 }

@@ -328,6 +328,7 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	ls, lineOf := joinQuoted(ls)
 	sep := detectSep(ls)
 	rows := make([][]string, len(ls))
 	parallel.For(context.Background(), 0, len(ls), func(i int) error { rows[i] = splitFields(ls[i], sep); return nil })
@@ -340,19 +341,36 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 	}
 	for i, r := range rows {
 		if strings.TrimSpace(ls[i]) == "" {
-			return nil, &ParseError{File: file, Line: i + 1, Msg: "empty line inside the table"}
+			return nil, &ParseError{File: file, Line: lineOf[i], Msg: "empty line inside the table"}
 		}
 		if len(r) != len(rows[0]) {
-			return nil, &ParseError{File: file, Line: i + 1, Column: min(len(r), len(rows[0])) + 1,
+			return nil, &ParseError{File: file, Line: lineOf[i], Column: min(len(r), len(rows[0])) + 1,
 				Msg: fmt.Sprintf("has %d fields but the header has %d (ragged row)", len(r), len(rows[0]))}
 		}
 	}
-	return fromTable(file, rows, notes, sep != ',', sep, o)
+	return fromTable(file, rows, lineOf, notes, sep != ',', sep, o)
+}
+
+// joinQuoted joins the lines of a record whose quoted field holds line breaks (RFC 4180)
+// and returns the records with the file line each starts on.
+func joinQuoted(ls []string) ([]string, []int) {
+	out := make([]string, 0, len(ls))
+	lineOf := make([]int, 0, len(ls))
+	for i := 0; i < len(ls); i++ {
+		rec, start := ls[i], i+1
+		for strings.Count(rec, `"`)%2 == 1 && i+1 < len(ls) {
+			i++
+			rec += "\n" + ls[i]
+		}
+		out = append(out, rec)
+		lineOf = append(lineOf, start)
+	}
+	return out, lineOf
 }
 
 // fromTable reads a rectangular table of cells (a delimited file's, a worksheet's):
 // orientation, class and features as ReadDelimited describes.
-func fromTable(file string, rows [][]string, notes []string, decimalComma bool, sep byte, o Options) (*Dataset, error) {
+func fromTable(file string, rows [][]string, lineOf []int, notes []string, decimalComma bool, sep byte, o Options) (*Dataset, error) {
 	orient := o.Orientation
 	classIdx := -1
 	if o.ClassName != "" {
@@ -382,7 +400,7 @@ func fromTable(file string, rows [][]string, notes []string, decimalComma bool, 
 	if orient == SamplesAsColumns {
 		rows = transpose(rows)
 	}
-	ds, err := fromRows(file, rows, orient, classIdx, decimalComma, sep)
+	ds, err := fromRows(file, rows, lineOf, orient, classIdx, decimalComma, sep)
 	if err != nil {
 		return nil, err
 	}
@@ -484,13 +502,19 @@ func transpose(rows [][]string) [][]string {
 
 // fromRows builds a dataset from a table with samples as rows after the header row.
 // Positions in errors are mapped back to the file for transposed tables.
-func fromRows(file string, rows [][]string, orient Orientation, classIdx int, decimalComma bool, sep byte) (*Dataset, error) {
+func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte) (*Dataset, error) {
 	header := rows[0]
+	line := func(r int) int { // a row of the file -> its line
+		if r < len(lineOf) {
+			return lineOf[r]
+		}
+		return r + 1
+	}
 	pos := func(i, j int) (int, int) { // table cell -> file line, column
 		if orient == SamplesAsColumns {
-			return j + 1, i + 1
+			return line(j), i + 1
 		}
-		return i + 1, j + 1
+		return line(i), j + 1
 	}
 	if classIdx < 0 {
 		for j, h := range header {

@@ -70,7 +70,7 @@ func ReadXLSX(file string, b []byte, o Options) (*Dataset, error) {
 	if len(sheets) > 1 {
 		notes[0] += fmt.Sprintf(" of %d (%s); choose another with --sheet or the window's sheet field", len(sheets), strings.Join(sheets, ", "))
 	}
-	return fromTable(file, rows, notes, false, ',', o)
+	return fromTable(file, rows, nil, notes, false, ',', o)
 }
 
 func blank(r []string) bool {

@@ -99,15 +99,15 @@ func (g *groupsView) refresh() {
 		g.table.SetRows([]string{"no group method in this run (choose DRAGS, CGS or K-means groups)"}, nil, 500)
 		return
 	}
-	names := g.u.result.Data.Features
 	q := strings.ToLower(strings.TrimSpace(g.search.Text))
 	var rows [][]string
 	for i, members := range mr.Reference.Groups {
 		var ms []string
 		hit := q == ""
 		for _, j := range members {
-			ms = append(ms, names[j])
-			hit = hit || strings.Contains(strings.ToLower(names[j]), q)
+			label := g.u.result.Data.Label(j)
+			ms = append(ms, label)
+			hit = hit || strings.Contains(strings.ToLower(label), q)
 		}
 		if !hit {
 			continue
@@ -117,7 +117,7 @@ func (g *groupsView) refresh() {
 		if i < len(mr.Reference.Relevance) {
 			rel = strconv.FormatFloat(mr.Reference.Relevance[i], 'g', 4, 64)
 		}
-		rows = append(rows, []string{strconv.Itoa(i + 1), names[mr.Reference.Order[i]], strconv.Itoa(len(members)), rel, strings.Join(ms, ", ")})
+		rows = append(rows, []string{strconv.Itoa(i + 1), g.u.result.Data.Label(mr.Reference.Order[i]), strconv.Itoa(len(members)), rel, strings.Join(ms, ", ")})
 	}
 	g.table.SetRows([]string{"rank", "representative", "size", "relevance", "members"}, rows, 50, 130, 50, 80, 600)
 }
@@ -142,7 +142,7 @@ func (g *groupsView) show(row int) {
 	names := make([]string, len(members))
 	profiles := make([][]float64, len(members))
 	for m, j := range members {
-		names[m] = ds.Features[j]
+		names[m] = ds.Label(j)
 		profiles[m] = make([]float64, n)
 		for i := 0; i < n; i++ {
 			profiles[m][i] = x.At(i, j)

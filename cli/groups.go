@@ -65,9 +65,9 @@ func groupsCommand(c *call) error {
 	for i, g := range groups {
 		names := make([]string, len(g.Members))
 		for m, j := range g.Members {
-			names[m] = ds.Features[j]
+			names[m] = ds.Label(j)
 		}
-		fmt.Fprintf(w, "%d\t%s\t%d\t%.6g\t%s\n", i+1, ds.Features[g.Representative], len(g.Members), g.Relevance, strings.Join(names, ","))
+		fmt.Fprintf(w, "%d\t%s\t%d\t%.6g\t%s\n", i+1, ds.Label(g.Representative), len(g.Members), g.Relevance, strings.Join(names, ","))
 	}
 	return w.Flush()
 }

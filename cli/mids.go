@@ -36,7 +36,7 @@ func midsCommand(c *call) error {
 	w := newTSV(c.out)
 	fmt.Fprintln(w, len(set))
 	for _, j := range set {
-		fmt.Fprintln(w, ds.Features[j])
+		fmt.Fprintln(w, ds.Features[j]+symbolColumn(ds, j))
 	}
 	return w.Flush()
 }

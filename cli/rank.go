@@ -39,7 +39,7 @@ func rankCommand(c *call) error {
 	}
 	w := newTSV(c.out)
 	for pos, j := range rk.Order {
-		fmt.Fprintf(w, "%d\t%s\t%.10g\n", pos+1, ds.Features[j], rk.Score[j])
+		fmt.Fprintf(w, "%d\t%s\t%.10g%s\n", pos+1, ds.Features[j], rk.Score[j], symbolColumn(ds, j))
 	}
 	return w.Flush()
 }
@@ -57,4 +57,12 @@ func (p paramFlag) Set(s string) error {
 	}
 	p[strings.TrimSpace(k)] = f
 	return nil
+}
+
+// symbolColumn is "\tSYMBOL" for feature j when the data have gene symbols, else "".
+func symbolColumn(ds *dataset.Dataset, j int) string {
+	if ds.Symbols == nil {
+		return ""
+	}
+	return "\t" + ds.Symbols[j]
 }

@@ -294,7 +294,7 @@ func SelectionGrid(res *experiment.Result, method, k int) Figure {
 		{
 			var ticks []plot.Tick
 			for c, j := range feats {
-				ticks = append(ticks, plot.Tick{Value: float64(c + 1), Label: res.Data.Features[j]})
+				ticks = append(ticks, plot.Tick{Value: float64(c + 1), Label: res.Data.Label(j)})
 			}
 			p.X.Tick.Marker = plot.ConstantTicks(ticks)
 			p.X.Tick.Label.Rotation = 1.5708
@@ -322,8 +322,16 @@ func TopTable(res *experiment.Result, method int) Figure {
 	mr := res.Methods[method]
 	f := Figure{Name: "top-features-" + safeName(mr.Label), Title: mr.Label + ": top features"}
 	f.Table = [][]string{{"feature", fmt.Sprintf("frequency in top %d", res.Config.GridK), "mean rank", "rank on all samples", "score on all samples"}}
+	sym := res.Data.Symbols != nil
+	if sym {
+		f.Table[0] = append(f.Table[0], "gene symbol")
+	}
 	for _, t := range mr.Top {
-		f.Table = append(f.Table, []string{t.Name, f4(t.Frequency), strconv.FormatFloat(t.MeanRank, 'f', 1, 64), strconv.Itoa(t.RefRank), strconv.FormatFloat(t.Score, 'g', 6, 64)})
+		row := []string{t.Name, f4(t.Frequency), strconv.FormatFloat(t.MeanRank, 'f', 1, 64), strconv.Itoa(t.RefRank), strconv.FormatFloat(t.Score, 'g', 6, 64)}
+		if sym && t.Feature < len(res.Data.Symbols) {
+			row = append(row, res.Data.Symbols[t.Feature])
+		}
+		f.Table = append(f.Table, row)
 	}
 	return f
 }

@@ -16,6 +16,7 @@ type Dataset struct {
 	Name     string     // file base name, for titles
 	X        *mat.Dense // n x p, samples as rows
 	Features []string   // p feature names, unique
+	Symbols  []string   // gene symbol of each feature ("" unknown), or nil
 	Samples  []string   // n sample names
 	Labels   []int      // class index per sample, into Classes
 	Classes  []string   // class names in order of first appearance
@@ -144,6 +145,9 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
 	for _, j := range keep {
 		out.Features = append(out.Features, d.Features[j])
+		if d.Symbols != nil {
+			out.Symbols = append(out.Symbols, d.Symbols[j])
+		}
 	}
 	if o.DropConstant {
 		// constancy is judged after log2, which can make a floored feature constant
@@ -160,6 +164,9 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 				}
 			}
 			out.X, out.Features = SelectFeatures(out.X, idx), pick(out.Features, idx)
+			if out.Symbols != nil {
+				out.Symbols = pick(out.Symbols, idx)
+			}
 			for f := range cset {
 				drop[f] = true
 			}
@@ -304,4 +311,12 @@ func ZScored(x *mat.Dense) *mat.Dense {
 	z := mat.DenseCopyOf(x)
 	Standardize(z)
 	return z
+}
+
+// Label is feature j's name with its gene symbol when known: "1007_s_at (DDR1)".
+func (d *Dataset) Label(j int) string {
+	if d.Symbols != nil && d.Symbols[j] != "" && d.Symbols[j] != d.Features[j] {
+		return d.Features[j] + " (" + d.Symbols[j] + ")"
+	}
+	return d.Features[j]
 }

@@ -106,3 +106,32 @@ func TestQuotedLineBreaks(t *testing.T) {
 		t.Errorf("error after the quoted break: %v", err)
 	}
 }
+
+// TestGeneSymbols: a GCT's Description column and a GEO platform table (ID, Gene
+// Symbol; "A /// B" keeps A) give symbols that follow the features through dropping.
+func TestGeneSymbols(t *testing.T) {
+	dir := t.TempDir()
+	gct := "#1.2\n3\t4\nName\tDescription\ts1\ts2\ts3\ts4\n1007_s_at\tDDR1\t1\t2\t3\t4\n1053_at\tRFC2\t5\t5\t5\t5\n117_at\tna\t3\t4\t1\t0\n"
+	os.WriteFile(filepath.Join(dir, "x.gct"), []byte(gct), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.cls"), []byte("4 2 1\n# A B\n0 0 1 1\n"), 0o644)
+	ds, err := ReadFile(filepath.Join(dir, "x.gct"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ds.Symbols, ",") != "DDR1,RFC2," || ds.Label(0) != "1007_s_at (DDR1)" || ds.Label(2) != "117_at" {
+		t.Fatalf("symbols %q, labels %q %q", ds.Symbols, ds.Label(0), ds.Label(2))
+	}
+	out, _ := Preprocess(ds, Prep{DropConstant: true}) // 1053_at is constant
+	if strings.Join(out.Features, ",") != "1007_s_at,117_at" || strings.Join(out.Symbols, ",") != "DDR1," {
+		t.Errorf("after dropping: %v %q", out.Features, out.Symbols)
+	}
+	gpl := "#ID = probe\n!platform_table_begin\nID\tGB_ACC\tGene Symbol\n1007_s_at\tU48705\tDDR1 /// MIR4640\n117_at\tX51757\tHSPA6\n!platform_table_end\n"
+	os.WriteFile(filepath.Join(dir, "gpl.txt"), []byte(gpl), 0o644)
+	ds, err = ReadFile(filepath.Join(dir, "x.gct"), Options{SymbolsPath: filepath.Join(dir, "gpl.txt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ds.Symbols, ",") != "DDR1,,HSPA6" || !strings.Contains(strings.Join(ds.Notes, ";"), "symbols for 2 of 3") {
+		t.Errorf("from the platform table: %q %v", ds.Symbols, ds.Notes)
+	}
+}

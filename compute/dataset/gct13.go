@@ -59,6 +59,13 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 	}
 	ds := &Dataset{Name: file, X: mat.NewDense(nSamp, nGenes, nil), Samples: trimAll(header[1+nRowMeta:]), Notes: notes}
 	names := make([]string, nGenes)
+	symCol := -1 // a row-metadata column of symbols
+	for m := 1; m <= nRowMeta; m++ {
+		if isSymbolHeader(header[m]) && symCol < 0 {
+			symCol = m
+		}
+	}
+	descs := make([]string, nGenes)
 	for g := 0; g < nGenes; g++ {
 		line := 3 + nColMeta + g
 		f, err := split(line)
@@ -66,6 +73,9 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 			return nil, err
 		}
 		names[g] = strings.TrimSpace(f[0])
+		if symCol > 0 {
+			descs[g] = cleanSymbol(f[symCol])
+		}
 		for s := 0; s < nSamp; s++ {
 			v, ok := parseCell(strings.TrimSpace(f[1+nRowMeta+s]), false)
 			if !ok {
@@ -73,6 +83,9 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 			}
 			ds.X.Set(s, g, v)
 		}
+	}
+	if described(descs, names) {
+		ds.Symbols = descs
 	}
 	note, uniq := uniqueNames(names, "gene")
 	ds.Features = uniq

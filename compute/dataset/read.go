@@ -53,6 +53,7 @@ type Options struct {
 	ClassName   string      `json:"className,omitempty"` // class column (rows) or row (columns); "" detects
 	CLSPath     string      `json:"clsPath,omitempty"`   // GCT label file; "" means the .cls beside the .gct
 	Sheet       string      `json:"sheet,omitempty"`     // workbook sheet; "" means the first
+	SymbolsPath string      `json:"symbolsPath,omitempty"` // probe-to-symbol annotation (see ReadSymbols)
 }
 
 // MaxFileSize is the largest file the readers accept (2 GiB).
@@ -139,6 +140,17 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 	}
 	if zipped {
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)
+	}
+	if o.SymbolsPath != "" {
+		sym, err := ReadSymbols(o.SymbolsPath)
+		if err != nil {
+			return nil, err
+		}
+		found := ds.SetSymbols(sym)
+		if found == 0 {
+			return nil, &ParseError{File: filepath.Base(o.SymbolsPath), Msg: fmt.Sprintf("names none of the %d features of %s; is it the annotation of this platform?", len(ds.Features), name)}
+		}
+		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols for %d of %d features from %s", found, len(ds.Features), filepath.Base(o.SymbolsPath)))
 	}
 	if note != "" {
 		ds.Notes = append([]string{note}, ds.Notes...)
@@ -681,6 +693,16 @@ func headerless(file string, rows [][]string, featCols []int, classIdx int, orie
 	return &ParseError{File: file, Line: 1, Msg: msg}
 }
 
+// described reports whether a Description column holds something beside the names.
+func described(descs, names []string) bool {
+	for g, d := range descs {
+		if d != "" && d != names[g] {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadGCT reads a GenePattern GCT expression file (genes as rows, after a #1.2 line,
 // a dimensions line and a Name/Description header) with its CLS label file.
 func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error) {
@@ -717,6 +739,7 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 	x := mat.NewDense(nSamp, nGenes, nil)
 	raw := x.RawMatrix()
 	names := make([]string, nGenes)
+	descs := make([]string, nGenes) // the Description column: gene symbols, often
 	for g := 0; g < nGenes; g++ {
 		f := strings.Split(ls[g+3], "\t")
 		if len(f) != nSamp+2 {
@@ -724,6 +747,7 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 				Msg: fmt.Sprintf("has %d fields, the header has %d (ragged row)", len(f), nSamp+2)}
 		}
 		names[g] = strings.TrimSpace(f[0])
+		descs[g] = cleanSymbol(f[1])
 		for s := 0; s < nSamp; s++ {
 			v, ok := parseCell(strings.TrimSpace(f[s+2]), false)
 			if !ok {
@@ -733,6 +757,9 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 		}
 	}
 	ds := &Dataset{Name: file, X: x, Labels: labels, Classes: classes, Notes: notes}
+	if described(descs, names) {
+		ds.Symbols = descs
+	}
 	note, uniq := uniqueNames(names, "gene")
 	ds.Features = uniq
 	if note != "" {

@@ -15,6 +15,8 @@ func (r *Result) Check() error {
 		return fmt.Errorf("the result lists no features")
 	case len(r.Methods) == 0:
 		return fmt.Errorf("the result holds no methods")
+	case r.Data.Symbols != nil && len(r.Data.Symbols) != p:
+		return fmt.Errorf("%d gene symbols for %d features", len(r.Data.Symbols), p)
 	case len(r.Data.Classes) != len(r.Data.ClassCounts):
 		return fmt.Errorf("%d classes but %d class counts", len(r.Data.Classes), len(r.Data.ClassCounts))
 	}

@@ -38,9 +38,18 @@ type DataInfo struct {
 	Name        string   `json:"name"`
 	Samples     int      `json:"samples"`
 	Features    []string `json:"features"`
+	Symbols     []string `json:"symbols,omitempty"` // gene symbol of each feature, "" unknown
 	Classes     []string `json:"classes"`
 	ClassCounts []int    `json:"classCounts"`
 	Dropped     []string `json:"dropped,omitempty"`
+}
+
+// Label is feature j's name with its gene symbol when known: "1007_s_at (DDR1)".
+func (d DataInfo) Label(j int) string {
+	if j < len(d.Symbols) && d.Symbols[j] != "" && d.Symbols[j] != d.Features[j] {
+		return d.Features[j] + " (" + d.Symbols[j] + ")"
+	}
+	return d.Features[j]
 }
 
 // Selection is one ranking's head: the best features of one resample.
@@ -209,7 +218,7 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Version: Version, Config: cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
+	res := &Result{Version: Version, Config: cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
 	profiles := featureProfiles(ds, cfg.ZScore)
 	for m, spec := range cfg.Methods {
 		res.Methods = append(res.Methods, summarize(cfg, ds, m, spec, tasks, outs, maxK, accKs, profiles))

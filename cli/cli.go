@@ -31,13 +31,13 @@ type command struct {
 var commands = []command{
 	{"run", "CONFIG.json -o OUTDIR [--data FILE] [--width 16 --height 10 --unit cm --dpi 300]",
 		"run a saved configuration (or saved run) headless: result.json, every figure and its CSV", runCommand},
-	{"rank", "--data FILE --method NAME [--param key=value ...] [--seed N] [--no-zscore]",
+	{"rank", "--data FILE --method NAME [--param key=value ...] [--seed N] [--no-zscore] [DATA OPTIONS]",
 		"rank features on all samples: rank<TAB>feature<TAB>score", rankCommand},
-	{"groups", "--data FILE --method dgf|drags|cgs|kmeans [--K 5] [--t 10] [--clusters N] [--seed S]",
+	{"groups", "--data FILE --method dgf|drags|cgs|kmeans [--K 5] [--t 10] [--clusters N] [--seed S] [DATA OPTIONS]",
 		"groups best first: rank, representative, size, relevance, members", groupsCommand},
-	{"mids", "--data FILE [--epsilon 0.6]",
+	{"mids", "--data FILE [--epsilon 0.6] [DATA OPTIONS]",
 		"the MIDS of the correlation graph: its size, then one feature a line", midsCommand},
-	{"wrapper", "--data FILE [--ne 1] [--na 0.2,0.4,1] [--nae 100] [--k2] [--seed S] [-o DIR]",
+	{"wrapper", "--data FILE [--ne 1] [--na 0.2,0.4,1] [--nae 100] [--k2] [--seed S] [-o DIR] [DATA OPTIONS]",
 		"Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p) and the exhaustive baselines", wrapperCommand},
 	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv",
 		"write a synthetic data set with known relevant features", synthCommand},
@@ -108,7 +108,7 @@ func Usage() string {
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  steadfast %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
-	b.WriteString("\nsteadfast COMMAND --help describes a command's options.\n")
+	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --log2, --log-cpm (RNA-seq counts), --drop-missing, --keep-constant.\nsteadfast COMMAND --help describes a command's options.\n")
 	return b.String()
 }
 

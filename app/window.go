@@ -78,12 +78,14 @@ type UI struct {
 	summary     *widget.Label
 	preview     *widgets.StringTable
 	orientation *widget.Select
-	classEntry  *widget.Entry
-	log2Check   *widget.Check
-	cpmCheck    *widget.Check
-	constCheck  *widget.Check
-	missCheck   *widget.Check
-	zCheck      *widget.Check
+	classEntry  *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
+	// classChoices are the options the class field offers
+	classChoices []string
+	log2Check    *widget.Check
+	cpmCheck     *widget.Check
+	constCheck   *widget.Check
+	missCheck    *widget.Check
+	zCheck       *widget.Check
 
 	methods  *methodPanel
 	protocol *protocolPanel
@@ -133,7 +135,7 @@ func (u *UI) build() {
 	u.preview = widgets.NewStringTable()
 	u.orientation = widget.NewSelect([]string{"Detect", "Samples are rows", "Samples are columns"}, nil)
 	u.orientation.SetSelectedIndex(0)
-	u.classEntry = widget.NewEntry()
+	u.classEntry = widget.NewSelectEntry(nil)
 	u.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
 	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
 		if u.path != "" {
@@ -339,6 +341,8 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	u.loads++ // a load still running is stale now
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
+	u.classChoices = ds.ClassChoices
+	u.classEntry.SetOptions(ds.ClassChoices)
 	u.showSummary()
 	u.markStale()
 	return true

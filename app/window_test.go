@@ -604,3 +604,24 @@ func TestToolResultsSavedWithRun(t *testing.T) {
 		t.Error("a K chooser result appeared from nowhere")
 	}
 }
+
+// TestSeriesMatrixClassChoices: after a GEO series matrix is read, the class field offers
+// its sample annotations, and choosing one re-reads the file with it.
+func TestSeriesMatrixClassChoices(t *testing.T) {
+	u, _ := newTestUI(t)
+	path := filepath.Join(t.TempDir(), "GSE1_series_matrix.txt")
+	gse := "!Series_title\t\"x\"\n!Sample_geo_accession\t\"GSM1\"\t\"GSM2\"\t\"GSM3\"\t\"GSM4\"\n" +
+		"!Sample_characteristics_ch1\t\"tissue: tumour\"\t\"tissue: normal\"\t\"tissue: tumour\"\t\"tissue: normal\"\n" +
+		"!Sample_characteristics_ch1\t\"batch: 1\"\t\"batch: 1\"\t\"batch: 2\"\t\"batch: 2\"\n" +
+		"!series_matrix_table_begin\n\"ID_REF\"\t\"GSM1\"\t\"GSM2\"\t\"GSM3\"\t\"GSM4\"\n\"a\"\t1\t2\t3\t4.5\n\"b\"\t2\t1\t4\t3\n!series_matrix_table_end\n"
+	os.WriteFile(path, []byte(gse), 0o644)
+	serialized(func() { u.LoadFile(path, dataset.Options{}) })
+	waitFor(t, "the series", 5*time.Second, func() bool { return onUI(func() bool { return u.raw != nil && u.raw.Name == filepath.Base(path) }) })
+	if got := onUI(func() []string { return u.classChoices }); strings.Join(got, ",") != "tissue,batch" {
+		t.Errorf("class choices %v", got)
+	}
+	serialized(func() { u.classEntry.SetText("batch"); u.LoadFile(path, u.readOptions()) })
+	waitFor(t, "batch as the class", 5*time.Second, func() bool {
+		return onUI(func() bool { return strings.Join(u.data.Classes, ",") == "1,2" })
+	})
+}

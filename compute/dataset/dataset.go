@@ -21,6 +21,9 @@ type Dataset struct {
 	Labels   []int      // class index per sample, into Classes
 	Classes  []string   // class names in order of first appearance
 	Notes    []string   // what the reader changed or noticed (renamed duplicates, BOM, ...)
+	// ClassChoices are the sample annotations the class could be taken from instead
+	// (a GEO series matrix's characteristics, a GCT 1.3 file's column metadata).
+	ClassChoices []string
 }
 
 // Dims returns the number of samples n and features p.

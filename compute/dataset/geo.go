@@ -156,7 +156,7 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 			x.Set(s, g, v)
 		}
 	}
-	ds := &Dataset{Name: file, X: x, Samples: samples, Notes: append(notes, note)}
+	ds := &Dataset{Name: file, X: x, Samples: samples, Notes: append(notes, note), ClassChoices: annotationKeys(anns)}
 	classOf := map[string]int{}
 	for _, v := range ann.values[:n] {
 		k, ok := classOf[v]
@@ -215,4 +215,13 @@ func unquote(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
+}
+
+// annotationKeys lists the annotations' keys.
+func annotationKeys(anns []annotation) []string {
+	keys := make([]string, len(anns))
+	for i, a := range anns {
+		keys[i] = a.key
+	}
+	return keys
 }

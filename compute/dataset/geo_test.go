@@ -40,6 +40,9 @@ func TestReadSeriesMatrix(t *testing.T) {
 	if strings.Join(ds.Classes, ",") != "tumour,normal" {
 		t.Errorf("classes %v", ds.Classes)
 	}
+	if got := strings.Join(ds.ClassChoices, ","); got != "title,source_name,tissue,patient" {
+		t.Errorf("class choices %s", got)
+	}
 	notes := strings.Join(ds.Notes, "; ")
 	if !strings.Contains(notes, `"tissue" (tumour 2, normal 2)`) || !strings.Contains(notes, `"patient" (1 2, 2 2)`) || !strings.Contains(notes, "1 cells are null") {
 		t.Errorf("notes: %s", notes)

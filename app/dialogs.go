@@ -230,6 +230,10 @@ func (u *UI) OpenRun(path string) {
 	u.methods.set(s.Config.Methods)
 	u.protocol.set(s.Config)
 	u.zCheck.SetChecked(s.Config.ZScore)
+	u.topVar.SetText("")
+	if s.Config.TopVariance > 0 {
+		u.topVar.SetText(strconv.Itoa(s.Config.TopVariance))
+	}
 	u.setResult(s.Result)
 	u.setTools(s.Tools)
 	u.unsaved = false

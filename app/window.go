@@ -83,6 +83,7 @@ type UI struct {
 	classChoices []string
 	log2Check    *widget.Check
 	cpmCheck     *widget.Check
+	topVar       *widget.Entry // how many of the most variable features to keep, "" all
 	constCheck   *widget.Check
 	missCheck    *widget.Check
 	zCheck       *widget.Check
@@ -145,6 +146,8 @@ func (u *UI) build() {
 	prepChanged := func(bool) { u.applyPrep() }
 	u.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
 	u.cpmCheck = widget.NewCheck("log-CPM (RNA-seq counts: log2 counts per million)", prepChanged)
+	u.topVar = widget.NewEntry()
+	u.topVar.SetPlaceHolder("all")
 	u.constCheck = widget.NewCheck("drop constant features", prepChanged)
 	u.constCheck.Checked = true
 	u.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
@@ -162,7 +165,8 @@ func (u *UI) build() {
 			),
 			u.summary,
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
-			widget.NewCard("", "Preprocessing", container.NewVBox(u.log2Check, u.cpmCheck, u.constCheck, u.missCheck, u.zCheck)),
+			widget.NewCard("", "Preprocessing", container.NewVBox(u.log2Check, u.cpmCheck, u.constCheck, u.missCheck, u.zCheck,
+				container.NewBorder(nil, nil, widget.NewLabel("rank only the most variable (in each training set):"), nil, u.topVar))),
 			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		), nil, nil, nil, u.preview.Table)
 
@@ -446,6 +450,13 @@ func listSome(s []string, k int) string {
 func (u *UI) Config() (experiment.Config, error) {
 	cfg := experiment.DefaultConfig()
 	cfg.DataPath, cfg.Read, cfg.Prep, cfg.ZScore = u.path, u.readOpt, u.prep(), u.zCheck.Checked
+	if t := strings.TrimSpace(u.topVar.Text); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("the most variable features to keep: %q is not a positive whole number (leave it empty to keep every feature)", t)
+		}
+		cfg.TopVariance = n
+	}
 	var err error
 	if cfg.Methods, err = u.methods.specs(); err != nil {
 		return cfg, err

@@ -49,7 +49,7 @@ type Summary struct {
 	// Counts is set when every value is a whole number >= 0 and some exceed 50: RNA-seq
 	// counts, to analyse as log-CPM.
 	Counts bool
-	Notes             []string
+	Notes  []string
 }
 
 // Summarize counts samples, classes, missing cells and constant features.
@@ -92,15 +92,15 @@ func Summarize(d *Dataset) Summary {
 // Prep are the dataset-wide preprocessing options. Z-scoring is not here: it is fitted
 // inside every training set (see Standardize).
 type Prep struct {
-	Log2         bool    `json:"log2"`
-	Log2Floor    float64 `json:"log2Floor"` // values below are raised to it before log2; <= 0 means 1
+	Log2      bool    `json:"log2"`
+	Log2Floor float64 `json:"log2Floor"` // values below are raised to it before log2; <= 0 means 1
 	// LogCPM turns counts into log2 counts per million, log2((x + 0.5) / (L + 1) 10^6)
 	// with L the sample's library size (its sum over the features kept), as limma's voom
 	// does (Law et al. 2014); per sample, so nothing is fitted across samples. It
 	// replaces Log2.
-	LogCPM bool `json:"logCPM,omitempty"`
-	DropConstant bool    `json:"dropConstant"`
-	DropMissing  bool    `json:"dropMissing"`
+	LogCPM       bool `json:"logCPM,omitempty"`
+	DropConstant bool `json:"dropConstant"`
+	DropMissing  bool `json:"dropMissing"`
 }
 
 // Preprocess returns a new dataset with log2 applied and constant or incomplete features

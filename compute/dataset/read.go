@@ -50,9 +50,9 @@ const (
 // Options steer the readers; the zero value detects everything.
 type Options struct {
 	Orientation Orientation `json:"orientation,omitempty"`
-	ClassName   string      `json:"className,omitempty"` // class column (rows) or row (columns); "" detects
-	CLSPath     string      `json:"clsPath,omitempty"`   // GCT label file; "" means the .cls beside the .gct
-	Sheet       string      `json:"sheet,omitempty"`     // workbook sheet; "" means the first
+	ClassName   string      `json:"className,omitempty"`   // class column (rows) or row (columns); "" detects
+	CLSPath     string      `json:"clsPath,omitempty"`     // GCT label file; "" means the .cls beside the .gct
+	Sheet       string      `json:"sheet,omitempty"`       // workbook sheet; "" means the first
 	SymbolsPath string      `json:"symbolsPath,omitempty"` // probe-to-symbol annotation (see ReadSymbols)
 }
 

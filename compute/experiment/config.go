@@ -71,23 +71,26 @@ func ClassifierLabel(c string) string {
 
 // Config is everything that decides a run; saved with its results, it reproduces them.
 type Config struct {
-	Version     int             `json:"version"`
-	DataPath    string          `json:"dataPath,omitempty"` // for headless runs
-	Read        dataset.Options `json:"read"`
-	Prep        dataset.Prep    `json:"prep"`
-	ZScore      bool            `json:"zscore"` // z-score inside every training set
-	Methods     []method.Spec   `json:"methods"`
-	Protocol    Protocol        `json:"protocol"`
-	Repeats     int             `json:"repeats,omitempty"`    // 0: the protocol's
-	Folds       int             `json:"folds,omitempty"`      // 0: the protocol's
-	InnerFolds  int             `json:"innerFolds,omitempty"` // Kalousis only; 0: 10
-	Mode        Mode            `json:"mode,omitempty"`       // "": the protocol's
-	Ks          []int           `json:"ks,omitempty"`         // empty: the protocol's grid
-	AccuracyMax int             `json:"accuracyMaxK,omitempty"`
-	Classifiers []string        `json:"classifiers"`
-	GridK       int             `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
-	Seed        uint64          `json:"seed"`
-	Workers     int             `json:"workers,omitempty"` // 0: all cores; never changes results
+	Version  int             `json:"version"`
+	DataPath string          `json:"dataPath,omitempty"` // for headless runs
+	Read     dataset.Options `json:"read"`
+	Prep     dataset.Prep    `json:"prep"`
+	ZScore   bool            `json:"zscore"` // z-score inside every training set
+	// TopVariance, when set, keeps the TopVariance features of largest variance in each
+	// training set for the ranking (the others follow, by variance, below them).
+	TopVariance int           `json:"topVariance,omitempty"`
+	Methods     []method.Spec `json:"methods"`
+	Protocol    Protocol      `json:"protocol"`
+	Repeats     int           `json:"repeats,omitempty"`    // 0: the protocol's
+	Folds       int           `json:"folds,omitempty"`      // 0: the protocol's
+	InnerFolds  int           `json:"innerFolds,omitempty"` // Kalousis only; 0: 10
+	Mode        Mode          `json:"mode,omitempty"`       // "": the protocol's
+	Ks          []int         `json:"ks,omitempty"`         // empty: the protocol's grid
+	AccuracyMax int           `json:"accuracyMaxK,omitempty"`
+	Classifiers []string      `json:"classifiers"`
+	GridK       int           `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
+	Seed        uint64        `json:"seed"`
+	Workers     int           `json:"workers,omitempty"` // 0: all cores; never changes results
 }
 
 // DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.
@@ -133,6 +136,9 @@ func (c Config) Resolved(p int) (Config, error) {
 	in, ok := LookupProtocol(c.Protocol)
 	if !ok {
 		return c, fmt.Errorf("unknown protocol %q (drags2008, cv10x10 or kalousis)", c.Protocol)
+	}
+	if c.TopVariance < 0 {
+		return c, fmt.Errorf("topVariance must not be negative (0 keeps every feature)")
 	}
 	if c.Repeats < 0 || c.Folds < 0 || c.InnerFolds < 0 || c.GridK < 0 || c.AccuracyMax < 0 || c.Workers < 0 {
 		return c, fmt.Errorf("repeats, folds, gridK, accuracyMaxK and workers must not be negative (0 takes the default)")

@@ -1,0 +1,85 @@
+package experiment
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/score"
+)
+
+// varianceOrder lists the columns of x by decreasing sample variance, ties by name (so
+// the order does not depend on the columns' order in the file).
+func varianceOrder(x *mat.Dense, names []string) []int {
+	n, p := x.Dims()
+	v := make([]float64, p)
+	col := make([]float64, n)
+	for j := range v {
+		mat.Col(col, j, x)
+		v[j] = stat.Variance(col, nil)
+	}
+	idx := make([]int, p)
+	for j := range idx {
+		idx[j] = j
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		if v[idx[a]] != v[idx[b]] {
+			return v[idx[a]] > v[idx[b]]
+		}
+		return names[idx[a]] < names[idx[b]]
+	})
+	return idx
+}
+
+// mostVariable returns, ascending, the n columns of the training matrix x with the
+// largest variance; nil when n is 0 or keeps every column.
+func mostVariable(x *mat.Dense, names []string, n int) []int {
+	if _, p := x.Dims(); n <= 0 || n >= p {
+		return nil
+	}
+	keep := varianceOrder(x, names)[:n]
+	slices.Sort(keep)
+	return keep
+}
+
+// widen maps a ranking of the kept columns back to all features: the kept ones in
+// their order and with their scores, then the rest by decreasing training variance,
+// scored below every kept feature (so S_W and S_R compare whole vectors as before).
+func widen(rk score.Ranking, keep []int, x *mat.Dense, names []string) score.Ranking {
+	_, p := x.Dims()
+	out := score.Ranking{Score: make([]float64, p), Relevance: rk.Relevance}
+	in := make([]bool, p)
+	low := math.Inf(1)
+	for _, j := range rk.Order {
+		f := keep[j]
+		out.Order = append(out.Order, f)
+		out.Score[f], in[f] = rk.Score[j], true
+		low = math.Min(low, rk.Score[j])
+	}
+	for _, g := range rk.Groups {
+		m := make([]int, len(g))
+		for i, j := range g {
+			m[i] = keep[j]
+		}
+		out.Groups = append(out.Groups, m)
+	}
+	for r, f := range varianceOrder(x, names) {
+		if !in[f] {
+			out.Order = append(out.Order, f)
+			out.Score[f] = low - 1 - float64(r)/float64(p)
+		}
+	}
+	return out
+}
+
+// filterColumns returns x's columns keep (x itself when keep is nil).
+func filterColumns(x *mat.Dense, keep []int) *mat.Dense {
+	if keep == nil || x == nil {
+		return x
+	}
+	return dataset.SelectFeatures(x, keep)
+}

@@ -1,0 +1,49 @@
+package experiment
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"steadfast/compute/method"
+	"steadfast/compute/synth"
+)
+
+// TestVarianceFilterInsideTraining: with topVariance = 30, the all-sample ranking's
+// first 30 features are the 30 most variable on all samples (the filter is fitted on
+// the samples ranked), the rest follow; topVariance at least p changes nothing.
+func TestVarianceFilterInsideTraining(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	_, p := ds.Dims()
+	cfg := DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers, cfg.Ks = []method.Spec{{Name: "fstat"}}, DRAGS2008, []string{"svm"}, []int{5, 30, 60}
+	plain, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TopVariance = p
+	same, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same.Seconds, plain.Seconds = 0, 0
+	for i := range same.Methods {
+		same.Methods[i].Seconds, plain.Methods[i].Seconds = 0, 0
+	}
+	same.Config.TopVariance = 0
+	if !reflect.DeepEqual(same.Methods[0].Reference, plain.Methods[0].Reference) || !reflect.DeepEqual(same.Methods[0].Stability, plain.Methods[0].Stability) {
+		t.Error("topVariance = p changed the result")
+	}
+	cfg.TopVariance = 30
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mostVariable(ds.X, ds.Features, 30)
+	got := slices.Clone(res.Methods[0].Reference.Order[:30])
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("the all-sample ranking's first 30: %v, the 30 most variable: %v", got, want)
+	}
+}

@@ -7,8 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -61,27 +59,18 @@ func (u *UI) copySelectedRow(t *widgets.StringTable) {
 
 // exportTable writes t as CSV (or TSV for a .tsv name) where the user chooses.
 func (u *UI) exportTable(t *widgets.StringTable, name string) {
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			return
-		}
-		path := w.URI().Path()
-		w.Close()
-		table := append([][]string{t.Header()}, t.Rows()...)
+	u.saveAs(name+".csv", []string{".csv", ".tsv"}, func(path string) error {
+		var err error
 		if strings.EqualFold(filepath.Ext(path), ".tsv") {
 			err = study.WriteFile(path, []byte(t.TSV()))
 		} else {
-			err = plots.WriteCSV(path, table)
+			err = plots.WriteCSV(path, append([][]string{t.Header()}, t.Rows()...))
 		}
-		if err != nil {
-			u.showError(err)
-			return
+		if err == nil {
+			u.progress.Status.SetText("Wrote " + filepath.Base(path))
 		}
-		u.progress.Status.SetText("Wrote " + filepath.Base(path))
-	}, u.win)
-	d.SetFileName(name + ".csv")
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv"}))
-	d.Show()
+		return err
+	})
 }
 
 // copyTabGenes copies the genes of the table on the tab shown (Ctrl+Shift+C): the top

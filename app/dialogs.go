@@ -179,30 +179,44 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	return nil
 }
 
-// ShowSaveRun saves the configuration and results as one JSON file.
+// ShowSaveRun saves the configuration, results and tool results as one JSON file.
 func (u *UI) ShowSaveRun() {
 	if u.result == nil {
 		u.showError(fmt.Errorf("nothing to save yet: press Run first"))
 		return
 	}
-	res := u.result
+	res, tools := u.result, u.tools()
+	u.saveAs("steadfast-run.json", nil, func(path string) error {
+		if err := study.SaveRun(path, res, tools); err != nil {
+			return err
+		}
+		if res == u.result {
+			u.unsaved = false
+		}
+		u.progress.Status.SetText("Saved " + filepath.Base(path))
+		return nil
+	})
+}
+
+// saveAs asks where to save (starting with name, offering the extensions exts) and
+// calls save with the path chosen, showing its error.
+func (u *UI) saveAs(name string, exts []string, save func(path string) error) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil || wc == nil {
 			return
 		}
 		path := wc.URI().Path()
 		wc.Close()
-		if err := study.SaveRun(path, res, u.tools()); err != nil {
+		if err := save(path); err != nil {
 			u.showError(err)
 			return
 		}
-		if res == u.result {
-			u.unsaved = false
-		}
-		log.Printf("saved run %s", path)
-		u.progress.Status.SetText("Saved " + filepath.Base(path))
+		log.Printf("wrote %s", path)
 	}, u.win)
-	d.SetFileName("steadfast-run.json")
+	d.SetFileName(name)
+	if len(exts) > 0 {
+		d.SetFilter(storage.NewExtensionFileFilter(exts))
+	}
 	d.Show()
 }
 
@@ -253,21 +267,13 @@ func (u *UI) ShowReport() {
 		return
 	}
 	res := u.result
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil || wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close()
+	u.saveAs("steadfast-report.html", []string{".html"}, func(path string) error {
 		if err := writeReport(path, res); err != nil {
-			u.showError(err)
-			return
+			return err
 		}
 		u.progress.Status.SetText("Wrote the report " + filepath.Base(path) + "; open it in a web browser.")
-	}, u.win)
-	d.SetFileName("steadfast-report.html")
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".html"}))
-	d.Show()
+		return nil
+	})
 }
 
 // writeReport writes res's report to path with 16 x 10 cm figures.

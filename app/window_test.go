@@ -478,13 +478,7 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 // unsaved until it is saved.
 func TestCopyGenesAndRows(t *testing.T) {
 	u, _ := newTestUI(t)
-	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
-	cfg := experiment.DefaultConfig()
-	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
-	res, err := study.Run(context.Background(), cfg, ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := smallRun(t)
 	serialized(func() { u.setResult(res) })
 	top := u.tabs.Items[3].Content
 	copyGenes := findButton(top, "Copy genes")
@@ -510,13 +504,7 @@ func TestCopyGenesAndRows(t *testing.T) {
 // are, and the mark goes when the run's data are open again.
 func TestResultsOfOtherDataAreMarked(t *testing.T) {
 	u, _ := newTestUI(t)
-	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
-	cfg := experiment.DefaultConfig()
-	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
-	res, err := study.Run(context.Background(), cfg, ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, res := smallRun(t)
 	other, _ := synth.Generate(synth.D1k, 30, 2, 0)
 	other.Name = "other.csv"
 	serialized(func() {
@@ -552,13 +540,7 @@ func TestRecentFilesAndDrop(t *testing.T) {
 	if r := menu.Items[0].Items[1]; r.Disabled || len(r.ChildMenu.Items) != 1 || r.ChildMenu.Items[0].Label != data {
 		t.Errorf("Open recent menu: %+v", r)
 	}
-	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
-	cfg := experiment.DefaultConfig()
-	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
-	res, err := study.Run(context.Background(), cfg, ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := smallRun(t)
 	run := filepath.Join(dir, "run.json")
 	if err := study.SaveRun(run, res, nil); err != nil {
 		t.Fatal(err)
@@ -573,13 +555,7 @@ func TestRecentFilesAndDrop(t *testing.T) {
 // when it is opened.
 func TestToolResultsSavedWithRun(t *testing.T) {
 	u, _ := newTestUI(t)
-	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
-	cfg := experiment.DefaultConfig()
-	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
-	res, err := study.Run(context.Background(), cfg, ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := smallRun(t)
 	wr := &study.WrapperResult{Data: "d", NAs: []float64{0.2, 0.4}, AUCs: []float64{0.81, 0.84}, Baselines: map[string]float64{"exhaustive K = 1": 0.86}}
 	mr := &study.MIDSResult{Data: "d", Features: 100, Epsilons: []float64{0.5, 0.6}, MIDS: []int{20, 30}, Greedy: []int{25, 33}, Edges: []int{900, 400},
 		Summary: "s", Header: []string{"MIDS gene", "linked genes"}, Rows: [][]string{{"g1", "4"}}}
@@ -624,4 +600,17 @@ func TestSeriesMatrixClassChoices(t *testing.T) {
 	waitFor(t, "batch as the class", 5*time.Second, func() bool {
 		return onUI(func() bool { return strings.Join(u.data.Classes, ",") == "1,2" })
 	})
+}
+
+// smallRun runs the F-statistic under DRAGS 2008 on 40 synthetic samples.
+func smallRun(t *testing.T) (*dataset.Dataset, *experiment.Result) {
+	t.Helper()
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, res
 }

@@ -84,14 +84,7 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 			ds.X.Set(s, g, v)
 		}
 	}
-	if described(descs, names) {
-		ds.Symbols = descs
-	}
-	note, uniq := uniqueNames(names, "gene")
-	ds.Features = uniq
-	if note != "" {
-		ds.Notes = append(ds.Notes, note)
-	}
+	ds.setGenes(names, descs)
 	if err := ds.gct13Classes(file, anns, o, clsFile, cls); err != nil {
 		return nil, err
 	}

@@ -157,16 +157,7 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 		}
 	}
 	ds := &Dataset{Name: file, X: x, Samples: samples, Notes: append(notes, note), ClassChoices: annotationKeys(anns)}
-	classOf := map[string]int{}
-	for _, v := range ann.values[:n] {
-		k, ok := classOf[v]
-		if !ok {
-			k = len(ds.Classes)
-			classOf[v] = k
-			ds.Classes = append(ds.Classes, v)
-		}
-		ds.Labels = append(ds.Labels, k)
-	}
+	ds.setLabels(ann.values[:n])
 	uniq, fnames := uniqueNames(names, "probe")
 	ds.Features = fnames
 	if uniq != "" {

@@ -757,14 +757,7 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 		}
 	}
 	ds := &Dataset{Name: file, X: x, Labels: labels, Classes: classes, Notes: notes}
-	if described(descs, names) {
-		ds.Symbols = descs
-	}
-	note, uniq := uniqueNames(names, "gene")
-	ds.Features = uniq
-	if note != "" {
-		ds.Notes = append(ds.Notes, note)
-	}
+	ds.setGenes(names, descs)
 	_, ds.Samples = uniqueNames(header[2:], "sample")
 	return ds, ds.tidyLabels()
 }
@@ -994,16 +987,9 @@ func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
 		return nil, &ParseError{File: file, Line: data, Msg: "no data rows after @data"}
 	}
 	ds := &Dataset{Name: file, X: mat.NewDense(len(labNames), len(feat), vals), Notes: notes}
-	idx := map[string]int{}
-	for i, l := range labNames {
-		c, ok := idx[l]
-		if !ok {
-			c = len(ds.Classes)
-			idx[l] = c
-			ds.Classes = append(ds.Classes, l)
-		}
-		ds.Labels = append(ds.Labels, c)
-		ds.Samples = append(ds.Samples, fmt.Sprintf("line%d", labLines[i]))
+	ds.setLabels(labNames)
+	for _, l := range labLines {
+		ds.Samples = append(ds.Samples, fmt.Sprintf("line%d", l))
 	}
 	note, uniq := uniqueNames(names, "feature")
 	ds.Features = uniq

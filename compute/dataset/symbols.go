@@ -103,3 +103,16 @@ func (d *Dataset) SetSymbols(sym map[string]string) int {
 	}
 	return found
 }
+
+// setGenes names the features (duplicates renamed, with a note) and, when the
+// descriptions say more than the names, takes them as gene symbols.
+func (d *Dataset) setGenes(names, descs []string) {
+	if described(descs, names) {
+		d.Symbols = descs
+	}
+	note, uniq := uniqueNames(names, "gene")
+	d.Features = uniq
+	if note != "" {
+		d.Notes = append(d.Notes, note)
+	}
+}

@@ -75,10 +75,12 @@ type UI struct {
 	unsaved bool
 
 	// Data tab
-	summary     *widget.Label
-	preview     *widgets.StringTable
-	orientation *widget.Select
-	classEntry  *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
+	summary      *widget.Label
+	preview      *widgets.StringTable
+	orientation  *widget.Select
+	classEntry   *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
+	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the first
+	symbolsEntry *widget.Entry       // a probe-to-symbol annotation file, "" none
 	// classChoices are the options the class field offers
 	classChoices []string
 	log2Check    *widget.Check
@@ -153,9 +155,15 @@ func (u *UI) build() {
 	u.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
 	u.zCheck = widget.NewCheck("z-score every feature (inside each training set)", nil)
 	u.zCheck.Checked = true
+	u.sheetEntry = widget.NewEntry()
+	u.sheetEntry.SetPlaceHolder("the first (Excel workbooks)")
+	u.symbolsEntry = widget.NewEntry()
+	u.symbolsEntry.SetPlaceHolder("none: a two-column file or a GEO platform table")
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", u.orientation),
 		widget.NewFormItem("Class column/row", u.classEntry),
+		widget.NewFormItem("Sheet", u.sheetEntry),
+		widget.NewFormItem("Gene symbols", u.symbolsEntry),
 	)
 	dataTab := container.NewBorder(
 		container.NewVBox(
@@ -291,7 +299,8 @@ func (u *UI) Quit() {
 }
 
 func (u *UI) readOptions() dataset.Options {
-	o := dataset.Options{ClassName: strings.TrimSpace(u.classEntry.Text), CLSPath: u.readOpt.CLSPath}
+	o := dataset.Options{ClassName: strings.TrimSpace(u.classEntry.Text), CLSPath: u.readOpt.CLSPath,
+		Sheet: strings.TrimSpace(u.sheetEntry.Text), SymbolsPath: strings.TrimSpace(u.symbolsEntry.Text)}
 	switch u.orientation.SelectedIndex() {
 	case 1:
 		o.Orientation = dataset.SamplesAsRows

@@ -614,3 +614,27 @@ func smallRun(t *testing.T) (*dataset.Dataset, *experiment.Result) {
 	}
 	return ds, res
 }
+
+// TestReadingOptionsSheetAndSymbols: the Data tab's sheet and gene-symbol fields reach
+// the reader.
+func TestReadingOptionsSheetAndSymbols(t *testing.T) {
+	u, _ := newTestUI(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	os.WriteFile(data, []byte("g1,g2,class\n1,2,A\n2,3,B\n3,1,A\n4,4,B\n"), 0o644)
+	sym := filepath.Join(dir, "sym.txt")
+	os.WriteFile(sym, []byte("g1\tTP53\ng2\tBRCA1\n"), 0o644)
+	serialized(func() {
+		u.symbolsEntry.SetText(sym)
+		u.LoadFile(data, u.readOptions())
+	})
+	waitFor(t, "the data with symbols", 5*time.Second, func() bool {
+		return onUI(func() bool { return u.raw != nil && u.raw.Name == "d.csv" })
+	})
+	if got := onUI(func() []string { return u.raw.Symbols }); strings.Join(got, ",") != "TP53,BRCA1" {
+		t.Errorf("symbols %v", got)
+	}
+	if o := onUI(u.readOptions); o.SymbolsPath != sym || o.Sheet != "" {
+		t.Errorf("options %+v", o)
+	}
+}

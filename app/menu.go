@@ -13,6 +13,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/fastblas"
 	"steadfast/compute/study"
 )
 
@@ -72,8 +73,8 @@ func (u *UI) showAbout() {
 			"Ranks features with several methods under a resampling protocol and shows how stable\n"+
 			"and how accurate each selection is (DRAGS, CGS, MIDS, the bootstrap wrapper, the Kalousis\n"+
 			"measures and Nogueira's Phi). Report... writes a methods paragraph with the references.\n\n"+
-			"Go %s on %s/%s, %d cores; matrix products on OpenBLAS.",
-		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU()), u.win)
+			"Go %s on %s/%s, %d cores; matrix products: %s.",
+		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name), u.win)
 }
 
 // onDrop opens a file dropped on the window: a saved run (.json) or data.

@@ -10,5 +10,18 @@ echo "== staticcheck"
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 echo "== go test -race (compute, cli, internal)"
 go test -race ./compute/... ./cli/... ./internal/...
+echo "== static headless builds (no cgo, no GL): linux, windows, macOS; same groups as with OpenBLAS"
+tmp=$(mktemp -d)
+CGO_ENABLED=0 go build -tags headless -o "$tmp/static" .
+CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -tags headless -o "$tmp/steadfast.exe" .
+CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 go build -tags headless -o "$tmp/steadfast-mac" .
+go build -tags headless -o "$tmp/openblas" .
+"$tmp/static" version | grep -q "native Go BLAS"
+for f in colon.csv leukemia.gct; do
+  "$tmp/static" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/native.tsv"
+  "$tmp/openblas" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/blas.tsv"
+  cmp "$tmp/native.tsv" "$tmp/blas.tsv"
+done
+rm -rf "$tmp"
 echo "== go test (window, widgets, plots)"
 go test . ./app/... ./widgets/... ./plots/...

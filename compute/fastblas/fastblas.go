@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Package fastblas makes gonum's level-3 BLAS (matrix products) run on OpenBLAS, which
 // the pairwise distances of DGF, the k-means assignments and the nearest-neighbour
 // correlations spend their time in. Importing it is enough. OpenBLAS runs one thread
@@ -13,6 +15,9 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/netlib/blas/netlib"
 )
+
+// Name says which BLAS does the matrix products.
+const Name = "OpenBLAS"
 
 func init() {
 	C.openblas_set_num_threads(1)

@@ -64,3 +64,29 @@ func TestReadSeriesMatrix(t *testing.T) {
 func readBytes(file string, b []byte, o Options) (*Dataset, error) {
 	return readAs(file, file, file, b, o)
 }
+
+// FuzzReadByContent reads arbitrary bytes as ReadFile would (series matrix, GCT 1.3,
+// gzip, UTF-16, delimited): an error or a consistent dataset, never a panic.
+func FuzzReadByContent(f *testing.F) {
+	f.Add([]byte(seriesMatrix))
+	f.Add([]byte(gct13))
+	f.Add([]byte("\xFF\xFEg\x00,\x00c\x00\n\x001\x00,\x00A\x00\n\x00"))
+	f.Add([]byte("sample,g1,class\n\"a\nb\",1,A\ns2,2,B\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, name := range []string{"f.txt", "f.gct"} {
+			ds, err := readBytes(name, b, Options{})
+			if err != nil {
+				continue
+			}
+			n, p := ds.Dims()
+			if len(ds.Labels) != n || len(ds.Samples) != n || len(ds.Features) != p || (ds.Symbols != nil && len(ds.Symbols) != p) {
+				t.Fatalf("%s: inconsistent dataset %d x %d", name, n, p)
+			}
+			for _, l := range ds.Labels {
+				if l < 0 || l >= len(ds.Classes) {
+					t.Fatalf("%s: label %d of %d classes", name, l, len(ds.Classes))
+				}
+			}
+		}
+	})
+}

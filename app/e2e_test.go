@@ -152,6 +152,18 @@ func TestEndToEndUnderX(t *testing.T) {
 	if !strings.Contains(string(csv), "F-statistic,1,simid") || !strings.Contains(string(csv), "SVM-RFE,50,simid") {
 		t.Errorf("CSV lacks the methods' rows:\n%.300s", csv)
 	}
+	// every format was written, and the vector ones rasterise (EPS through Ghostscript)
+	for _, ext := range []string{"svg", "eps"} {
+		if b, err := os.ReadFile(filepath.Join(out, "stability-simid."+ext)); err != nil || len(b) < 5000 {
+			t.Errorf("%s: %d bytes, %v", ext, len(b), err)
+		}
+	}
+	if gs, err := exec.LookPath("gs"); err == nil {
+		raster := filepath.Join(dir, "eps.png")
+		if b, err := exec.Command(gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dEPSCrop", "-sDEVICE=png16m", "-r72", "-sOutputFile="+raster, filepath.Join(out, "stability-simid.eps")).CombinedOutput(); err != nil {
+			t.Errorf("the EPS does not rasterise: %v %s", err, b)
+		}
+	}
 	// Ctrl+Shift+C copies the top features; read them back from the X clipboard
 	key("ctrl+shift+c")
 	got, err := exec.Command("xclip", "-o", "-selection", "clipboard").Output()

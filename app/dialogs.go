@@ -267,7 +267,7 @@ func (u *UI) ShowReport() {
 		return
 	}
 	res := u.result
-	u.saveAs("steadfast-report.html", []string{".html"}, func(path string) error {
+	u.saveAs("steadfast-report.html", []string{".html", ".pdf"}, func(path string) error {
 		if err := writeReport(path, res); err != nil {
 			return err
 		}
@@ -276,12 +276,19 @@ func (u *UI) ShowReport() {
 	})
 }
 
-// writeReport writes res's report to path with 16 x 10 cm figures.
+// writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with
+// 16 x 10 cm figures.
 func writeReport(path string, res *experiment.Result) error {
 	w, _ := plots.Length(16, "cm")
 	h, _ := plots.Length(10, "cm")
 	var b bytes.Buffer
-	if err := plots.Report(&b, res, plots.ExportOptions{Width: w, Height: h}); err != nil {
+	var err error
+	if strings.EqualFold(filepath.Ext(path), ".pdf") {
+		err = plots.ReportPDF(&b, res)
+	} else {
+		err = plots.Report(&b, res, plots.ExportOptions{Width: w, Height: h})
+	}
+	if err != nil {
 		return err
 	}
 	return study.WriteFile(path, b.Bytes())

@@ -22,7 +22,7 @@ func runCommand(c *call) error {
 	height := c.fs.Float64("height", 10, "figure height")
 	unit := c.fs.String("unit", "cm", "unit of width and height: cm, mm or in")
 	dpi := c.fs.Int("dpi", 300, "PNG resolution")
-	report := c.fs.Bool("report", false, "also write report.html: data, configuration, every figure and table, and a methods paragraph with references")
+	report := c.fs.Bool("report", false, "also write report.html and report.pdf: data, configuration, every figure and table, and a methods paragraph with references")
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -99,7 +99,14 @@ func runCommand(c *call) error {
 			if err := study.WriteFile(filepath.Join(tmp, "report.html"), b.Bytes()); err != nil {
 				return err
 			}
-			written = append(written, filepath.Join(*outDir, "report.html"))
+			b.Reset()
+			if err := plots.ReportPDF(&b, res); err != nil {
+				return err
+			}
+			if err := study.WriteFile(filepath.Join(tmp, "report.pdf"), b.Bytes()); err != nil {
+				return err
+			}
+			written = append(written, filepath.Join(*outDir, "report.html"), filepath.Join(*outDir, "report.pdf"))
 		}
 		return nil
 	})

@@ -180,3 +180,25 @@ func TestReportHoldsEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestReportPDF: the PDF report holds the methods paragraph and its references as text
+// (read back with Ghostscript) and a page for the figures.
+func TestReportPDF(t *testing.T) {
+	res := smallResult(t)
+	path := filepath.Join(t.TempDir(), "report.pdf")
+	var b bytes.Buffer
+	if err := ReportPDF(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, b.Bytes(), 0o644)
+	ghostscript(t, path, 20) // it rasterises
+	txt, err := exec.Command("gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-o", "-", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Steadfast report", "Methods", "Guyon", "seed was 1", "Figures"} {
+		if !strings.Contains(string(txt), want) {
+			t.Errorf("the PDF's text lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package plots
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
+
+	"steadfast/compute/experiment"
+)
+
+// A4 portrait, and the page margin.
+var (
+	a4W, a4H = 21 * vg.Centimeter, 29.7 * vg.Centimeter
+	margin   = 2 * vg.Centimeter
+)
+
+// pdfPage writes text and figures down A4 pages, starting a new page when one is full.
+type pdfPage struct {
+	pdf *vgpdf.Canvas
+	c   pdfCanvas
+	y   vg.Length // the top of the next line
+}
+
+func newPDFPage() *pdfPage {
+	pdf := vgpdf.New(a4W, a4H)
+	pdf.EmbedFonts(true)
+	return &pdfPage{pdf: pdf, c: pdfCanvas{pdf}, y: a4H - margin}
+}
+
+// room starts a new page unless h fits above the bottom margin.
+func (p *pdfPage) room(h vg.Length) {
+	if p.y-h < margin {
+		p.pdf.NextPage()
+		p.y = a4H - margin
+	}
+}
+
+// text writes s in the face of the given size and weight, wrapped to the page width.
+func (p *pdfPage) text(s string, size vg.Length, bold bool) {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
+	if bold {
+		size *= 1.1 // headings: vgpdf cannot embed the bold face (gofpdf looks it up by style)
+		f.Size = size
+	}
+	face := font.DefaultCache.Lookup(f, size)
+	p.c.SetColor(nil)
+	for _, para := range strings.Split(s, "\n") {
+		for _, line := range wrap(para, face, a4W-2*margin) {
+			p.room(size * 1.4)
+			p.y -= size * 1.4
+			p.c.FillString(face, vg.Point{X: margin, Y: p.y}, line)
+		}
+	}
+	p.y -= size * 0.6
+}
+
+// wrap breaks s into lines no wider than width in face.
+func wrap(s string, face font.Face, width vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		next := strings.TrimSpace(line + " " + w)
+		if line != "" && face.Width(next) > width {
+			lines = append(lines, line)
+			next = w
+		}
+		line = next
+	}
+	return append(lines, line)
+}
+
+// figure draws f at the page width and 10 cm high.
+func (p *pdfPage) figure(f Figure) error {
+	h := 10 * vg.Centimeter
+	p.room(h)
+	pl, err := f.Build()
+	if err != nil {
+		return err
+	}
+	c := draw.New(p.c)
+	area := draw.Crop(c, margin, -margin, p.y-h, -(a4H - p.y))
+	drawFigure(pl, area)
+	p.y -= h + 0.5*vg.Centimeter
+	return nil
+}
+
+// ReportPDF writes the report of Report as an A4 PDF: the data, the methods paragraph
+// with its references, every figure, the top features of each method and the
+// configuration's main settings.
+func ReportPDF(w io.Writer, res *experiment.Result) error {
+	p := newPDFPage()
+	p.text("Steadfast report: "+res.Data.Name, 16, true)
+	var classes []string
+	for i, c := range res.Data.Classes {
+		classes = append(classes, fmt.Sprintf("%s (%d)", c, res.Data.ClassCounts[i]))
+	}
+	p.text(fmt.Sprintf("Steadfast %s, seed %d. %s: %d samples, %d features; classes %s.", res.Version, res.Config.Seed,
+		res.Data.Name, res.Data.Samples, len(res.Data.Features), strings.Join(classes, ", ")), 10, false)
+	para, refs := MethodsParagraph(res)
+	p.text("Methods", 12, true)
+	p.text(para, 10, false)
+	p.text(strings.Join(refs, "\n"), 8.5, false)
+	p.text("Figures", 12, true)
+	for _, f := range All(res) {
+		if err := p.figure(f); err != nil {
+			return fmt.Errorf("%s: %v", f.Name, err)
+		}
+	}
+	for i := range res.Methods {
+		t := tableOf(TopTable(res, i), 20)
+		p.text(t.Title, 12, true)
+		var b strings.Builder
+		b.WriteString(strings.Join(t.Header, " | ") + "\n")
+		for _, r := range t.Rows {
+			b.WriteString(strings.Join(r, " | ") + "\n")
+		}
+		p.text(b.String(), 8.5, false)
+	}
+	_, err := p.pdf.WriteTo(w)
+	return err
+}

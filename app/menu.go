@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 
 	"steadfast/compute/dataset"
@@ -40,7 +41,13 @@ func (u *UI) remember(path string) {
 
 // mainMenu is the window's menu: File and Help.
 func (u *UI) mainMenu() *fyne.MainMenu {
-	open := fyne.NewMenuItem("Open data...", u.ShowOpen)
+	short := func(item *fyne.MenuItem, key fyne.KeyName, mod fyne.KeyModifier) *fyne.MenuItem {
+		// a menu shortcut works while a text field has the focus, unlike a canvas one
+		item.Shortcut = &desktop.CustomShortcut{KeyName: key, Modifier: mod}
+		return item
+	}
+	ctrl := fyne.KeyModifierShortcutDefault
+	open := short(fyne.NewMenuItem("Open data...", u.ShowOpen), fyne.KeyO, ctrl)
 	recent := fyne.NewMenuItem("Open recent", nil)
 	var items []*fyne.MenuItem
 	for _, p := range u.recent() {
@@ -51,16 +58,18 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 	} else {
 		recent.Disabled = true
 	}
-	quit := fyne.NewMenuItem("Quit", u.Quit)
+	quit := short(fyne.NewMenuItem("Quit", u.Quit), fyne.KeyQ, ctrl)
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItem("Example data", u.openExample),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Open run...", u.ShowOpenRun), fyne.NewMenuItem("Save run...", u.ShowSaveRun),
+		fyne.NewMenuItem("Open run...", u.ShowOpenRun), short(fyne.NewMenuItem("Save run...", u.ShowSaveRun), fyne.KeyS, ctrl),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.NewMenuItem("Report...", u.ShowReport),
+		short(fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.KeyE, ctrl), fyne.NewMenuItem("Report...", u.ShowReport),
 		fyne.NewMenuItemSeparator(), quit)
+	study := fyne.NewMenu("Study", short(fyne.NewMenuItem("Run", u.Run), fyne.KeyR, ctrl),
+		short(fyne.NewMenuItem("Copy the genes of this tab", u.copyTabGenes), fyne.KeyC, ctrl|fyne.KeyModifierShift))
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Steadfast", u.showAbout))
-	return fyne.NewMainMenu(file, help)
+	return fyne.NewMainMenu(file, study, help)
 }
 
 // openExample opens the built-in example data.

@@ -636,7 +636,7 @@ func (u *UI) showResults() {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s S_W = %.3f, S_R = %.3f", m.Label, m.SW, m.SR)
+		fmt.Fprintf(&b, "%s S_W = %s, S_R = %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
 	}
 	u.numbers.SetText(b.String())
 	if f := u.currentFigure(tabAccuracy); f.Build != nil {

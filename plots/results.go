@@ -43,6 +43,15 @@ var Measures = []Measure{
 func (m Measure) matched() bool { return m.Key == "simidm" || m.Key == "simvm" }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+func f2(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// SWText formats Kalousis's S_W, "n/a" where the method's scores are not weights.
+func SWText(sw *float64, format func(float64) string) string {
+	if sw == nil {
+		return "n/a"
+	}
+	return format(*sw)
+}
 
 // protocolName is the protocol's name, for figures the stability mode does not apply to.
 func protocolName(res *experiment.Result) string {
@@ -93,7 +102,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 				continue
 			}
 			v := m.Value(s)
-			row := []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), f4(mr.SW), f4(mr.SR)}
+			row := []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), SWText(mr.SW, f4), f4(mr.SR)}
 			if m.Band != nil {
 				lo, hi := m.Band(s)
 				row = append(row, f4(lo), f4(hi))
@@ -146,7 +155,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			if err != nil {
 				return nil, err
 			}
-			p.Legend.Add(fmt.Sprintf("%s (S_{W} %.2f, S_{R} %.2f)", mr.Label, mr.SW, mr.SR), l, sc)
+			p.Legend.Add(fmt.Sprintf("%s (S_{W} %s, S_{R} %.2f)", mr.Label, SWText(mr.SW, f2), mr.SR), l, sc)
 		}
 		ly.addTo(p)
 		if len(random) > 1 {

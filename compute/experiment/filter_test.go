@@ -2,8 +2,10 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"steadfast/compute/method"
@@ -45,5 +47,25 @@ func TestVarianceFilterInsideTraining(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("the all-sample ranking's first 30: %v, the 30 most variable: %v", got, want)
+	}
+}
+
+// TestSWOnlyForWeights: S_W, a correlation of weight vectors, is given for the
+// F-statistic and null for SVM-RFE, whose scores only encode its elimination order
+// (Kalousis et al. 2007 do not define it there).
+func TestSWOnlyForWeights(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers, cfg.Ks = []method.Spec{{Name: "fstat"}, {Name: "svmrfe"}}, DRAGS2008, []string{"svm"}, []int{5, 10}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Methods[0].SW == nil || res.Methods[1].SW != nil {
+		t.Errorf("S_W: F-statistic %v, SVM-RFE %v", res.Methods[0].SW, res.Methods[1].SW)
+	}
+	b, _ := json.Marshal(res.Methods[1])
+	if !strings.Contains(string(b), `"sw":null`) {
+		t.Error("SVM-RFE's S_W is not null in JSON")
 	}
 }

@@ -102,7 +102,7 @@ type MethodResult struct {
 	Reference Selection                  `json:"reference"` // on all samples
 	Runs      []Selection                `json:"runs"`      // the resamples compared for stability
 	Stability []StabilityPoint           `json:"stability"`
-	SW        float64                    `json:"sw"` // Kalousis S_W over whole weight vectors
+	SW        *float64                   `json:"sw"` // Kalousis S_W over whole weight vectors; null where the scores are not weights
 	SR        float64                    `json:"sr"` // Kalousis S_R over whole rankings
 	Accuracy  map[string][]AccuracyPoint `json:"accuracy"`
 	// AUC of each accuracy curve with k scaled to [0, 1] (Diaz-Diaz's normalised area),
@@ -450,7 +450,10 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		sw = append(sw, stability.Pearson(clampScores(scoreOf(pr.a)), clampScores(scoreOf(pr.b))))
 		sr = append(sr, stability.Spearman(rankOf(pr.a), rankOf(pr.b)))
 	}
-	mr.SW, _ = meanSD(sw)
+	if method.Weighted(spec.Name) {
+		v, _ := meanSD(sw)
+		mr.SW = &v
+	}
 	mr.SR, _ = meanSD(sr)
 	for cl, per := range accs {
 		var pts []AccuracyPoint

@@ -33,7 +33,10 @@ type Info struct {
 	Help   string
 	Params []Param
 	Group  bool // ranks groups of features (their representatives)
-	New    func(p map[string]float64) score.Ranker
+	// Surrogate is set when the scores only encode the order (elimination rounds, rank
+	// sums, group ranks): Kalousis's S_W, a correlation of weights, does not apply.
+	Surrogate bool
+	New       func(p map[string]float64) score.Ranker
 }
 
 // Spec selects a method and its parameters; missing parameters take their defaults.
@@ -60,10 +63,10 @@ var Catalog = []Info{
 		New:    func(p map[string]float64) score.Ranker { return score.ReliefF{K: int(p["K"])} }},
 	{Name: "svmone", Label: "SVM-ONE", Help: "squared weights w_j^2 of one linear SVM (one-vs-rest, summed)",
 		Params: svmParams, New: func(p map[string]float64) score.Ranker { return score.SVMOne{SVM: svmOf(p)} }},
-	{Name: "svmrfe", Label: "SVM-RFE", Help: "Guyon 2002: retrain the linear SVM and drop the features with the smallest w_j^2, repeatedly",
+	{Name: "svmrfe", Label: "SVM-RFE", Surrogate: true, Help: "Guyon 2002: retrain the linear SVM and drop the features with the smallest w_j^2, repeatedly",
 		Params: append(append([]Param(nil), rfeParams...), svmParams...),
 		New:    func(p map[string]float64) score.Ranker { return rfeOf(p) }},
-	{Name: "ensemblerfe", Label: "Ensemble SVM-RFE", Help: "Saeys 2008: SVM-RFE on B bootstrap samples, ranks summed",
+	{Name: "ensemblerfe", Label: "Ensemble SVM-RFE", Surrogate: true, Help: "Saeys 2008: SVM-RFE on B bootstrap samples, ranks summed",
 		Params: append(append([]Param{{Key: "B", Label: "Bootstraps B", Help: "SVM-RFE runs on bootstrap samples", Default: 40, Min: 1, Max: 1000, Integer: true}}, rfeParams...), svmParams...),
 		New:    func(p map[string]float64) score.Ranker { return score.EnsembleRFE{RFE: rfeOf(p), B: int(p["B"])} }},
 	{Name: "bootstrap", Label: "Bootstrap wrapper", Help: "Diaz-Diaz et al.: weight = mean 5-fold CV accuracy of 3-NN over the random feature subsets holding the feature",
@@ -107,7 +110,7 @@ func dgfOf(p map[string]float64) group.DGFParams {
 
 func init() {
 	Catalog = append(Catalog,
-		Info{Name: "drags", Label: "DRAGS", Group: true,
+		Info{Name: "drags", Label: "DRAGS", Group: true, Surrogate: true,
 			Help: "Yu et al. 2008: dense feature groups by mean shift (DGF), ranked by the mean F of their members; one representative per group",
 			// the DRAGS paper's runs drop low-density groups: elimination on by default
 			Params: append([]Param{
@@ -116,7 +119,7 @@ func init() {
 			New: func(p map[string]float64) score.Ranker {
 				return group.DRAGS{DGF: dgfOf(p), Densest: int(p["densest"])}
 			}},
-		Info{Name: "cgs", Label: "CGS", Group: true,
+		Info{Name: "cgs", Label: "CGS", Group: true, Surrogate: true,
 			Help: "Loscalzo et al. 2009: consensus of DGF groups over t bootstraps (average linkage, W > 0.5), ranked by the representative's F",
 			Params: append([]Param{
 				{Key: "t", Label: "Bootstraps t", Help: "DGF runs on bootstrap samples of the training set", Default: 10, Min: 1, Max: 1000, Integer: true},
@@ -124,7 +127,7 @@ func init() {
 			New: func(p map[string]float64) score.Ranker {
 				return group.CGS{DGF: dgfOf(p), Bootstraps: int(p["t"])}
 			}},
-		Info{Name: "kmeans", Label: "K-means groups", Group: true,
+		Info{Name: "kmeans", Label: "K-means groups", Group: true, Surrogate: true,
 			Help: "features clustered by k-means (least within-cluster SS of the restarts), clusters ranked by the F of the feature nearest each centre",
 			Params: []Param{
 				{Key: "clusters", Label: "Clusters", Help: "number of feature clusters; select at most this many groups", Default: 50, Min: 1, Max: 1e5, Integer: true},
@@ -158,7 +161,7 @@ const midsSuffix = "+mids"
 
 // withMIDS is the catalogue entry of base run on the MIDS features only.
 func withMIDS(base Info) Info {
-	return Info{Name: base.Name + midsSuffix, Label: base.Label + " + MIDS",
+	return Info{Name: base.Name + midsSuffix, Label: base.Label + " + MIDS", Surrogate: true, // features outside the MIDS get made-up scores
 		Help:   base.Help + "; run on the minimal independent dominating set of the correlation graph only (Shu et al. 2013)",
 		Params: append(append([]Param(nil), base.Params...), midsParam),
 		New: func(p map[string]float64) score.Ranker {
@@ -203,6 +206,12 @@ func Lookup(name string) (Info, bool) {
 		}
 	}
 	return Info{}, false
+}
+
+// Weighted reports whether a method's scores are weights (Kalousis's S_W applies).
+func Weighted(name string) bool {
+	in, ok := Lookup(name)
+	return ok && !in.Surrogate
 }
 
 // Names lists the method names, for messages.

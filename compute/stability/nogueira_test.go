@@ -113,3 +113,13 @@ func BenchmarkNogueiraCurveLung(b *testing.B) {
 		NogueiraCurve(orders, p, ks)
 	}
 }
+
+// TestIntervalStopsAtOne: an estimate near 1 with a wide variance gets an interval that
+// ends at 1 (worked by hand: 0.9 + 1.96 x 0.1 = 1.096 is cut to 1; the lower end stays
+// 0.9 - 0.196 = 0.704).
+func TestIntervalStopsAtOne(t *testing.T) {
+	lo, hi := Estimate{Phi: 0.9, Var: 0.01}.Interval(0.05)
+	if hi != 1 || math.Abs(lo-0.704) > 1e-3 {
+		t.Errorf("interval %v .. %v", lo, hi)
+	}
+}

@@ -637,6 +637,9 @@ func (u *UI) showResults() {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "%s S_W = %s, S_R = %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
+		if m.Unconverged > 0 {
+			fmt.Fprintf(&b, " (warning: %d SVM fits stopped at the iteration cap; raise Max passes)", m.Unconverged)
+		}
 	}
 	u.numbers.SetText(b.String())
 	if f := u.currentFigure(tabAccuracy); f.Build != nil {

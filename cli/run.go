@@ -75,6 +75,11 @@ func runCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	for _, m := range res.Methods {
+		if m.Unconverged > 0 {
+			c.note("%s: %d SVM fits stopped at the iteration cap before meeting the tolerance; its ranking may depend on solver precision (raise maxIter, e.g. --param maxIter=10000 in the method's params)", m.Label, m.Unconverged)
+		}
+	}
 	var written []string
 	err = study.WriteFolder(*outDir, func(tmp string) error {
 		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res, nil); err != nil {

@@ -51,7 +51,7 @@ func mostVariable(x *mat.Dense, names []string, n int) []int {
 // scored below every kept feature (so S_W and S_R compare whole vectors as before).
 func widen(rk score.Ranking, keep []int, x *mat.Dense, names []string) score.Ranking {
 	_, p := x.Dims()
-	out := score.Ranking{Score: make([]float64, p), Relevance: rk.Relevance}
+	out := score.Ranking{Score: make([]float64, p), Relevance: rk.Relevance, Unconverged: rk.Unconverged}
 	in := make([]bool, p)
 	low := math.Inf(1)
 	for _, j := range rk.Order {

@@ -107,9 +107,12 @@ type MethodResult struct {
 	Accuracy  map[string][]AccuracyPoint `json:"accuracy"`
 	// AUC of each accuracy curve with k scaled to [0, 1] (Diaz-Diaz's normalised area),
 	// when the curve's ks are 1, 2, 3, ... without gaps.
-	AUC     map[string]float64 `json:"auc,omitempty"`
-	Top     []FeatureStat      `json:"top"`
-	Seconds float64            `json:"seconds"`
+	AUC map[string]float64 `json:"auc,omitempty"`
+	Top []FeatureStat      `json:"top"`
+	// Unconverged counts the model fits, over all rankings, that stopped at their
+	// iteration cap before meeting the tolerance (linear SVMs): raise maxIter or tol.
+	Unconverged int     `json:"unconverged,omitempty"`
+	Seconds     float64 `json:"seconds"`
 }
 
 // Progress reports finished units of work out of the total.
@@ -142,6 +145,8 @@ type taskOut struct {
 	acc       map[string][]float64 // classifier -> accuracy at each accuracy k
 	correct   map[string][][]bool  // classifier -> accuracy k -> test sample predicted right
 	secs      float64
+	// unconverged counts the ranking's model fits that stopped at their iteration cap
+	unconverged int
 }
 
 // Run performs the study of cfg on ds. It returns ctx's error when cancelled; results
@@ -301,7 +306,7 @@ func runTask(ctx context.Context, cfg Config, ds, test *dataset.Dataset, t task,
 	if keep != nil {
 		rk = widen(rk, keep, raw, ds.Features)
 	}
-	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance}
+	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance, unconverged: rk.Unconverged}
 	if t.eval && xte != nil {
 		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
 		for _, cl := range cfg.Classifiers {
@@ -373,6 +378,7 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		}
 		o := outs[i]
 		mr.Seconds += o.secs
+		mr.Unconverged += o.unconverged
 		head := append([]int(nil), o.order[:min(maxK, len(o.order))]...)
 		var groups [][]int
 		if o.groups != nil {

@@ -423,7 +423,7 @@ func (m MIDSFilter) Rank(ctx context.Context, x *mat.Dense, y []int, classes int
 		return score.Ranking{}, err
 	}
 	_, p := x.Dims()
-	rk := score.Ranking{Score: make([]float64, p)}
+	rk := score.Ranking{Score: make([]float64, p), Unconverged: inner.Unconverged}
 	minS := math.Inf(1)
 	for _, s := range inner.Score {
 		minS = math.Min(minS, s)

@@ -20,6 +20,9 @@ type Ranking struct {
 	// Relevance[i] is the relevance of group i (DRAGS: mean F of its members; CGS and
 	// k-means: F of its representative).
 	Relevance []float64 `json:"relevance,omitempty"`
+	// Unconverged counts the model fits (linear SVMs) that stopped at their iteration
+	// cap before meeting the tolerance.
+	Unconverged int `json:"unconverged,omitempty"`
 }
 
 // Ranker ranks the columns of x (training samples as rows) against the labels y.

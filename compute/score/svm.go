@@ -24,7 +24,7 @@ func (s SVMOne) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 		return Ranking{}, err
 	}
 	w := m.SquaredWeights()
-	return Ranking{Order: orderByScore(w), Score: w}, nil
+	return Ranking{Order: orderByScore(w), Score: w, Unconverged: unconverged(m)}, nil
 }
 
 // SVMRFE is recursive feature elimination with a linear SVM (Guyon et al. 2002): train,
@@ -56,6 +56,7 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 	order := make([]int, p)
 	back := p // order[back:] is filled
 	cur := x
+	stopped := 0 // fits that hit the iteration cap
 	for round := 0; len(remaining) > 0; round++ {
 		if err := ctx.Err(); err != nil {
 			return Ranking{}, err
@@ -69,6 +70,7 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 		if err := m.Fit(ctx, cur, y, classes, r); err != nil {
 			return Ranking{}, err
 		}
+		stopped += unconverged(m)
 		w := m.SquaredWeights()
 		maxW := 0.0
 		for _, v := range w {
@@ -95,7 +97,15 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 		cur = dataset.SelectFeatures(x, keep)
 		remaining = keep
 	}
-	return Ranking{Order: order, Score: score}, nil
+	return Ranking{Order: order, Score: score, Unconverged: stopped}, nil
+}
+
+// unconverged is 1 when the fit stopped at its iteration cap, else 0.
+func unconverged(m classify.LinearSVM) int {
+	if m.Converged {
+		return 0
+	}
+	return 1
 }
 
 func (s SVMRFE) dropCount(remaining int) int {
@@ -138,6 +148,7 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 		seeds[b] = r.Uint64()
 	}
 	sum := make([]float64, p)
+	stopped := 0
 	var mu sync.Mutex
 	err := parallel.For(ctx, 0, B, func(b int) error {
 		rows, weight := multiplicities(boots[b], n)
@@ -151,6 +162,7 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 		for pos, j := range rk.Order {
 			sum[j] += float64(pos + 1)
 		}
+		stopped += rk.Unconverged
 		return nil
 	})
 	if err != nil {
@@ -160,7 +172,7 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 	for j := range score {
 		score[j] = -sum[j] / float64(B)
 	}
-	return Ranking{Order: orderByScore(score), Score: score}, nil
+	return Ranking{Order: orderByScore(score), Score: score, Unconverged: stopped}, nil
 }
 
 // multiplicities returns the distinct rows of a bootstrap draw of 0..n-1, ascending, and

@@ -641,6 +641,19 @@ func (u *UI) showResults() {
 			fmt.Fprintf(&b, " (warning: %d SVM fits stopped at the iteration cap; raise Max passes)", m.Unconverged)
 		}
 	}
+	for i := range res.Methods {
+		for j := i + 1; j < len(res.Methods); j++ {
+			pa, pb, pv, ok := experiment.StabilityTest(res, i, j, res.Config.GridK)
+			if !ok {
+				continue
+			}
+			more := res.Methods[i].Label
+			if pb > pa {
+				more = res.Methods[j].Label
+			}
+			fmt.Fprintf(&b, "\nNogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, p = %.2g", res.Config.GridK, res.Methods[i].Label, pa, res.Methods[j].Label, pb, more, pv)
+		}
+	}
 	u.numbers.SetText(b.String())
 	if f := u.currentFigure(tabAccuracy); f.Build != nil {
 		u.accChart.SetRender(renderer(f))

@@ -3,6 +3,7 @@ package experiment
 import (
 	"math"
 	"sort"
+	"steadfast/compute/stability"
 )
 
 // Comparison is McNemar's test of two methods' test predictions with one classifier on
@@ -77,4 +78,25 @@ func compare(cfg Config, tasks []task, outs []taskOut, accKs []int) []Comparison
 		}
 	}
 	return out
+}
+
+// StabilityTest is Nogueira et al.'s test (their Theorem 10) of whether methods a and b
+// of res are equally stable at k: their Phi and the two-sided p-value; ok is false when
+// k is not on both methods' grid.
+func StabilityTest(res *Result, a, b, k int) (phiA, phiB, p float64, ok bool) {
+	at := func(m int) (stability.Estimate, bool) {
+		for _, s := range res.Methods[m].Stability {
+			if s.K == k {
+				return stability.Estimate{Phi: s.Phi, Var: s.PhiVar}, true
+			}
+		}
+		return stability.Estimate{}, false
+	}
+	ea, okA := at(a)
+	eb, okB := at(b)
+	if !okA || !okB {
+		return 0, 0, 0, false
+	}
+	_, p = stability.CompareNogueira(ea, eb)
+	return ea.Phi, eb.Phi, p, true
 }

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -67,5 +68,23 @@ func TestSWOnlyForWeights(t *testing.T) {
 	b, _ := json.Marshal(res.Methods[1])
 	if !strings.Contains(string(b), `"sw":null`) {
 		t.Error("SVM-RFE's S_W is not null in JSON")
+	}
+}
+
+// TestStabilityTestUsesVariances: Nogueira's test between two methods at k equals
+// CompareNogueira on their estimates (worked by hand for two points:
+// Phi 0.8 and 0.5 with variances 0.01 and 0.02: T = -0.3 / sqrt(0.03) = -1.732,
+// p = 2 (1 - Phi(1.732)) = 0.0833).
+func TestStabilityTestUsesVariances(t *testing.T) {
+	res := &Result{Methods: []MethodResult{
+		{Stability: []StabilityPoint{{K: 10, Phi: 0.8, PhiVar: 0.01}}},
+		{Stability: []StabilityPoint{{K: 10, Phi: 0.5, PhiVar: 0.02}}},
+	}}
+	pa, pb, p, ok := StabilityTest(res, 0, 1, 10)
+	if !ok || pa != 0.8 || pb != 0.5 || math.Abs(p-0.0833) > 1e-3 {
+		t.Errorf("%v %v p = %v, %v", pa, pb, p, ok)
+	}
+	if _, _, _, ok := StabilityTest(res, 0, 1, 20); ok {
+		t.Error("a k off the grid was tested")
 	}
 }

@@ -76,6 +76,7 @@ type StabilityPoint struct {
 	Phi     float64 `json:"phi"`
 	PhiLow  float64 `json:"phiLow"`
 	PhiHigh float64 `json:"phiHigh"`
+	PhiVar  float64 `json:"phiVar,omitempty"` // the estimate's variance, for Nogueira's test
 }
 
 // AccuracyPoint is the mean and standard deviation of test accuracy over the resamples.
@@ -429,7 +430,7 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 	}
 	for ki, e := range stability.NogueiraCurve(orders, p, cfg.Ks) {
 		lo, hi := e.Interval(0.05)
-		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh = e.Phi, lo, hi
+		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh, mr.Stability[ki].PhiVar = e.Phi, lo, hi, e.Var
 	}
 	// S_W and S_R over whole vectors
 	var sw, sr []float64

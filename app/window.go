@@ -651,7 +651,11 @@ func (u *UI) showResults() {
 			if pb > pa {
 				more = res.Methods[j].Label
 			}
-			fmt.Fprintf(&b, "\nNogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, p = %.2g", res.Config.GridK, res.Methods[i].Label, pa, res.Methods[j].Label, pb, more, pv)
+			pText := fmt.Sprintf("p = %.2g", pv)
+			if pv < 1e-4 {
+				pText = "p < 0.0001"
+			}
+			fmt.Fprintf(&b, "\nNogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, %s", res.Config.GridK, res.Methods[i].Label, pa, res.Methods[j].Label, pb, more, pText)
 		}
 	}
 	u.numbers.SetText(b.String())

@@ -135,3 +135,15 @@ func TestGeneSymbols(t *testing.T) {
 		t.Errorf("from the platform table: %q %v", ds.Symbols, ds.Notes)
 	}
 }
+
+// TestNumericFeatureNamesAreAHeader: a proteomics table whose features are m/z values
+// (numbers with decimals) has a header; a file whose first line is a sample is refused.
+func TestNumericFeatureNamesAreAHeader(t *testing.T) {
+	ds := mustRead(t, "spectra.csv", "1001.25,1002.5,1003.75,class\n5,6,7,cancer\n4,5,9,control\n6,6,6,cancer\n", Options{})
+	if ds.Features[0] != "1001.25" || len(ds.Samples) != 3 {
+		t.Errorf("features %v, %d samples", ds.Features, len(ds.Samples))
+	}
+	if _, err := ReadDelimited("nohead.csv", []byte("1.5,2.25,A\n3.5,4.75,B\n1.25,2.5,A\n"), Options{}); err == nil || !strings.Contains(err.Error(), "no header") {
+		t.Errorf("a file without a header: %v", err)
+	}
+}

@@ -661,18 +661,14 @@ func columnKind(rows [][]string, j int) (text, distinct bool) {
 	return text, distinct && !text
 }
 
-// headerless refuses a table whose header line holds numbers where the feature names
-// belong (a file without a header line, whose first sample would become the names):
-// every feature name a number, and half of them fractions or the class cell a label.
+// headerless refuses a table whose header line is a data line (a file without a header,
+// whose first sample would become the names): every feature name a number and the
+// class cell one of the class values below it. Numeric names alone are fine: m/z values
+// of a spectrum, Entrez gene ids.
 func headerless(file string, rows [][]string, featCols []int, classIdx int, orient Orientation) error {
-	fractions := 0
 	for _, j := range featCols {
-		h := strings.TrimSpace(rows[0][j])
-		if !isNumber(h) {
+		if !isNumber(strings.TrimSpace(rows[0][j])) {
 			return nil
-		}
-		if _, err := strconv.Atoi(h); err != nil {
-			fractions++
 		}
 	}
 	classCell := strings.TrimSpace(rows[0][classIdx])
@@ -683,8 +679,8 @@ func headerless(file string, rows [][]string, featCols []int, classIdx int, orie
 			break
 		}
 	}
-	if 2*fractions < len(featCols) && !isLabel {
-		return nil // integer names: gene ids such as Entrez numbers
+	if !isLabel {
+		return nil
 	}
 	msg := fmt.Sprintf("holds numbers (%s) where the feature names belong: the file seems to have no header. Add a first line naming every feature (and \"class\" for the class)", trunc(strings.Join(rows[0][:min(4, len(rows[0]))], ", ")))
 	if orient == SamplesAsColumns {

@@ -147,3 +147,12 @@ func TestNumericFeatureNamesAreAHeader(t *testing.T) {
 		t.Errorf("a file without a header: %v", err)
 	}
 }
+
+// TestNumberedSamplesAsColumns: samples numbered 1..n across the top of a table with
+// samples as columns are sample names, not a feature called "gene".
+func TestNumberedSamplesAsColumns(t *testing.T) {
+	ds := mustRead(t, "n.csv", "gene,1,2,3,4\ng1,1.5,2,3,4\ng2,2,1,4,3.25\nclass,A,A,B,B\n", Options{})
+	if strings.Join(ds.Features, ",") != "g1,g2" || ds.Samples[3] != "4" {
+		t.Errorf("features %v, samples %v", ds.Features, ds.Samples)
+	}
+}

@@ -607,7 +607,9 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 }
 
 // idNames are headers of columns that number or name samples rather than measure them.
-var idNames = []string{"", "id", "ids", "sample", "samples", "sample_id", "sampleid", "sample id", "index", "no", "no.", "number", "#", "patient", "patient_id", "subject", "case", "row", "rownames"}
+var idNames = []string{"", "id", "ids", "sample", "samples", "sample_id", "sampleid", "sample id", "index", "no", "no.", "number", "#", "patient", "patient_id", "subject", "case", "row", "rownames",
+	// the corner cell of a table with samples as columns (numbered samples under it)
+	"gene", "genes", "probe", "probe_id", "id_ref", "name", "feature"}
 
 // idColumns finds the columns of a samples-as-rows table that identify samples: the
 // first column when it is text, or distinct integers under an id-like header (id,

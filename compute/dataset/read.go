@@ -160,20 +160,32 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 
 // readGCT13File reads a GCT 1.3 file with its CLS file when there is one.
 func readGCT13File(path, plain, name string, b []byte, o Options) (*Dataset, error) {
+	clsName, cls, err := readCLSBeside(path, plain, o)
+	if err != nil {
+		cls = nil // the class may be a column-metadata row
+	}
+	return ReadGCT13(name, b, o, clsName, cls)
+}
+
+// readCLSBeside reads the CLS file of the GCT at path: o.CLSPath, else the .cls beside
+// it (or .cls.gz beside a .gct.gz), gzipped or not, as UTF-8 text; with its name.
+func readCLSBeside(path, plain string, o Options) (string, []byte, error) {
 	cls := o.CLSPath
 	if cls == "" {
 		cls = strings.TrimSuffix(plain, filepath.Ext(plain)) + ".cls"
+		if _, err := os.Stat(cls); err != nil && path != plain {
+			cls += ".gz"
+		}
 	}
-	cb, err := ReadLimited(cls, MaxFileSize)
+	b, err := ReadLimited(cls, MaxFileSize)
 	if err == nil {
-		cb, _, err = gunzip(filepath.Base(cls), cb, MaxFileSize)
+		b, _, err = gunzip(filepath.Base(cls), b, MaxFileSize)
 	}
 	if err != nil {
-		cb = nil // the class may be a column-metadata row
-	} else {
-		cb, _ = toUTF8(cb)
+		return filepath.Base(cls), nil, err
 	}
-	return ReadGCT13(name, b, o, filepath.Base(cls), cb)
+	b, _ = toUTF8(b)
+	return filepath.Base(cls), b, nil
 }
 
 // readAs reads the text b of the file at path with the reader its extension (without a
@@ -190,22 +202,11 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 		if strings.HasPrefix(strings.TrimSpace(string(b[:min(len(b), 16)])), "#1.3") {
 			return readGCT13File(path, plain, name, b, o)
 		}
-		cls := o.CLSPath
-		if cls == "" {
-			cls = strings.TrimSuffix(plain, filepath.Ext(plain)) + ".cls"
-			if _, err := os.Stat(cls); err != nil && path != plain {
-				cls += ".gz"
-			}
-		}
-		cb, err := ReadLimited(cls, MaxFileSize)
-		if err == nil {
-			cb, _, err = gunzip(filepath.Base(cls), cb, MaxFileSize)
-		}
+		clsName, cls, err := readCLSBeside(path, plain, o)
 		if err != nil {
-			return nil, &ParseError{File: name, Msg: fmt.Sprintf("needs its class label file %s beside it (GenePattern CLS); it could not be read", filepath.Base(cls))}
+			return nil, &ParseError{File: name, Msg: fmt.Sprintf("needs its class label file %s beside it (GenePattern CLS); it could not be read", clsName)}
 		}
-		cb, _ = toUTF8(cb)
-		return ReadGCT(name, b, filepath.Base(cls), cb)
+		return ReadGCT(name, b, clsName, cls)
 	case ".arff":
 		return ReadARFF(name, b, o)
 	}
@@ -556,22 +557,16 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 	}
 	x := mat.NewDense(n, p, nil)
 	ds := &Dataset{Name: file, X: x, Notes: notes}
-	classOf := map[string]int{}
+	labels := make([]string, n)
 	for i, r := range rows[1:] {
-		lab := strings.TrimSpace(r[classIdx])
-		k, ok := classOf[lab]
-		if !ok {
-			k = len(ds.Classes)
-			classOf[lab] = k
-			ds.Classes = append(ds.Classes, lab)
-		}
-		ds.Labels = append(ds.Labels, k)
+		labels[i] = strings.TrimSpace(r[classIdx])
 		if idCol >= 0 {
 			ds.Samples = append(ds.Samples, r[idCol])
 		} else {
 			ds.Samples = append(ds.Samples, fmt.Sprintf("sample%d", i+1))
 		}
 	}
+	ds.setLabels(labels)
 	err := parallel.For(context.Background(), 0, n, func(i int) error {
 		r := rows[i+1]
 		row := x.RawRowView(i)

@@ -35,22 +35,22 @@ func varianceOrder(x *mat.Dense, names []string) []int {
 	return idx
 }
 
-// mostVariable returns, ascending, the n columns of the training matrix x with the
-// largest variance; nil when n is 0 or keeps every column.
-func mostVariable(x *mat.Dense, names []string, n int) []int {
-	if _, p := x.Dims(); n <= 0 || n >= p {
+// mostVariable returns, ascending, the first n columns of a variance order; nil when n
+// is 0 or keeps every column.
+func mostVariable(order []int, n int) []int {
+	if n <= 0 || n >= len(order) {
 		return nil
 	}
-	keep := varianceOrder(x, names)[:n]
+	keep := slices.Clone(order[:n])
 	slices.Sort(keep)
 	return keep
 }
 
 // widen maps a ranking of the kept columns back to all features: the kept ones in
-// their order and with their scores, then the rest by decreasing training variance,
+// their order and with their scores, then the rest in the training set's variance order,
 // scored below every kept feature (so S_W and S_R compare whole vectors as before).
-func widen(rk score.Ranking, keep []int, x *mat.Dense, names []string) score.Ranking {
-	_, p := x.Dims()
+func widen(rk score.Ranking, keep, order []int) score.Ranking {
+	p := len(order)
 	out := score.Ranking{Score: make([]float64, p), Relevance: rk.Relevance, Unconverged: rk.Unconverged}
 	in := make([]bool, p)
 	low := math.Inf(1)
@@ -67,7 +67,7 @@ func widen(rk score.Ranking, keep []int, x *mat.Dense, names []string) score.Ran
 		}
 		out.Groups = append(out.Groups, m)
 	}
-	for r, f := range varianceOrder(x, names) {
+	for r, f := range order {
 		if !in[f] {
 			out.Order = append(out.Order, f)
 			out.Score[f] = low - 1 - float64(r)/float64(p)

@@ -274,11 +274,11 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 
 // prepare copies the training and test samples (test's, when given, for a split with
 // test samples), z-scored with the training statistics when asked.
-func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, raw *mat.Dense, keep []int) {
+func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, order, keep []int) {
 	xtr, ytr = dataset.SelectSamples(ds.X, ds.Labels, s.Train)
 	if cfg.TopVariance > 0 { // chosen on the training samples, before z-scoring
-		raw = mat.DenseCopyOf(xtr)
-		keep = mostVariable(raw, ds.Features, cfg.TopVariance)
+		order = varianceOrder(xtr, ds.Features)
+		keep = mostVariable(order, cfg.TopVariance)
 	}
 	switch {
 	case len(s.Test) > 0 && test != nil:
@@ -299,13 +299,13 @@ func runTask(ctx context.Context, cfg Config, ds, test *dataset.Dataset, t task,
 	if err != nil {
 		return taskOut{}, err
 	}
-	xtr, ytr, xte, yte, raw, keep := prepare(cfg, ds, test, t.split)
+	xtr, ytr, xte, yte, order, keep := prepare(cfg, ds, test, t.split)
 	rk, err := ranker.Rank(ctx, filterColumns(xtr, keep), ytr, len(ds.Classes), r)
 	if err != nil {
 		return taskOut{}, err
 	}
 	if keep != nil {
-		rk = widen(rk, keep, raw, ds.Features)
+		rk = widen(rk, keep, order)
 	}
 	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance, unconverged: rk.Unconverged}
 	if t.eval && xte != nil {

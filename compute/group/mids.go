@@ -31,30 +31,53 @@ func CorrelationGraph(ctx context.Context, x *mat.Dense, epsilon float64) (Graph
 }
 
 // CorrelationGraphs builds the graphs at several epsilons from one pass over the
-// correlations.
+// correlations. As d^2 = ||x_j - x_k||^2 = 2(n-1)(1 - r_jk) for z-scored columns,
+// |r_jk| > eps  <=>  d^2 < 2(n-1)(1-eps) or d^2 > 2(n-1)(1+eps); the distances are screened
+// by float32 matrix products with a guaranteed error bound and computed in float64 only
+// where the bound cannot decide, so the graph is that of the exact correlations.
 func CorrelationGraphs(ctx context.Context, x *mat.Dense, epsilons []float64) ([]Graph, error) {
 	n, _ := x.Dims()
-	ps := newPoints(x)
-	p := ps.len()
+	sp := newSpace(x)
+	p := sp.len()
 	gs := make([]Graph, len(epsilons))
 	lo, hi := make([]float64, len(epsilons)), make([]float64, len(epsilons))
 	for e, eps := range epsilons {
 		gs[e].Adj = make([][]int32, p)
-		// |r| > eps  <=>  d^2 < 2(n-1)(1-eps) or d^2 > 2(n-1)(1+eps), as d^2 = 2(n-1)(1-r)
 		lo[e], hi[e] = 2*float64(n-1)*(1-eps), 2*float64(n-1)*(1+eps)
 	}
-	err := ps.pairwise(ctx, func(j int, d2 []float64) {
+	rows, all := make([][]float64, p), make([]int, p)
+	for j := range rows {
+		rows[j], all[j] = sp.pt.RawRowView(j), j
+	}
+	err := sp.screenRows(ctx, rows, all, func(j int, sc screener) {
 		for e := range gs {
-			var l []int32
-			for k, v := range d2 {
-				if k != j && (v < lo[e] || v > hi[e]) {
-					l = append(l, int32(k))
-				}
-			}
-			gs[e].Adj[j] = l
+			gs[e].Adj[j] = correlated(sc, j, sc.cut(lo[e]), sc.cut(hi[e]))
 		}
 	})
 	return gs, err
+}
+
+// correlated lists the features k != j with ||y - x_k||^2 < near.r2 or > far.r2 (|r| > eps),
+// deciding by the float32 estimate where its error bound allows.
+func correlated(sc screener, j int, near, far cutoff) []int32 {
+	var l []int32
+	half := sc.sp.half[:len(sc.g)]
+	for k, g := range sc.g {
+		v := float64(g) - half[k]
+		if v < near.out && v > far.in { // certainly between: |r| < eps
+			continue
+		}
+		if v > near.in || v < far.out {
+			if k != j {
+				l = append(l, int32(k))
+			}
+			continue
+		}
+		if d := sc.exact(k); (d < near.r2 || d > far.r2) && k != j {
+			l = append(l, int32(k))
+		}
+	}
+	return l
 }
 
 // Edges is the number of edges.

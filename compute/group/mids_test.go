@@ -2,8 +2,12 @@ package group
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/score"
@@ -137,5 +141,43 @@ func TestMIDSOnRealData(t *testing.T) {
 			t.Errorf("%s: MIDS %d larger than the greedy set %d", f, len(set), len(greedy))
 		}
 		t.Logf("%s: MIDS %d, greedy %d", f, len(set), len(greedy))
+	}
+}
+
+// The screened graph is the graph of the exact correlations: on Colon (z-scored) at
+// several epsilons, every pair is an edge exactly when |r| = |x_j'x_k| / (n-1), computed
+// directly in float64, exceeds epsilon (pairs within 1e-9 of epsilon are not judged).
+func TestCorrelationGraphMatchesDirectCorrelations(t *testing.T) {
+	ds, err := dataset.ReadFile("../../../shared/data/colon.csv", dataset.Options{})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	dataset.Standardize(ds.X)
+	n, p := ds.X.Dims()
+	cols := make([][]float64, p)
+	for j := range cols {
+		cols[j] = mat.Col(nil, j, ds.X)
+	}
+	eps := []float64{0.3, 0.6, 0.9}
+	gs, err := CorrelationGraphs(context.Background(), ds.X, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e, g := range gs {
+		for j := 0; j < p; j++ {
+			in := map[int]bool{}
+			for _, k := range g.Adj[j] {
+				in[int(k)] = true
+			}
+			for k := 0; k < p; k++ {
+				r := math.Abs(floats.Dot(cols[j], cols[k]) / float64(n-1))
+				if k == j || math.Abs(r-eps[e]) < 1e-9 {
+					continue
+				}
+				if want := r > eps[e]; in[k] != want {
+					t.Fatalf("epsilon %g: features %d and %d have |r| = %.12f, edge %v", eps[e], j, k, r, in[k])
+				}
+			}
+		}
 	}
 }

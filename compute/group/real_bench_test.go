@@ -63,3 +63,22 @@ func BenchmarkCGSReal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCorrelationGraphReal builds MIDS's correlation graph (|r| > 0.6) on every
+// real set; the MIDS search on it is timed apart.
+func BenchmarkCorrelationGraphReal(b *testing.B) {
+	for _, f := range realSets {
+		b.Run(f, func(b *testing.B) {
+			ds := realZ(b, f)
+			b.ResetTimer()
+			var g Graph
+			for i := 0; i < b.N; i++ {
+				var err error
+				if g, err = CorrelationGraph(context.Background(), ds.X, 0.6); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(g.Edges()), "edges")
+		})
+	}
+}

@@ -82,7 +82,7 @@ type UI struct {
 	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the first
 	symbolsEntry *widget.Entry       // a probe-to-symbol annotation file, "" none
 	// classChoices are the options the class field offers
-	classChoices []string
+	classChoices []dataset.ClassChoice
 	log2Check    *widget.Check
 	cpmCheck     *widget.Check
 	topVar       *widget.Entry // how many of the most variable features to keep, "" all
@@ -298,8 +298,28 @@ func (u *UI) Quit() {
 	}, u.win)
 }
 
+// classOptions are the class field's choices, each with the classes it gives.
+func (u *UI) classOptions() []string {
+	options := make([]string, len(u.classChoices))
+	for i, c := range u.classChoices {
+		options[i] = c.String()
+	}
+	return options
+}
+
+// className is the class field's text, or the key of the annotation chosen from its list.
+func (u *UI) className() string {
+	name := strings.TrimSpace(u.classEntry.Text)
+	for _, c := range u.classChoices {
+		if name == c.String() {
+			return c.Key
+		}
+	}
+	return name
+}
+
 func (u *UI) readOptions() dataset.Options {
-	o := dataset.Options{ClassName: strings.TrimSpace(u.classEntry.Text), CLSPath: u.readOpt.CLSPath,
+	o := dataset.Options{ClassName: u.className(), CLSPath: u.readOpt.CLSPath,
 		Sheet: strings.TrimSpace(u.sheetEntry.Text), SymbolsPath: strings.TrimSpace(u.symbolsEntry.Text)}
 	switch u.orientation.SelectedIndex() {
 	case 1:
@@ -355,7 +375,7 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
 	u.classChoices = ds.ClassChoices
-	u.classEntry.SetOptions(ds.ClassChoices)
+	u.classEntry.SetOptions(u.classOptions())
 	u.showSummary()
 	u.markStale()
 	return true

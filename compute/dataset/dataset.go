@@ -23,8 +23,17 @@ type Dataset struct {
 	Notes    []string   // what the reader changed or noticed (renamed duplicates, BOM, ...)
 	// ClassChoices are the sample annotations the class could be taken from instead
 	// (a GEO series matrix's characteristics, a GCT 1.3 file's column metadata).
-	ClassChoices []string
+	ClassChoices []ClassChoice
 }
+
+// ClassChoice is one sample annotation the class could be taken from: its key (what
+// --class takes) and the classes it gives, with their counts ("tumour 40, normal 22").
+type ClassChoice struct {
+	Key, Counts string
+}
+
+// String is how a choice is offered: `tissue (tumour 40, normal 22)`.
+func (c ClassChoice) String() string { return c.Key + " (" + c.Counts + ")" }
 
 // Dims returns the number of samples n and features p.
 func (d *Dataset) Dims() (n, p int) { return d.X.Dims() }

@@ -57,7 +57,7 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 		}
 		anns = append(anns, annotation{key: strings.TrimSpace(f[0]), values: trimAll(f[1+nRowMeta:])})
 	}
-	ds := &Dataset{Name: file, X: mat.NewDense(nSamp, nGenes, nil), Samples: trimAll(header[1+nRowMeta:]), Notes: notes, ClassChoices: annotationKeys(anns)}
+	ds := &Dataset{Name: file, X: mat.NewDense(nSamp, nGenes, nil), Samples: trimAll(header[1+nRowMeta:]), Notes: notes, ClassChoices: classChoices(anns)}
 	names := make([]string, nGenes)
 	symCol := -1 // a row-metadata column of symbols
 	for m := 1; m <= nRowMeta; m++ {

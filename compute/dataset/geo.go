@@ -24,6 +24,12 @@ type annotation struct {
 
 // classChoice describes what an annotation would give as classes.
 func (a annotation) classChoice() string {
+	return fmt.Sprintf("%q (%s)", a.key, a.counts())
+}
+
+// counts lists the annotation's values with their counts, in order of first appearance
+// (the first six).
+func (a annotation) counts() string {
 	count := map[string]int{}
 	var order []string
 	for _, v := range a.values {
@@ -40,7 +46,7 @@ func (a annotation) classChoice() string {
 	if len(order) > 6 {
 		more = fmt.Sprintf(", ... %d values", len(order))
 	}
-	return fmt.Sprintf("%q (%s%s)", a.key, strings.Join(parts, ", "), more)
+	return strings.Join(parts, ", ") + more
 }
 
 // usable reports whether the annotation splits the samples into 2 to 10 classes of two
@@ -156,7 +162,7 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 			x.Set(s, g, v)
 		}
 	}
-	ds := &Dataset{Name: file, X: x, Samples: samples, Notes: append(notes, note), ClassChoices: annotationKeys(anns)}
+	ds := &Dataset{Name: file, X: x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
 	ds.setLabels(ann.values[:n])
 	uniq, fnames := uniqueNames(names, "probe")
 	ds.Features = fnames
@@ -208,11 +214,11 @@ func unquote(s string) string {
 	return s
 }
 
-// annotationKeys lists the annotations' keys.
-func annotationKeys(anns []annotation) []string {
-	keys := make([]string, len(anns))
+// classChoices lists the annotations as class choices.
+func classChoices(anns []annotation) []ClassChoice {
+	out := make([]ClassChoice, len(anns))
 	for i, a := range anns {
-		keys[i] = a.key
+		out[i] = ClassChoice{Key: a.key, Counts: a.counts()}
 	}
-	return keys
+	return out
 }

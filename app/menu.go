@@ -83,7 +83,7 @@ func (u *UI) showAbout() {
 			"and how accurate each selection is (DRAGS, CGS, MIDS, the bootstrap wrapper, the Kalousis\n"+
 			"measures and Nogueira's Phi). Report... writes a methods paragraph with the references.\n\n"+
 			"Go %s on %s/%s, %d cores; matrix products: %s.",
-		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name), u.win)
+		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name()), u.win)
 }
 
 // onDrop opens a file dropped on the window: a saved run (.json) or data.

@@ -13,6 +13,6 @@ func versionCommand(c *call) error {
 	if _, err := c.parse(0); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "steadfast %s\n%s %s/%s, %d cores\nmatrix products: %s\n", experiment.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name)
+	fmt.Fprintf(c.out, "steadfast %s\n%s %s/%s, %d cores\nmatrix products: %s\n", experiment.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name())
 	return nil
 }

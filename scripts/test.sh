@@ -10,17 +10,21 @@ echo "== staticcheck"
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 echo "== go test -race (compute, cli, internal)"
 go test -race ./compute/... ./cli/... ./internal/...
-echo "== static headless builds (no cgo, no GL): linux, windows, macOS; same groups as with OpenBLAS"
+echo "== headless builds without cgo (no GL, no X): linux (static and BLAS-loading), windows, macOS; the same groups with OpenBLAS and with gonum's Go BLAS"
 tmp=$(mktemp -d)
-CGO_ENABLED=0 go build -tags headless -o "$tmp/static" .
+CGO_ENABLED=0 go build -tags headless,static -o "$tmp/static" .
+CGO_ENABLED=0 go build -tags headless -o "$tmp/headless" .
 CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -tags headless -o "$tmp/steadfast.exe" .
 CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 go build -tags headless -o "$tmp/steadfast-mac" .
-go build -tags headless -o "$tmp/openblas" .
+ldd "$tmp/static" 2>&1 | grep -q "not a dynamic executable"
 "$tmp/static" version | grep -q "native Go BLAS"
+"$tmp/headless" version | grep -q "OpenBLAS"
 for f in colon.csv leukemia.gct; do
   "$tmp/static" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/native.tsv"
-  "$tmp/openblas" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/blas.tsv"
+  STEADFAST_BLAS=go "$tmp/headless" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/native2.tsv"
+  "$tmp/headless" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/blas.tsv"
   cmp "$tmp/native.tsv" "$tmp/blas.tsv"
+  cmp "$tmp/native2.tsv" "$tmp/blas.tsv"
 done
 rm -rf "$tmp"
 echo "== go test (window, widgets, plots)"

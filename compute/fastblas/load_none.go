@@ -1,0 +1,15 @@
+//go:build !((linux || darwin || freebsd) && !static)
+
+package fastblas
+
+// canLoad says whether this build can load a library at run time.
+const canLoad = false
+
+// load finds no library: on Windows and in static builds (-tags static) gonum's Go BLAS
+// does the products.
+func load(want string) (*library, string) {
+	if want != "" && want != "go" {
+		return nil, "this build cannot load a BLAS library"
+	}
+	return nil, ""
+}

@@ -36,11 +36,9 @@ func load(want string) (*library, string) {
 	if want != "" {
 		paths = []string{want}
 	}
-	var failed []string
 	for _, path := range paths {
 		h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 		if err != nil {
-			failed = append(failed, path)
 			continue
 		}
 		lib, err := open(h, path)

@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -11,14 +12,11 @@ import (
 // missingLabels are class values that mean "no class" (compared without case).
 var missingLabels = []string{"", "?", "na", "n/a", "nan", "null", "#n/a"}
 
-func isMissingLabel(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	for _, m := range missingLabels {
-		if s == m {
-			return true
-		}
-	}
-	return false
+func isMissingLabel(s string) bool { return oneOf(s, missingLabels) }
+
+// oneOf reports whether s, trimmed and in lower case, is one of the lower-case words.
+func oneOf(s string, words []string) bool {
+	return slices.Contains(words, strings.ToLower(strings.TrimSpace(s)))
 }
 
 // tidyLabels leaves out the samples whose class is missing (NA, ?, empty, ...) and notes

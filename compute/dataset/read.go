@@ -302,15 +302,7 @@ func isNumber(s string) bool {
 
 var classNames = []string{"class", "label", "labels", "type", "group", "diagnosis", "phenotype", "outcome", "y", "target"}
 
-func isClassName(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	for _, c := range classNames {
-		if s == c {
-			return true
-		}
-	}
-	return false
-}
+func isClassName(s string) bool { return oneOf(s, classNames) }
 
 // detectSep picks tab, semicolon or comma, whichever splits the header most consistently.
 func detectSep(ls []string) byte {

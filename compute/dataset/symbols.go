@@ -10,15 +10,7 @@ import (
 // GCT's row metadata).
 var symbolHeaders = []string{"gene symbol", "gene_symbol", "symbol", "genesymbol", "gene", "description"}
 
-func isSymbolHeader(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	for _, h := range symbolHeaders {
-		if s == h {
-			return true
-		}
-	}
-	return false
-}
+func isSymbolHeader(s string) bool { return oneOf(s, symbolHeaders) }
 
 // cleanSymbol keeps the first of several symbols ("DDR1 /// MIR4640" -> "DDR1") and
 // drops placeholders.

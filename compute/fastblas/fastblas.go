@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -142,16 +143,13 @@ func (lib *library) check() error {
 			if tB == blas.Trans {
 				ldb = k
 			}
-			want, got := make([]float64, m*n), make([]float64, m*n)
-			for i := range want {
-				want[i], got[i] = 0.5, 0.5
+			c0 := make([]float64, m*n)
+			for i := range c0 {
+				c0[i] = 0.5
 			}
+			want, got, got32 := slices.Clone(c0), slices.Clone(c0), toFloat32(c0)
 			gonum.Implementation{}.Dgemm(tA, tB, m, n, k, 1.5, a, lda, b, ldb, -2, want, n)
 			lib.dgemm(rowMajor, cblasTrans(tA), cblasTrans(tB), m, n, k, 1.5, &a[0], int32(lda), &b[0], int32(ldb), -2, &got[0], n)
-			got32 := toFloat32(make([]float64, m*n))
-			for i := range got32 {
-				got32[i] = 0.5
-			}
 			lib.sgemm(rowMajor, cblasTrans(tA), cblasTrans(tB), m, n, k, 1.5, &a32[0], int32(lda), &b32[0], int32(ldb), -2, &got32[0], n)
 			for i := range want {
 				if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) || math.Abs(float64(got32[i])-want[i]) > 1e-4*(1+math.Abs(want[i])) {

@@ -160,7 +160,35 @@ func Run(ctx context.Context, cfg Config, ds *dataset.Dataset, progress func(Pro
 // its held-out samples (the synthetic studies' independent test set).
 func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress func(Progress)) (*Result, error) {
 	start := time.Now()
-	n, p := ds.Dims()
+	d, err := newDesign(cfg, ds)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]taskOut, len(d.tasks))
+	all := make([]int, len(d.tasks))
+	for i := range all {
+		all[i] = i
+	}
+	if err := d.compute(ctx, ds, test, all, outs, progress); err != nil {
+		return nil, err
+	}
+	res := d.result(ds, outs)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// design is a planned study: the resolved configuration, its units of work, the
+// largest k kept of every ranking and the ks at which accuracy is measured.
+type design struct {
+	cfg   Config
+	tasks []task
+	maxK  int
+	accKs []int
+}
+
+// newDesign resolves cfg for ds, checks ds against the protocol and plans the units.
+func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
+	_, p := ds.Dims()
 	cfg, err := cfg.Resolved(p)
 	if err != nil {
 		return nil, err
@@ -168,70 +196,76 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
 		return nil, err
 	}
-	tasks := plan(cfg, ds)
-	maxK := 0
+	d := &design{cfg: cfg, tasks: plan(cfg, ds), maxK: cfg.GridK}
 	for _, k := range cfg.Ks {
-		maxK = max(maxK, k)
-	}
-	maxK = max(maxK, cfg.GridK)
-	var accKs []int
-	for _, k := range cfg.Ks {
+		d.maxK = max(d.maxK, k)
 		if k <= cfg.AccuracyMax {
-			accKs = append(accKs, k)
+			d.accKs = append(d.accKs, k)
 		}
 	}
-	outs := make([]taskOut, len(tasks))
+	return d, nil
+}
+
+// compute runs the units idx (indices into d.tasks) on cfg.Workers goroutines and
+// stores each one's output at its index in outs. Progress counts the units of idx; its
+// calls are never concurrent. The first unit to fail cancels the others, and its error
+// is returned rather than the cancellations it caused.
+func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []int, outs []taskOut, progress func(Progress)) error {
 	if progress != nil {
-		progress(Progress{Total: len(tasks), Stage: "ranking"})
+		progress(Progress{Total: len(idx), Stage: "ranking"})
 	}
-	// the first unit to fail cancels the units still running; its error is the one
-	// returned, not the cancellations it caused
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		mu       sync.Mutex
 		done     int
 		firstErr error
-		finished = make([]bool, len(tasks))
-		cost     = newCosts(cfg, ds)
+		mine     = make([]task, len(idx))
+		finished = make([]bool, len(idx))
+		cost     = newCosts(d.cfg, ds)
 	)
-	err = parallel.For(ctx, cfg.Workers, len(tasks), func(i int) error {
-		out, err := runTask(ctx, cfg, ds, test, tasks[i], i, accKs)
+	for j, i := range idx {
+		mine[j] = d.tasks[i]
+	}
+	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(j int) error {
+		i := idx[j]
+		out, err := runTask(ctx, d.cfg, ds, test, d.tasks[i], i, d.accKs)
 		mu.Lock()
+		defer mu.Unlock()
 		if err != nil {
 			if firstErr == nil && ctx.Err() == nil {
 				firstErr = err
 				cancel()
 			}
-			mu.Unlock()
 			return err
 		}
 		outs[i] = out
 		done++
-		finished[i] = true
-		cost.add(tasks[i].method, out.secs)
-		pr := Progress{Done: done, Total: len(tasks), Stage: "ranking"}
-		pr.Fraction, pr.Left = cost.progress(tasks, finished)
+		finished[j] = true
+		cost.add(d.tasks[i].method, out.secs)
+		pr := Progress{Done: done, Total: len(idx), Stage: "ranking"}
+		pr.Fraction, pr.Left = cost.progress(mine, finished)
 		if progress != nil {
 			progress(pr) // under the lock: never two calls at once
 		}
-		mu.Unlock()
 		return nil
 	})
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	if err != nil {
-		return nil, err
+	return err
+}
+
+// result summarises the outputs of every unit into curves, tables and comparisons.
+func (d *design) result(ds *dataset.Dataset, outs []taskOut) *Result {
+	n, _ := ds.Dims()
+	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
+	profiles := featureProfiles(ds, d.cfg.ZScore)
+	for m, spec := range d.cfg.Methods {
+		res.Methods = append(res.Methods, summarize(d.cfg, ds, m, spec, d.tasks, outs, d.maxK, d.accKs, profiles))
 	}
-	res := &Result{Version: Version, Config: cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
-	profiles := featureProfiles(ds, cfg.ZScore)
-	for m, spec := range cfg.Methods {
-		res.Methods = append(res.Methods, summarize(cfg, ds, m, spec, tasks, outs, maxK, accKs, profiles))
-	}
-	res.Comparisons = compare(cfg, tasks, outs, accKs)
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	res.Comparisons = compare(d.cfg, d.tasks, outs, d.accKs)
+	return res
 }
 
 // plan lists the tasks of cfg: per method, the all-sample ranking and the protocol's splits.

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
 	"steadfast/internal/text"
@@ -14,15 +17,13 @@ import (
 
 // runCommand runs a configuration (or a saved run's configuration) and writes
 // result.json, every figure in every format and its CSV into a fresh folder that takes
-// OUTDIR's place only when everything is written.
+// OUTDIR's place only when everything is written. With --shard I/N it runs only that
+// shard's units and writes their raw output, for merge.
 func runCommand(c *call) error {
 	outDir := c.fs.String("o", "", "output folder (replaced as a whole when the run succeeds)")
 	data := c.fs.String("data", "", "data file (overrides the configuration's dataPath)")
-	width := c.fs.Float64("width", 16, "figure width")
-	height := c.fs.Float64("height", 10, "figure height")
-	unit := c.fs.String("unit", "cm", "unit of width and height: cm, mm or in")
-	dpi := c.fs.Int("dpi", 300, "PNG resolution")
-	report := c.fs.Bool("report", false, "also write report.html and report.pdf: data, configuration, every figure and table, and a methods paragraph with references")
+	shard := c.fs.String("shard", "", "run only shard I of N (e.g. 2/8) and write its raw output for steadfast merge")
+	out := outputFlags(c)
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -30,58 +31,147 @@ func runCommand(c *call) error {
 	if len(pos) == 0 || *outDir == "" {
 		return errors.New("needs a configuration and an output folder: steadfast run CONFIG.json -o OUTDIR")
 	}
-	size, err := exportSize(*width, *height, *unit, *dpi)
+	size, err := out.size()
 	if err != nil {
 		return err
 	}
-	cfgPath := pos[0]
-	cfg, err := study.LoadConfig(cfgPath)
+	i, n, err := parseShard(*shard)
 	if err != nil {
 		return err
 	}
-	if *data != "" {
-		cfg.DataPath = *data
-	} else if cfg.DataPath == "" {
-		return fmt.Errorf("%s names no data file (dataPath); add --data FILE", filepath.Base(cfgPath))
-	} else {
-		cfg.DataPath = absIfExists(cfg.DataPath, filepath.Dir(cfgPath)) // relative to the configuration
-	}
-	ds, err := study.Open(cfg.DataPath, cfg.Read, cfg.Prep)
+	cfg, ds, err := openStudy(c, pos[0], *data)
 	if err != nil {
 		return err
 	}
-	for _, n := range ds.Notes {
-		c.note("%s", n)
+	if n > 0 {
+		return runShard(c, cfg, ds, i, n, *outDir)
 	}
-	if abs, err := filepath.Abs(cfg.DataPath); err == nil {
-		cfg.DataPath = abs // the saved run finds its data from anywhere
-	}
-	planned, err := study.Plan(cfg, ds)
-	if err != nil {
-		return err
-	}
-	if est, _, err := experiment.Estimate(planned, ds); err == nil && est.Minutes() > 2 {
+	if est, _, err := experiment.Estimate(cfg, ds); err == nil && est.Minutes() > 2 {
 		c.note("this study will take about %s on a two-core laptop (Ctrl-C stops it)", text.Duration(est))
 	}
 	ctx, stop := interruptible()
 	defer stop()
+	res, err := study.Run(ctx, cfg, ds, c.progress())
+	if err != nil {
+		return err
+	}
+	return writeRun(c, res, *outDir, size, *out.report)
+}
+
+// runShard runs shard i of n and saves it in outDir.
+func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, outDir string) error {
+	ctx, stop := interruptible()
+	defer stop()
+	sh, err := study.RunShard(ctx, cfg, ds, i, n, c.progress())
+	if err != nil {
+		return err
+	}
+	if err := study.SaveShard(outDir, sh); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.out, filepath.Join(outDir, study.ShardFile))
+	return nil
+}
+
+// parseShard reads --shard I/N; 0, 0 when it is not given.
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/8", s)
+	}
+	return i, n, nil
+}
+
+// openStudy loads the configuration at cfgPath, opens its data (data, when given,
+// instead of its dataPath, which is read relative to the configuration) and checks the
+// two together. The returned configuration names its data by absolute path, so a saved
+// run finds its data from anywhere.
+func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Dataset, error) {
+	cfg, err := study.LoadConfig(cfgPath)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if data != "" {
+		cfg.DataPath = data
+	} else if cfg.DataPath == "" {
+		return cfg, nil, fmt.Errorf("%s names no data file (dataPath); add --data FILE", filepath.Base(cfgPath))
+	} else {
+		cfg.DataPath = absIfExists(cfg.DataPath, filepath.Dir(cfgPath))
+	}
+	ds, err := c.openData(cfg)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if abs, err := filepath.Abs(cfg.DataPath); err == nil {
+		cfg.DataPath = abs
+	}
+	if _, err := study.Plan(cfg, ds); err != nil {
+		return cfg, nil, err
+	}
+	return cfg, ds, nil
+}
+
+// openData opens cfg's data file, noting what the reader assumed.
+func (c *call) openData(cfg experiment.Config) (*dataset.Dataset, error) {
+	ds, err := study.Open(cfg.DataPath, cfg.Read, cfg.Prep)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range ds.Notes {
+		c.note("%s", n)
+	}
+	return ds, nil
+}
+
+// progress prints the share of units done on standard error at every tenth.
+func (c *call) progress() func(experiment.Progress) {
 	last := -1
-	res, err := study.Run(ctx, cfg, ds, func(p experiment.Progress) {
+	return func(p experiment.Progress) {
 		if pct := 100 * p.Done / max(p.Total, 1); last < 0 || pct/10 != last/10 {
 			fmt.Fprintf(c.errw, "%3d%% (%d/%d)\n", pct, p.Done, p.Total)
 			last = pct
 		}
-	})
-	if err != nil {
-		return err
 	}
+}
+
+// outputs are the flags of a run's written output: figure size and the report.
+type outputs struct {
+	width, height *float64
+	unit          *string
+	dpi           *int
+	report        *bool
+}
+
+func outputFlags(c *call) outputs {
+	return outputs{
+		width:  c.fs.Float64("width", 16, "figure width"),
+		height: c.fs.Float64("height", 10, "figure height"),
+		unit:   c.fs.String("unit", "cm", "unit of width and height: cm, mm or in"),
+		dpi:    c.fs.Int("dpi", 300, "PNG resolution"),
+		report: c.fs.Bool("report", false, "also write report.html and report.pdf: data, configuration, every figure and table, and a methods paragraph with references"),
+	}
+}
+
+func (o outputs) size() (plots.ExportOptions, error) {
+	return exportSize(*o.width, *o.height, *o.unit, *o.dpi)
+}
+
+// writeRun writes res into a fresh folder put in outDir's place: result.json, every
+// figure in every format with its CSV, the tables, and the report when asked; then it
+// lists the files on standard output.
+func writeRun(c *call, res *experiment.Result, outDir string, size plots.ExportOptions, report bool) error {
 	for _, m := range res.Methods {
 		if m.Unconverged > 0 {
 			c.note("%s: %d SVM fits stopped at the iteration cap before meeting the tolerance; its ranking may depend on solver precision (raise maxIter, e.g. --param maxIter=10000 in the method's params)", m.Label, m.Unconverged)
 		}
 	}
 	var written []string
-	err = study.WriteFolder(*outDir, func(tmp string) error {
+	err := study.WriteFolder(outDir, func(tmp string) error {
 		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res, nil); err != nil {
 			return err
 		}
@@ -94,24 +184,13 @@ func runCommand(c *call) error {
 			if err != nil {
 				return err
 			}
-			written = append(written, within(tmp, *outDir, paths)...)
+			written = append(written, within(tmp, outDir, paths)...)
 		}
-		if *report {
-			var b bytes.Buffer
-			if err := plots.Report(&b, res, size); err != nil {
+		if report {
+			if err := writeReport(tmp, res, size); err != nil {
 				return err
 			}
-			if err := study.WriteFile(filepath.Join(tmp, "report.html"), b.Bytes()); err != nil {
-				return err
-			}
-			b.Reset()
-			if err := plots.ReportPDF(&b, res); err != nil {
-				return err
-			}
-			if err := study.WriteFile(filepath.Join(tmp, "report.pdf"), b.Bytes()); err != nil {
-				return err
-			}
-			written = append(written, filepath.Join(*outDir, "report.html"), filepath.Join(*outDir, "report.pdf"))
+			written = append(written, filepath.Join(outDir, "report.html"), filepath.Join(outDir, "report.pdf"))
 		}
 		return nil
 	})
@@ -122,6 +201,22 @@ func runCommand(c *call) error {
 		fmt.Fprintln(c.out, p)
 	}
 	return nil
+}
+
+// writeReport writes report.html and report.pdf into dir.
+func writeReport(dir string, res *experiment.Result, size plots.ExportOptions) error {
+	var b bytes.Buffer
+	if err := plots.Report(&b, res, size); err != nil {
+		return err
+	}
+	if err := study.WriteFile(filepath.Join(dir, "report.html"), b.Bytes()); err != nil {
+		return err
+	}
+	b.Reset()
+	if err := plots.ReportPDF(&b, res); err != nil {
+		return err
+	}
+	return study.WriteFile(filepath.Join(dir, "report.pdf"), b.Bytes())
 }
 
 // within returns paths written under tmp as they are once tmp is renamed to dir.

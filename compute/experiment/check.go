@@ -72,7 +72,7 @@ func (s *Selection) check(p int) error {
 	if len(s.Order) == 0 {
 		return fmt.Errorf("an empty feature list")
 	}
-	if len(s.Groups) > 0 && len(s.Groups) != len(s.Order) {
+	if len(s.Groups) > len(s.Order) { // fewer when a group method found fewer groups than k
 		return fmt.Errorf("%d groups for %d features", len(s.Groups), len(s.Order))
 	}
 	seen := make(map[int]bool, len(s.Order))

@@ -50,6 +50,17 @@ func ShardTasks(total, i, n int) []int {
 	return out
 }
 
+// Units is the number of units (rankings) of the study of cfg on ds, 0 when cfg does
+// not resolve for ds.
+func Units(cfg Config, ds *dataset.Dataset) int {
+	_, p := ds.Dims()
+	cfg, err := cfg.Resolved(p)
+	if err != nil {
+		return 0
+	}
+	return len(plan(cfg, ds))
+}
+
 // ConfigHash is the SHA-256 (hex) of what in cfg decides the numbers: everything but
 // the paths of the data files (the data are hashed themselves, so a cluster node may
 // read them from elsewhere) and the number of workers (which never changes results).

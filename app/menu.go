@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -91,12 +92,22 @@ func (u *UI) onDrop(_ fyne.Position, uris []fyne.URI) {
 	if len(uris) == 0 {
 		return
 	}
-	p := uris[0].Path()
-	if strings.EqualFold(filepath.Ext(p), ".json") {
-		u.OpenRun(p)
+	u.Open(uris[0].Path())
+}
+
+// Open opens path as a saved run when it is a .json file or a folder holding a
+// result.json (what steadfast run and merge write), else as a data file.
+func (u *UI) Open(path string) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "result.json")); err == nil {
+			path = filepath.Join(path, "result.json")
+		}
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		u.OpenRun(path)
 		return
 	}
-	u.LoadFile(p, dataset.Options{})
+	u.LoadFile(path, dataset.Options{})
 }
 
 // lastFolder is the folder of the data file open, for file dialogs to start in.

@@ -32,8 +32,8 @@ import (
 	"steadfast/widgets"
 )
 
-// RunWindow opens the main window with file loaded (or the built-in example) and
-// returns when the window closes.
+// RunWindow opens the main window with file (a data file, a saved run or a run's
+// output folder; without one, the built-in example) and returns when the window closes.
 func RunWindow(file string) {
 	a := fyneapp.NewWithID("org.steadfast.app")
 	a.SetIcon(assets.Icon)
@@ -44,7 +44,7 @@ func RunWindow(file string) {
 	w.SetOnDropped(ui.onDrop)
 	w.Resize(fyne.NewSize(1400, 880))
 	if file != "" {
-		ui.LoadFile(file, dataset.Options{})
+		ui.Open(file)
 	}
 	w.ShowAndRun()
 }

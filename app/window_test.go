@@ -639,3 +639,18 @@ func TestReadingOptionsSheetAndSymbols(t *testing.T) {
 		t.Errorf("options %+v", o)
 	}
 }
+
+// TestOpenRunFolder: a run's output folder (what steadfast run and merge write) opens
+// as the saved run inside it.
+func TestOpenRunFolder(t *testing.T) {
+	u, _ := newTestUI(t)
+	_, res := smallRun(t)
+	dir := t.TempDir()
+	if err := study.SaveRun(filepath.Join(dir, "result.json"), res, nil); err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() { u.result = nil; u.Open(dir) })
+	if got := onUI(func() *experiment.Result { return u.result }); got == nil || len(got.Methods) != len(res.Methods) {
+		t.Errorf("after opening the folder, the result is %v (error %v)", got, onUI(func() error { return u.lastErr }))
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -100,6 +101,7 @@ func TestSynthAndRunCommands(t *testing.T) {
 			t.Errorf("%s not written: %v", f, err)
 		}
 	}
+	checkKuncheva(t, outDir, 1000)
 	saved, err := study.LoadRun(filepath.Join(outDir, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +191,45 @@ func TestSampleSizeCommand(t *testing.T) {
 }
 
 // prepend returns the command line of command with args.
+// checkKuncheva checks stability-kuncheva.csv against stability-simid.csv: for top-k
+// sets with c common features, Sim_ID = c/k and Kuncheva = (c p - k^2) / (k (p - k)),
+// both linear in c, so their means over the same pairs satisfy
+// Kuncheva = (Sim_ID p - k) / (p - k).
+func checkKuncheva(t *testing.T, dir string, p float64) {
+	t.Helper()
+	read := func(name string) [][]string {
+		f, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows [][]string
+		for _, l := range strings.Split(strings.TrimSpace(string(f)), "\n") {
+			rows = append(rows, strings.Split(l, ","))
+		}
+		return rows
+	}
+	simid, kun := read("stability-simid.csv"), read("stability-kuncheva.csv")
+	if strings.Join(kun[0], ",") != strings.Join(simid[0], ",") {
+		t.Fatalf("stability-kuncheva.csv has columns %v, stability-simid.csv %v", kun[0], simid[0])
+	}
+	checked := 0
+	for i := 1; i < len(simid) && i < len(kun); i++ {
+		if simid[i][0] != kun[i][0] || simid[i][1] != kun[i][1] || simid[i][3] == "expected" {
+			continue
+		}
+		k, _ := strconv.ParseFloat(simid[i][1], 64)
+		s, _ := strconv.ParseFloat(simid[i][4], 64)
+		got, _ := strconv.ParseFloat(kun[i][4], 64)
+		if want := (s*p - k) / (p - k); math.Abs(got-want) > 1e-3 {
+			t.Errorf("%s k = %v: Kuncheva %v, from Sim_ID %v", kun[i][0], k, got, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Error("no Kuncheva value checked")
+	}
+}
+
 func prepend(command string, args []string) []string {
 	return append([]string{command}, args...)
 }

@@ -232,13 +232,15 @@ func within(tmp, dir string, paths []string) []string {
 	return out
 }
 
-// tables are the result's tables without a chart: the top features of every method
-// and, with two or more methods, the error table of every classifier.
+// tables are the result's tables without a chart: the top features of every method,
+// every catalogue stability measure against k and, with two or more methods, the
+// error table of every classifier.
 func tables(res *experiment.Result) []plots.Figure {
 	var out []plots.Figure
 	for i := range res.Methods {
 		out = append(out, plots.TopTable(res, i))
 	}
+	out = append(out, plots.CatalogueTables(res)...)
 	if len(res.Methods) > 1 {
 		for _, cl := range res.Config.Classifiers {
 			out = append(out, plots.ErrorTable(res, cl))

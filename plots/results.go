@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/stability"
 )
 
 // Measure is a stability measure drawn against k.
@@ -22,21 +23,48 @@ type Measure struct {
 	Random     func(k, p float64) float64
 	// Band, when set, is an interval drawn around each curve.
 	Band func(experiment.StabilityPoint) (lo, hi float64)
+	// Catalogue marks the measures of stability.SetMeasures (in StabilityPoint.Measures),
+	// written as CSV by steadfast run and drawn in the window on request; Min and Max
+	// are their range.
+	Catalogue bool
+	Min, Max  float64
 }
 
 // Measures drawn by StabilityVsK. Random is the expected value for two independent
 // random k-subsets of p features (nil when there is no closed form): they share k^2/p
 // features on average, so Dice = k/p and Tanimoto ~ (k^2/p)/(2k - k^2/p) = k/(2p - k).
 var Measures = []Measure{
-	{"simid", "Sim_{ID} (Dice)", func(s experiment.StabilityPoint) float64 { return s.SimID },
-		func(k, p float64) float64 { return k / p }, nil},
-	{"ss", "Kalousis S_{S} (Tanimoto)", func(s experiment.StabilityPoint) float64 { return s.SS },
-		func(k, p float64) float64 { return k / (2*p - k) }, nil},
-	{"simidm", "Sim_{ID}^{M} (matched groups)", func(s experiment.StabilityPoint) float64 { return s.SimIDM }, nil, nil},
-	{"simvm", "Sim_{V}^{M} (matched centres, |r|)", func(s experiment.StabilityPoint) float64 { return s.SimVM }, nil, nil},
-	{"phi", "Nogueira Φ (95% CI)", func(s experiment.StabilityPoint) float64 { return s.Phi },
-		func(k, p float64) float64 { return 0 },
-		func(s experiment.StabilityPoint) (float64, float64) { return s.PhiLow, s.PhiHigh }},
+	{Key: "simid", Label: "Sim_{ID} (Dice)", Value: func(s experiment.StabilityPoint) float64 { return s.SimID },
+		Random: func(k, p float64) float64 { return k / p }},
+	{Key: "ss", Label: "Kalousis S_{S} (Tanimoto)", Value: func(s experiment.StabilityPoint) float64 { return s.SS },
+		Random: func(k, p float64) float64 { return k / (2*p - k) }},
+	{Key: "simidm", Label: "Sim_{ID}^{M} (matched groups)", Value: func(s experiment.StabilityPoint) float64 { return s.SimIDM }},
+	{Key: "simvm", Label: "Sim_{V}^{M} (matched centres, |r|)", Value: func(s experiment.StabilityPoint) float64 { return s.SimVM }},
+	{Key: "nogueira", Label: "Nogueira Φ (95% CI)", Value: func(s experiment.StabilityPoint) float64 { return s.Phi },
+		Random: func(k, p float64) float64 { return 0 },
+		Band:   func(s experiment.StabilityPoint) (float64, float64) { return s.PhiLow, s.PhiHigh }},
+}
+
+// The catalogue's measures follow the five above (Nogueira's is the one above, with its
+// interval). The chance-corrected ones expect 0 of random selections.
+func init() {
+	for _, sm := range stability.SetMeasures {
+		if sm.Name == "nogueira" {
+			continue
+		}
+		name := sm.Name
+		m := Measure{Key: name, Label: sm.Label, Catalogue: true, Min: sm.Min, Max: sm.Max,
+			Value: func(s experiment.StabilityPoint) float64 {
+				if v, ok := s.Measures[name]; ok {
+					return v
+				}
+				return math.NaN()
+			}}
+		if sm.Min < 0 {
+			m.Random = func(k, p float64) float64 { return 0 }
+		}
+		Measures = append(Measures, m)
+	}
 }
 
 // matched says whether a measure is a matching measure, computed for k <= 50 only.
@@ -95,13 +123,18 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 	if m.Band != nil {
 		f.Table[0] = append(f.Table[0], "95% CI low", "95% CI high")
 	}
-	bottom := 0.0
+	bottom, top := 0.0, 1.0
 	for _, mr := range res.Methods {
 		for _, s := range mr.Stability {
 			if m.matched() && s.K > 50 {
 				continue
 			}
 			v := m.Value(s)
+			if math.IsNaN(v) {
+				continue // a run saved before the catalogue was computed
+			}
+			top = math.Max(top, math.Ceil(v*10)/10)
+			bottom = math.Min(bottom, math.Floor(v*10)/10)
 			row := []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), SWText(mr.SW, f4), f4(mr.SR)}
 			if m.Band != nil {
 				lo, hi := m.Band(s)
@@ -121,19 +154,31 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			f.Table = append(f.Table, []string{"random selection", strconv.Itoa(s.K), m.Key, "expected", f4(v), "", ""})
 		}
 	}
+	if len(f.Table) == 1 {
+		f.Build = func() (*plot.Plot, error) {
+			return nil, fmt.Errorf("this run was saved before Steadfast computed the %s measure: run it again to see it", m.Label)
+		}
+		return f
+	}
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = m.Label
 		lowest := math.Max(bottom, -1)
-		style(p, lowest, 1)
+		if m.Catalogue {
+			lowest = math.Max(bottom, m.Min)
+		}
+		style(p, lowest, top)
 		var ly layers
 		for i, mr := range res.Methods {
 			var xy plotter.XYs
 			var ks, los, his []float64
 			for _, s := range mr.Stability {
 				if m.matched() && s.K > 50 {
+					continue
+				}
+				if math.IsNaN(m.Value(s)) {
 					continue
 				}
 				xy = append(xy, plotter.XY{X: float64(s.K), Y: m.Value(s)})
@@ -354,8 +399,8 @@ func All(res *experiment.Result) []Figure {
 		groups = groups || len(m.Reference.Groups) > 0
 	}
 	for _, m := range Measures {
-		if m.matched() && !groups {
-			continue // the matching measures compare groups
+		if m.Catalogue || m.matched() && !groups {
+			continue // the catalogue is in CatalogueTables; the matching measures compare groups
 		}
 		out = append(out, StabilityVsK(res, m))
 	}
@@ -364,6 +409,20 @@ func All(res *experiment.Result) []Figure {
 	}
 	for i := range res.Methods {
 		out = append(out, SelectionGrid(res, i, res.Config.GridK))
+	}
+	return out
+}
+
+// CatalogueTables are the numbers of every catalogue measure against k, without charts
+// (stability-<name>.csv, stabm's name): the window draws any of them on request.
+func CatalogueTables(res *experiment.Result) []Figure {
+	var out []Figure
+	for _, m := range Measures {
+		if m.Catalogue {
+			f := StabilityVsK(res, m)
+			f.Build = nil
+			out = append(out, f)
+		}
 	}
 	return out
 }

@@ -77,6 +77,9 @@ type StabilityPoint struct {
 	PhiLow  float64 `json:"phiLow"`
 	PhiHigh float64 `json:"phiHigh"`
 	PhiVar  float64 `json:"phiVar,omitempty"` // the estimate's variance, for Nogueira's test
+	// Measures holds every measure of the catalogue (stability.SetMeasures) by name,
+	// pairwise ones over the protocol's pairs, global ones over all resampled selections.
+	Measures map[string]float64 `json:"measures,omitempty"`
 }
 
 // AccuracyPoint is the mean and standard deviation of test accuracy over the resamples.
@@ -465,6 +468,17 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 	for ki, e := range stability.NogueiraCurve(orders, p, cfg.Ks) {
 		lo, hi := e.Interval(0.05)
 		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh, mr.Stability[ki].PhiVar = e.Phi, lo, hi, e.Var
+	}
+	setPairs := make([][2]int, len(pairs))
+	for i, pr := range pairs {
+		setPairs[i] = [2]int{pr.a, pr.b}
+	}
+	catalogue := stability.SetCurves(orders, ref.order, setPairs, p, cfg.Ks)
+	for ki := range mr.Stability {
+		mr.Stability[ki].Measures = make(map[string]float64, len(catalogue))
+		for name, v := range catalogue {
+			mr.Stability[ki].Measures[name] = v[ki]
+		}
 	}
 	// S_W and S_R over whole vectors
 	var sw, sr []float64

@@ -71,11 +71,11 @@ func Nogueira(sets [][]int, p int) Estimate {
 }
 
 // Interval is the approximate (1-alpha) confidence interval of the population
-// stability: Phi -+ z_{1-alpha/2} sqrt(Var), the upper end cut at 1 (Phi cannot exceed it).
+// stability: Phi -+ z_{1-alpha/2} sqrt(Var), cut to [-1, 1], the range of Phi.
 func (e Estimate) Interval(alpha float64) (lo, hi float64) {
 	z := distuv.UnitNormal.Quantile(1 - alpha/2)
 	h := z * math.Sqrt(e.Var)
-	return e.Phi - h, math.Min(e.Phi+h, 1) // Phi is at most 1: the normal interval is cut there
+	return math.Max(e.Phi-h, -1), math.Min(e.Phi+h, 1)
 }
 
 // CompareNogueira tests whether two procedures' population stabilities are equal (their

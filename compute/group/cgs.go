@@ -32,7 +32,7 @@ func (c CGS) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *ra
 	if err != nil {
 		return score.Ranking{}, err
 	}
-	return groupRanking(groups, score.FScores(x, y, classes)), nil
+	return groupRanking(groups, score.FScores(x, y, classes), r), nil
 }
 
 // Cooccurrence counts, for every pair of features, the runs in which they share a group.

@@ -87,10 +87,10 @@ func before(ps points, f []float64, a, b int) bool {
 }
 
 // groupRanking turns ranked groups into a Ranking: their representatives first (a group
-// whose representative is already listed is skipped), then every other feature by F.
-// Score = relevance + (max F + 1) for representatives, F for the rest, so scores follow
-// the order.
-func groupRanking(groups []Group, f []float64) score.Ranking {
+// whose representative is already listed is skipped), then every other feature by F,
+// equal F in the seeded random order of r (score.TieOrder). Score = relevance + (max F
+// + 1) for representatives, F for the rest, so scores follow the order.
+func groupRanking(groups []Group, f []float64, r *rand.Rand) score.Ranking {
 	p := len(f)
 	maxF := 0.0
 	for _, v := range f {
@@ -115,7 +115,13 @@ func groupRanking(groups []Group, f []float64) score.Ranking {
 			rk.Score[j] = math.Min(f[j], 1e15)
 		}
 	}
-	sort.SliceStable(rest, func(a, b int) bool { return f[rest[a]] > f[rest[b]] })
+	tie := score.TieOrder(p, r)
+	sort.Slice(rest, func(a, b int) bool {
+		if f[rest[a]] != f[rest[b]] {
+			return f[rest[a]] > f[rest[b]]
+		}
+		return tie[rest[a]] < tie[rest[b]]
+	})
 	rk.Order = append(rk.Order, rest...)
 	return rk
 }
@@ -129,12 +135,12 @@ type DRAGS struct {
 }
 
 // Rank implements score.Ranker.
-func (d DRAGS) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, _ *rand.Rand) (score.Ranking, error) {
+func (d DRAGS) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (score.Ranking, error) {
 	groups, err := d.Groups(ctx, x, y, classes)
 	if err != nil {
 		return score.Ranking{}, err
 	}
-	return groupRanking(groups, score.FScores(x, y, classes)), nil
+	return groupRanking(groups, score.FScores(x, y, classes), r), nil
 }
 
 // Groups returns DRAGS's ranked groups.
@@ -199,7 +205,7 @@ func (k KMeans) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 	if err != nil {
 		return score.Ranking{}, err
 	}
-	return groupRanking(groups, score.FScores(x, y, classes)), nil
+	return groupRanking(groups, score.FScores(x, y, classes), r), nil
 }
 
 // Groups returns the ranked clusters.

@@ -17,9 +17,9 @@ import (
 type FStat struct{}
 
 // Rank implements Ranker.
-func (FStat) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, _ *rand.Rand) (Ranking, error) {
+func (FStat) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
 	f := FScores(x, y, classes)
-	return Ranking{Order: orderByScore(f), Score: f}, ctx.Err()
+	return Ranking{Order: orderByScore(f, r), Score: f}, ctx.Err()
 }
 
 // FScores returns the F statistic of every column of x.

@@ -38,19 +38,7 @@ func (InfoGain) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 		cuts := mdlCuts(vals, labs, classes, 0, n)
 		score[j] = gainOfCuts(vals, labs, classes, cuts)
 	}
-	perm := r.Perm(p)
-	order := make([]int, p)
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool {
-		sa, sb := score[order[a]], score[order[b]]
-		if sa != sb {
-			return sa > sb
-		}
-		return perm[order[a]] < perm[order[b]]
-	})
-	return Ranking{Order: order, Score: score}, nil
+	return Ranking{Order: orderByScore(score, r), Score: score}, nil
 }
 
 // entropy of class counts in bits.

@@ -268,5 +268,5 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 			}
 		}
 	}
-	return Ranking{Order: orderByScore(prob), Score: prob}, nil
+	return Ranking{Order: orderByScore(prob, r), Score: prob}, nil
 }

@@ -17,7 +17,7 @@ import (
 type ReliefF struct{ K int }
 
 // Rank implements Ranker.
-func (rf ReliefF) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, _ *rand.Rand) (Ranking, error) {
+func (rf ReliefF) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error) {
 	n, p := x.Dims()
 	K := rf.K
 	if K <= 0 {
@@ -95,5 +95,5 @@ func (rf ReliefF) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, 
 			}
 		}
 	}
-	return Ranking{Order: orderByScore(w), Score: w}, nil
+	return Ranking{Order: orderByScore(w, r), Score: w}, nil
 }

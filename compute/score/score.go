@@ -31,12 +31,38 @@ type Ranker interface {
 	Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error)
 }
 
-// orderByScore returns the feature indices by decreasing score, ties by index.
-func orderByScore(score []float64) []int {
+// TieOrder is the seeded random rule for ties (SPEC section 1): a random permutation
+// of the p features drawn from r, tie[j] being feature j's place among equal scores.
+// With r nil it is index order (for callers outside a study, which have no seed).
+func TieOrder(p int, r *rand.Rand) []int {
+	if r == nil {
+		tie := make([]int, p)
+		for j := range tie {
+			tie[j] = j
+		}
+		return tie
+	}
+	return r.Perm(p)
+}
+
+// OrderByScore returns the feature indices by decreasing score, equal scores in
+// increasing tie (see TieOrder).
+func OrderByScore(score []float64, tie []int) []int {
 	order := make([]int, len(score))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
+	sort.Slice(order, func(a, b int) bool {
+		sa, sb := score[order[a]], score[order[b]]
+		if sa != sb {
+			return sa > sb
+		}
+		return tie[order[a]] < tie[order[b]]
+	})
 	return order
+}
+
+// orderByScore orders by decreasing score, ties by the seeded random rule of r.
+func orderByScore(score []float64, r *rand.Rand) []int {
+	return OrderByScore(score, TieOrder(len(score), r))
 }

@@ -24,7 +24,7 @@ func (s SVMOne) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 		return Ranking{}, err
 	}
 	w := m.SquaredWeights()
-	return Ranking{Order: orderByScore(w), Score: w, Unconverged: unconverged(m)}, nil
+	return Ranking{Order: orderByScore(w, r), Score: w, Unconverged: unconverged(m)}, nil
 }
 
 // SVMRFE is recursive feature elimination with a linear SVM (Guyon et al. 2002): train,
@@ -54,7 +54,8 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 	}
 	score := make([]float64, p)
 	order := make([]int, p)
-	back := p // order[back:] is filled
+	tie := TieOrder(p, r) // equal weights leave in this order
+	back := p             // order[back:] is filled
 	cur := x
 	stopped := 0 // fits that hit the iteration cap
 	for round := 0; len(remaining) > 0; round++ {
@@ -80,7 +81,12 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 		for i := range pos {
 			pos[i] = i
 		}
-		sort.SliceStable(pos, func(a, b int) bool { return w[pos[a]] < w[pos[b]] })
+		sort.Slice(pos, func(a, b int) bool {
+			if w[pos[a]] != w[pos[b]] {
+				return w[pos[a]] < w[pos[b]]
+			}
+			return tie[remaining[pos[a]]] > tie[remaining[pos[b]]] // the later in tie order leaves first
+		})
 		drop := s.dropCount(len(remaining))
 		for _, i := range pos[:drop] {
 			j := remaining[i]
@@ -124,7 +130,7 @@ func (s SVMRFE) dropCount(remaining int) int {
 
 // EnsembleRFE is Saeys et al.'s ensemble SVM-RFE: SVM-RFE on B bootstrap samples of the
 // training set, aggregated by summing each feature's rank (1 = best) over the B runs;
-// score = -(rank sum)/B, so a lower sum ranks higher (ties by index). A sample drawn m
+// score = -(rank sum)/B, so a lower sum ranks higher (ties by the seeded random rule). A sample drawn m
 // times enters its bootstrap once with weight m (the same SVM problem; repeated rows
 // slow dual coordinate descent several times over).
 type EnsembleRFE struct {
@@ -172,7 +178,7 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 	for j := range score {
 		score[j] = -sum[j] / float64(B)
 	}
-	return Ranking{Order: orderByScore(score), Score: score, Unconverged: stopped}, nil
+	return Ranking{Order: orderByScore(score, r), Score: score, Unconverged: stopped}, nil
 }
 
 // multiplicities returns the distinct rows of a bootstrap draw of 0..n-1, ascending, and

@@ -76,7 +76,7 @@ func (b BootstrapWrapper) Rank(ctx context.Context, x *mat.Dense, y []int, class
 			w[j] = sum[j] / cnt[j]
 		}
 	}
-	return Ranking{Order: orderByScore(w), Score: w}, nil
+	return Ranking{Order: orderByScore(w, r), Score: w}, nil
 }
 
 // progress returns a counter of units done out of total that reports to b.Progress,

@@ -104,7 +104,13 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	if len(cfg.Methods) > 1 {
 		fmt.Fprintf(&b, "; methods were compared by McNemar's test%s", c.cite("mcnemar"))
 	}
-	fmt.Fprintf(&b, ". The random seed was %d.", cfg.Seed)
+	b.WriteString(".")
+	for _, m := range cfg.Methods {
+		if method.PaperMIDS(m) {
+			fmt.Fprintf(&b, " For %s the minimal independent dominating set was computed once on all samples, as in the MIDS paper, not inside each training set: the test samples shaped the filter, so its stability and accuracy are optimistic.", m.Name)
+		}
+	}
+	fmt.Fprintf(&b, " The random seed was %d.", cfg.Seed)
 	var refs []string
 	for i, k := range c.keys {
 		refs = append(refs, fmt.Sprintf("[%d] %s", i+1, references[k]))

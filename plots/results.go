@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/method"
 	"steadfast/compute/stability"
 )
 
@@ -84,13 +85,24 @@ func SWText(sw *float64, format func(float64) string) string {
 // protocolName is the protocol's name, for figures the stability mode does not apply to.
 func protocolName(res *experiment.Result) string {
 	in, _ := experiment.LookupProtocol(res.Config.Protocol)
-	return in.Label
+	return in.Label + leakNote(res)
 }
 
 // protocolLabel is the protocol's name and the stability mode (reference or pairwise).
 func protocolLabel(res *experiment.Result) string {
 	in, _ := experiment.LookupProtocol(res.Config.Protocol)
-	return fmt.Sprintf("%s, %s", in.Label, res.Config.Mode)
+	return fmt.Sprintf("%s, %s%s", in.Label, res.Config.Mode, leakNote(res))
+}
+
+// leakNote warns, in every title drawn from a result, that a method ran in the MIDS
+// paper setting, whose filter saw the test samples.
+func leakNote(res *experiment.Result) string {
+	for _, m := range res.Methods {
+		if method.PaperMIDS(m.Spec) {
+			return "; MIDS paper setting: MIDS fitted on all samples, test folds leak"
+		}
+	}
+	return ""
 }
 
 // style adds the grid and fits the y axis to [bottom, top] (the legend goes below the
@@ -432,7 +444,7 @@ func CatalogueTables(res *experiment.Result) []Figure {
 // its S_S stability, and whether it is in the top group: the method of least error and
 // every method McNemar's test (p >= 0.05) does not separate from it.
 func ErrorTable(res *experiment.Result, cl string) Figure {
-	f := Figure{Name: "error-table-" + safeName(cl), Title: fmt.Sprintf("%s: test error (%%) and S_S stability, %s; top group by McNemar's test at 0.05", res.Data.Name, experiment.ClassifierLabel(cl))}
+	f := Figure{Name: "error-table-" + safeName(cl), Title: fmt.Sprintf("%s: test error (%%) and S_S stability, %s; top group by McNemar's test at 0.05%s", res.Data.Name, experiment.ClassifierLabel(cl), leakNote(res))}
 	header := []string{"k"}
 	for _, m := range res.Methods {
 		header = append(header, m.Label+" error %", m.Label+" S_S", m.Label+" top group")

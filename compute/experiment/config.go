@@ -197,6 +197,9 @@ func (c Config) Resolved(p int) (Config, error) {
 		if _, err := method.New(m); err != nil {
 			return c, err
 		}
+		if method.PaperMIDS(m) && c.TopVariance > 0 {
+			return c, fmt.Errorf("%s: the MIDS paper setting computes the MIDS on all features of all samples; it cannot be combined with topVariance", m.Name)
+		}
 	}
 	for _, cl := range c.Classifiers {
 		if cl != "svm" && cl != "1nn" && cl != "3nn" {

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/method"
@@ -362,5 +365,56 @@ func TestPhiEqualsMeanKunchevaIndex(t *testing.T) {
 		if !(s.PhiLow <= s.Phi && s.Phi <= s.PhiHigh) || s.PhiHigh-s.PhiLow <= 0 {
 			t.Errorf("k = %d: interval [%v, %v] around %v", s.K, s.PhiLow, s.PhiHigh, s.Phi)
 		}
+	}
+}
+
+// TestMIDSPaperSetting: in the paper setting every resample ranks within the MIDS of
+// all samples; in the default setting each training set has its own MIDS, so some
+// resample's top features fall outside the all-sample one.
+func TestMIDSPaperSetting(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 60, 8, 0)
+	outside := func(paper float64) (int, *Result) {
+		cfg := DefaultConfig()
+		cfg.Repeats, cfg.Ks, cfg.Classifiers = 1, []int{5}, []string{"1nn"}
+		cfg.Methods = []method.Spec{{Name: "fstat+mids", Params: map[string]float64{"epsilon": 0.3, "paper": paper}}}
+		res, err := Run(context.Background(), cfg, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := mat.DenseCopyOf(ds.X)
+		dataset.Standardize(x)
+		all, err := method.PaperMIDSSet(context.Background(), cfg.Methods[0], x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := map[int]bool{}
+		for _, j := range all {
+			in[j] = true
+		}
+		n := 0
+		for _, r := range res.Methods[0].Runs {
+			for _, j := range r.Order[:min(len(all), len(r.Order))] {
+				if !in[j] {
+					n++
+				}
+			}
+		}
+		return n, res
+	}
+	n, res := outside(1)
+	if n != 0 {
+		t.Errorf("paper setting: %d top features outside the all-sample MIDS", n)
+	}
+	if !strings.Contains(res.Methods[0].Label, "leaks test folds") {
+		t.Errorf("label %q does not say the setting leaks", res.Methods[0].Label)
+	}
+	if n, _ := outside(0); n == 0 {
+		t.Error("default setting: every training set's top features lie in the all-sample MIDS")
+	}
+	cfg := DefaultConfig()
+	cfg.TopVariance = 100
+	cfg.Methods = []method.Spec{{Name: "svmrfe+mids", Params: map[string]float64{"paper": 1}}}
+	if _, err := cfg.Resolved(1000); err == nil {
+		t.Error("the paper setting was accepted with topVariance")
 	}
 }

@@ -187,6 +187,9 @@ type design struct {
 	tasks []task
 	maxK  int
 	accKs []int
+	// paperMIDS holds, for each method in the MIDS paper setting, its MIDS computed
+	// once on all samples (see method.PaperMIDS).
+	paperMIDS map[int][]int
 }
 
 // newDesign resolves cfg for ds, checks ds against the protocol and plans the units.
@@ -230,9 +233,12 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 	for j, i := range idx {
 		mine[j] = d.tasks[i]
 	}
+	if err := d.fitPaperMIDS(ctx, ds); err != nil {
+		return err
+	}
 	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(j int) error {
 		i := idx[j]
-		out, err := runTask(ctx, d.cfg, ds, test, d.tasks[i], i, d.accKs)
+		out, err := runTask(ctx, d.cfg, ds, test, d.tasks[i], i, d.accKs, d.paperMIDS[d.tasks[i].method])
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -257,6 +263,30 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 		return firstErr
 	}
 	return err
+}
+
+// fitPaperMIDS computes the MIDS on all samples (z-scored when the study z-scores) of
+// every method in the MIDS paper setting. It is the paper's leak: the test samples of
+// every split shape the filter.
+func (d *design) fitPaperMIDS(ctx context.Context, ds *dataset.Dataset) error {
+	for m, spec := range d.cfg.Methods {
+		if !method.PaperMIDS(spec) || d.paperMIDS[m] != nil {
+			continue
+		}
+		x := mat.DenseCopyOf(ds.X)
+		if d.cfg.ZScore {
+			dataset.Standardize(x)
+		}
+		set, err := method.PaperMIDSSet(ctx, spec, x)
+		if err != nil {
+			return err
+		}
+		if d.paperMIDS == nil {
+			d.paperMIDS = map[int][]int{}
+		}
+		d.paperMIDS[m] = set
+	}
+	return nil
 }
 
 // result summarises the outputs of every unit into curves, tables and comparisons.
@@ -329,12 +359,17 @@ func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.D
 	return
 }
 
-func runTask(ctx context.Context, cfg Config, ds, test *dataset.Dataset, t task, index int, accKs []int) (taskOut, error) {
+// runTask ranks and evaluates one unit; paperMIDS, when set, is the method's MIDS on
+// all samples (the MIDS paper setting).
+func runTask(ctx context.Context, cfg Config, ds, test *dataset.Dataset, t task, index int, accKs []int, paperMIDS []int) (taskOut, error) {
 	start := time.Now()
 	r := dataset.Rand(cfg.Seed, 100, uint64(index))
 	ranker, err := method.New(cfg.Methods[t.method])
 	if err != nil {
 		return taskOut{}, err
+	}
+	if paperMIDS != nil {
+		ranker = method.WithMIDSSet(ranker, paperMIDS)
 	}
 	xtr, ytr, xte, yte, order, keep := prepare(cfg, ds, test, t.split)
 	rk, err := ranker.Rank(ctx, filterColumns(xtr, keep), ytr, len(ds.Classes), r)
@@ -406,6 +441,9 @@ func meanSD(v []float64) (float64, float64) {
 func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, profiles [][]float64) MethodResult {
 	in, _ := method.Lookup(spec.Name)
 	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
+	if method.PaperMIDS(spec) {
+		mr.Label += method.PaperLabel
+	}
 	_, p := ds.Dims()
 	var ref taskOut
 	var runs []taskOut

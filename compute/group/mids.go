@@ -428,19 +428,24 @@ func adjacent(adj []int32, v int) bool {
 
 // MIDSFilter ranks with Inner on the features of the MIDS of the correlation graph at
 // Epsilon only ("SVM-RFE + MIDS"); the other features follow, by index, scoring below
-// every MIDS feature.
+// every MIDS feature. With Fixed set, that set is used instead of the training data's
+// MIDS (the MIDS paper's setting, its MIDS computed once on all samples).
 type MIDSFilter struct {
 	Inner   score.Ranker
 	Epsilon float64
+	Fixed   []int
 }
 
 // Rank implements score.Ranker.
 func (m MIDSFilter) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (score.Ranking, error) {
-	g, err := CorrelationGraph(ctx, x, m.Epsilon)
-	if err != nil {
-		return score.Ranking{}, err
+	set := m.Fixed
+	if set == nil {
+		g, err := CorrelationGraph(ctx, x, m.Epsilon)
+		if err != nil {
+			return score.Ranking{}, err
+		}
+		set = g.MIDS()
 	}
-	set := g.MIDS()
 	inner, err := m.Inner.Rank(ctx, dataset.SelectFeatures(x, set), y, classes, r)
 	if err != nil {
 		return score.Ranking{}, err

@@ -156,6 +156,52 @@ func rfeOf(p map[string]float64) score.SVMRFE {
 // midsParam is the correlation threshold of the MIDS prefilter.
 var midsParam = Param{Key: "epsilon", Label: "MIDS epsilon", Help: "features with |r| above this are joined in the MIDS graph (0.5-0.8)", Default: 0.6, Min: 0.05, Max: 0.99}
 
+// paperParam switches a MIDS variant to the MIDS paper's setting.
+var paperParam = Param{Key: "paper", Label: "Paper setting (leaks)",
+	Help: "compute the MIDS once on all samples, as Shu et al. 2013 did, instead of in each training set: the test folds leak into the filter and stability and accuracy come out too high; only to reproduce the paper",
+	Default: 0, Min: 0, Max: 1, Integer: true}
+
+// PaperMIDS says whether spec is a MIDS variant in the paper setting: its MIDS fitted
+// once on all samples (see paperParam).
+func PaperMIDS(spec Spec) bool {
+	return strings.HasSuffix(spec.Name, midsSuffix) && spec.Params["paper"] == 1
+}
+
+// PaperMIDSSet is the MIDS of x's correlation graph at spec's epsilon: in the paper
+// setting, computed once on all samples and given to every ranking (WithMIDSSet).
+func PaperMIDSSet(ctx context.Context, spec Spec, x *mat.Dense) ([]int, error) {
+	in, ok := Lookup(spec.Name)
+	if !ok {
+		return nil, fmt.Errorf("unknown method %q", spec.Name)
+	}
+	p, err := Resolve(in, spec.Params)
+	if err != nil {
+		return nil, err
+	}
+	g, err := group.CorrelationGraph(ctx, x, p["epsilon"])
+	if err != nil {
+		return nil, err
+	}
+	set := g.MIDS()
+	if set == nil {
+		set = []int{} // empty but fixed
+	}
+	return set, nil
+}
+
+// WithMIDSSet returns r, a MIDS variant's ranker, ranking within set instead of the
+// training data's MIDS; other rankers are returned unchanged.
+func WithMIDSSet(r score.Ranker, set []int) score.Ranker {
+	if f, ok := r.(group.MIDSFilter); ok {
+		f.Fixed = set
+		return f
+	}
+	return r
+}
+
+// PaperLabel is the label of a method in the MIDS paper setting, which says so.
+const PaperLabel = " (paper setting: MIDS on all samples, leaks test folds)"
+
 // midsSuffix turns any method into its MIDS-prefiltered variant: "svmrfe+mids".
 const midsSuffix = "+mids"
 
@@ -163,7 +209,7 @@ const midsSuffix = "+mids"
 func withMIDS(base Info) Info {
 	return Info{Name: base.Name + midsSuffix, Label: base.Label + " + MIDS", Surrogate: true, // features outside the MIDS get made-up scores
 		Help:   base.Help + "; run on the minimal independent dominating set of the correlation graph only (Shu et al. 2013)",
-		Params: append(append([]Param(nil), base.Params...), midsParam),
+		Params: append(append([]Param(nil), base.Params...), midsParam, paperParam),
 		New: func(p map[string]float64) score.Ranker {
 			return group.MIDSFilter{Inner: base.New(p), Epsilon: p["epsilon"]}
 		}}

@@ -158,7 +158,7 @@ var midsParam = Param{Key: "epsilon", Label: "MIDS epsilon", Help: "features wit
 
 // paperParam switches a MIDS variant to the MIDS paper's setting.
 var paperParam = Param{Key: "paper", Label: "Paper setting (leaks)",
-	Help: "compute the MIDS once on all samples, as Shu et al. 2013 did, instead of in each training set: the test folds leak into the filter and stability and accuracy come out too high; only to reproduce the paper",
+	Help:    "compute the MIDS once on all samples, as Shu et al. 2013 did, instead of in each training set: the test folds leak into the filter and stability and accuracy come out too high; only to reproduce the paper",
 	Default: 0, Min: 0, Max: 1, Integer: true}
 
 // PaperMIDS says whether spec is a MIDS variant in the paper setting: its MIDS fitted

@@ -658,7 +658,7 @@ func (u *UI) showResults() {
 		}
 		fmt.Fprintf(&b, "%s S_W = %s, S_R = %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
 		if m.Unconverged > 0 {
-			fmt.Fprintf(&b, " (warning: %d SVM fits stopped at the iteration cap; raise Max passes)", m.Unconverged)
+			fmt.Fprintf(&b, " (warning: %d model fits stopped at their iteration cap; the ranking may depend on solver precision; for an SVM raise Max passes)", m.Unconverged)
 		}
 	}
 	for i := range res.Methods {

@@ -167,7 +167,7 @@ func (o outputs) size() (plots.ExportOptions, error) {
 func writeRun(c *call, res *experiment.Result, outDir string, size plots.ExportOptions, report bool) error {
 	for _, m := range res.Methods {
 		if m.Unconverged > 0 {
-			c.note("%s: %d SVM fits stopped at the iteration cap before meeting the tolerance; its ranking may depend on solver precision (raise maxIter, e.g. --param maxIter=10000 in the method's params)", m.Label, m.Unconverged)
+			c.note("%s: %d model fits (linear SVM or L1-logistic) stopped at their iteration cap before meeting the tolerance; its ranking may depend on solver precision (for an SVM raise maxIter in the method's params, e.g. \"maxIter\": 10000)", m.Label, m.Unconverged)
 		}
 	}
 	var written []string

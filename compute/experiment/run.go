@@ -114,7 +114,8 @@ type MethodResult struct {
 	AUC map[string]float64 `json:"auc,omitempty"`
 	Top []FeatureStat      `json:"top"`
 	// Unconverged counts the model fits, over all rankings, that stopped at their
-	// iteration cap before meeting the tolerance (linear SVMs): raise maxIter or tol.
+	// iteration cap before meeting the tolerance (linear SVMs, stability selection's
+	// L1-logistic paths).
 	Unconverged int     `json:"unconverged,omitempty"`
 	Seconds     float64 `json:"seconds"`
 }

@@ -25,8 +25,10 @@ import (
 // sees each solution (beta is reused).
 //
 // tol ends a coordinate-descent loop when no update changed the quadratic objective by
-// more than tol, h_j (delta beta_j)^2 (glmnet's criterion; its default is 1e-7).
-func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []float64, tol float64, visit func(l int, beta []float64)) error {
+// more than tol, h_j (delta beta_j)^2 (glmnet's criterion; its default is 1e-7). It
+// returns the number of lambdas whose fit stopped at an iteration cap (50 IRLS steps,
+// 1000 sweeps, 100 KKT rounds) before meeting the tolerance.
+func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []float64, tol float64, visit func(l int, beta []float64)) (capped int, err error) {
 	n, p := x.Dims()
 	beta := make([]float64, p)
 	ybar := 0.0
@@ -72,8 +74,9 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 	}
 	for l, lam := range lambdas {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return capped, ctx.Err()
 		}
+		converged := false
 		for j := 0; j < p; j++ { // sequential strong rule
 			if !inSet[j] && math.Abs(grad[j]) >= 2*lam-prev {
 				inSet[j] = true
@@ -82,9 +85,11 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 		}
 		prev = lam
 		for kkt := 0; kkt < 100; kkt++ {
+			fitted := false
 			for outer := 0; outer < 50; outer++ {
 				approx()
 				maxChange := 0.0
+				swept := false
 				for sweep := 0; sweep < 1000; sweep++ {
 					change := 0.0
 					sw, swr := 0.0, 0.0
@@ -121,10 +126,12 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 					}
 					maxChange = math.Max(maxChange, change)
 					if change < tol {
+						swept = true
 						break
 					}
 				}
-				if maxChange < 10*tol {
+				if maxChange < 10*tol && swept {
+					fitted = true
 					break
 				}
 			}
@@ -140,12 +147,16 @@ func LogisticPath(ctx context.Context, x *mat.Dense, y []float64, lambdas []floa
 				}
 			}
 			if !added {
+				converged = fitted
 				break
 			}
 		}
+		if !converged {
+			capped++
+		}
 		visit(l, beta)
 	}
-	return nil
+	return capped, nil
 }
 
 func softThreshold(z, g float64) float64 {
@@ -202,6 +213,7 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 		ratio = 0.05
 	}
 	prob := make([]float64, p)
+	stopped := 0 // (half-sample, lambda) fits that hit an iteration cap
 	tasks := 1
 	if classes > 2 {
 		tasks = classes
@@ -240,7 +252,7 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 				return nil // a half-sample with one class selects nothing
 			}
 			local := make([][]int32, L)
-			err := LogisticPath(ctx, xb, yb, lambdas, 1e-7, func(l int, beta []float64) {
+			capped, err := LogisticPath(ctx, xb, yb, lambdas, 1e-7, func(l int, beta []float64) {
 				for j, v := range beta {
 					if v != 0 {
 						local[l] = append(local[l], int32(j))
@@ -252,6 +264,7 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 			}
 			mu.Lock()
 			defer mu.Unlock()
+			stopped += capped
 			for l, js := range local {
 				for _, j := range js {
 					count[l][j]++
@@ -268,5 +281,5 @@ func (s StabilitySelection) Rank(ctx context.Context, x *mat.Dense, y []int, cla
 			}
 		}
 	}
-	return Ranking{Order: orderByScore(prob, r), Score: prob}, nil
+	return Ranking{Order: orderByScore(prob, r), Score: prob, Unconverged: stopped}, nil
 }

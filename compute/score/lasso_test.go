@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"steadfast/compute/dataset"
 )
 
@@ -51,7 +53,8 @@ func TestLogisticPathMatchesGlmnet(t *testing.T) {
 		}
 	}
 	// the reference used thresh = 1e-14: solve as tightly
-	err = LogisticPath(context.Background(), ds.X, y, lambdas, 1e-14, func(l int, beta []float64) {
+	var capped int
+	capped, err = LogisticPath(context.Background(), ds.X, y, lambdas, 1e-14, func(l int, beta []float64) {
 		nz := 0
 		for j, b := range beta {
 			w := want[l][ds.Features[j]]
@@ -66,6 +69,9 @@ func TestLogisticPathMatchesGlmnet(t *testing.T) {
 			t.Errorf("lambda %d: %d non-zero coefficients, glmnet %d", l, nz, len(want[l]))
 		}
 	})
+	if capped != 0 {
+		t.Errorf("%d of %d lambdas stopped at an iteration cap; glmnet converged on all", capped, len(lambdas))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,5 +104,19 @@ func TestStabilitySelectionFindsTheSignal(t *testing.T) {
 	}
 	if !top["Hsa.8147"] && !top["Hsa.692_dup2"] && !top["Hsa.36689"] {
 		t.Errorf("none of glmnet's first genes in the top 10")
+	}
+}
+
+// TestLogisticPathCountsCappedFits: on separable classes with a vanishing penalty the
+// coefficients grow without bound, so the fits reach their iteration caps, and say so.
+func TestLogisticPathCountsCappedFits(t *testing.T) {
+	x := mat.NewDense(6, 2, []float64{-3, 1, -2, 0, -1, 1, 1, 0, 2, 1, 3, 0})
+	y := []float64{0, 0, 0, 1, 1, 1}
+	capped, err := LogisticPath(context.Background(), x, y, []float64{1e-3, 1e-9, 1e-15}, 1e-30, func(int, []float64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if capped == 0 {
+		t.Error("no fit reported stopping at a cap on separable data with no penalty")
 	}
 }

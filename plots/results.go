@@ -53,19 +53,33 @@ func init() {
 		if sm.Name == "nogueira" {
 			continue
 		}
-		name := sm.Name
-		m := Measure{Key: name, Label: sm.Label, Catalogue: true, Min: sm.Min, Max: sm.Max,
-			Value: func(s experiment.StabilityPoint) float64 {
-				if v, ok := s.Measures[name]; ok {
-					return v
-				}
-				return math.NaN()
-			}}
+		m := catalogueMeasure(sm.Name, sm.Label, sm.Min, sm.Max)
 		if sm.Min < 0 {
 			m.Random = func(k, p float64) float64 { return 0 }
 		}
 		Measures = append(Measures, m)
 	}
+	for _, am := range stability.AdjustedMeasures {
+		m := catalogueMeasure(am.Name, am.Label+" (similarity-adjusted, k ≤ 50)", -1, 1)
+		if am.Corrected {
+			m.Random = func(k, p float64) float64 { return 0 }
+		} else {
+			m.Min = 0
+		}
+		Measures = append(Measures, m)
+	}
+}
+
+// catalogueMeasure draws the catalogue value name, NaN where a point lacks it (k above
+// 50 for the adjusted measures, or a run saved before the catalogue was computed).
+func catalogueMeasure(name, label string, lo, hi float64) Measure {
+	return Measure{Key: name, Label: label, Catalogue: true, Min: lo, Max: hi,
+		Value: func(s experiment.StabilityPoint) float64 {
+			if v, ok := s.Measures[name]; ok {
+				return v
+			}
+			return math.NaN()
+		}}
 }
 
 // matched says whether a measure is a matching measure, computed for k <= 50 only.

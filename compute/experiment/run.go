@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -294,9 +295,9 @@ func (d *design) fitPaperMIDS(ctx context.Context, ds *dataset.Dataset) error {
 func (d *design) result(ds *dataset.Dataset, outs []taskOut) *Result {
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
-	profiles := featureProfiles(ds, d.cfg.ZScore)
+	sd := newSummaryData(d.cfg, ds)
 	for m, spec := range d.cfg.Methods {
-		res.Methods = append(res.Methods, summarize(d.cfg, ds, m, spec, d.tasks, outs, d.maxK, d.accKs, profiles))
+		res.Methods = append(res.Methods, summarize(d.cfg, ds, m, spec, d.tasks, outs, d.maxK, d.accKs, sd))
 	}
 	res.Comparisons = compare(d.cfg, d.tasks, outs, d.accKs)
 	return res
@@ -439,7 +440,7 @@ func meanSD(v []float64) (float64, float64) {
 }
 
 // summarize turns one method's task outputs into curves and tables.
-func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, profiles [][]float64) MethodResult {
+func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, sd *summaryData) MethodResult {
 	in, _ := method.Lookup(spec.Name)
 	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
 	if method.PaperMIDS(spec) {
@@ -499,7 +500,8 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		}
 		return runs[i]
 	}
-	mr.Stability = stabilityCurves(cfg.Ks, pairs, orderOf, profiles)
+	var adjusted map[string][]float64
+	mr.Stability, adjusted = stabilityCurves(cfg.Ks, pairs, orderOf, sd)
 	orders := make([][]int, len(runs))
 	for i, r := range runs {
 		orders[i] = r.order
@@ -513,10 +515,17 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		setPairs[i] = [2]int{pr.a, pr.b}
 	}
 	catalogue := stability.SetCurves(orders, ref.order, setPairs, p, cfg.Ks)
-	for ki := range mr.Stability {
-		mr.Stability[ki].Measures = make(map[string]float64, len(catalogue))
+	for ki, pt := range mr.Stability {
+		mr.Stability[ki].Measures = make(map[string]float64, len(catalogue)+len(adjusted))
 		for name, v := range catalogue {
 			mr.Stability[ki].Measures[name] = v[ki]
+		}
+		if ai := slices.Index(sd.adjKs, pt.K); ai >= 0 {
+			for name, v := range adjusted {
+				if !math.IsNaN(v[ai]) {
+					mr.Stability[ki].Measures[name] = v[ai]
+				}
+			}
 		}
 	}
 	// S_W and S_R over whole vectors
@@ -631,13 +640,18 @@ func diceSorted(a, b []int) float64 {
 // from one pass per pair. The matched measures compare the top-k groups (a single
 // feature is a group of one); each pair's weight matrices are computed once, and their
 // leading k x k blocks matched for each k.
-func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, profiles [][]float64) []StabilityPoint {
+func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summaryData) ([]StabilityPoint, map[string][]float64) {
+	profiles := sd.profiles
+	adjusted := stability.NewAdjustedCurves(sd.adjKs)
 	id := make([][]float64, len(ks))
 	ss := make([][]float64, len(ks))
 	vm := make([][]float64, len(ks))
 	idm := make([][]float64, len(ks))
 	for _, pr := range pairs {
 		a, b := runOf(pr.a), runOf(pr.b)
+		if len(sd.adjKs) > 0 {
+			adjusted.Add(a.order, b.order, sd.similarity(a.order, b.order))
+		}
 		common := stability.TopKOverlaps(a.order, b.order, ks)
 		var rv, rd [][]float64
 		for ki, k := range ks {
@@ -677,7 +691,51 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, profiles [
 		}
 		out[ki] = pt
 	}
-	return out
+	return out, adjusted.Values(sd.expected)
+}
+
+// summaryData is what every method's summary shares: each feature's profile over all
+// samples (z-scored when the study z-scores), and for the similarity-adjusted measures
+// their ks (those up to maxMatchedK) and expectations for random selections.
+type summaryData struct {
+	profiles [][]float64
+	adjKs    []int
+	expected [][]float64
+}
+
+// expectedDraws is the number of random pairs of selections behind each expectation of
+// the similarity-adjusted measures (stabm's default is 10,000; the estimate's standard
+// error at 1,000 is below 0.01 of k on the real sets).
+const expectedDraws = 1000
+
+func newSummaryData(cfg Config, ds *dataset.Dataset) *summaryData {
+	sd := &summaryData{profiles: featureProfiles(ds, cfg.ZScore)}
+	for _, k := range cfg.Ks {
+		if k <= maxMatchedK {
+			sd.adjKs = append(sd.adjKs, k)
+		}
+	}
+	sd.expected = stability.Expected(len(sd.profiles), sd.adjKs, expectedDraws, dataset.Rand(cfg.Seed, 300),
+		func(f, g int) float64 { return math.Abs(stability.Pearson(sd.profiles[f], sd.profiles[g])) })
+	return sd
+}
+
+// similarity returns |r| of a[i] and b[j] for i, j below the largest adjusted k, each
+// computed once.
+func (sd *summaryData) similarity(a, b []int) func(i, j int) float64 {
+	m := min(len(a), len(b), sd.adjKs[len(sd.adjKs)-1])
+	s := make([]float64, m*m)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return func(i, j int) float64 {
+		v := s[i*m+j]
+		if math.IsNaN(v) {
+			v = math.Abs(stability.Pearson(sd.profiles[a[i]], sd.profiles[b[j]]))
+			s[i*m+j] = v
+		}
+		return v
+	}
 }
 
 // contiguous says whether ks are 1, 2, 3, ... (at least two of them).

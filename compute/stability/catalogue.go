@@ -67,7 +67,7 @@ var SetMeasures = []SetMeasure{
 		Pair: func(a, b, c, p float64) float64 { return ratio(c*p-a*b, a*(p-a)) }},
 	{Name: "pof", Label: "POF", Source: "Shi et al. 2005 (OmicsMarkeR pof): c / a", Min: 0, Max: 1,
 		Pair: func(a, b, c, p float64) float64 { return c / a }},
-	{Name: "canberra", Label: "Canberra distance", Source: "Jurman et al. 2008: sum_j |t1 - t2| / (t1 + t2), t = min(rank, k + 1), divided by k (0: the same top k in the same order)",
+	{Name: "canberra", Label: "Canberra distance (0: the same ranking)", Source: "Jurman et al. 2008: sum_j |t1 - t2| / (t1 + t2), t = min(rank, k + 1), divided by k (0: the same top k in the same order)",
 		Min: 0, Max: 2, Ranked: true},
 }
 

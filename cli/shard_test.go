@@ -177,3 +177,24 @@ func TestSlurmCommandWritesRunnableScripts(t *testing.T) {
 		t.Errorf("64 tasks for 63 units: exit %d, %q", code, errw.String())
 	}
 }
+
+func TestSlurmTimeAndMemory(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int // minutes, 0 refused
+	}{{"90", 90}, {"1:30", 2}, {"2:00:00", 120}, {"1-12", 2160}, {"1-0:30", 1470}, {"0:30:01", 31}, {"two hours", 0}, {"", 0}, {"1:2:3:4", 0}} {
+		got, err := parseSlurmTime(tc.in)
+		if got != tc.want || (err != nil) != (tc.want == 0) {
+			t.Errorf("--time %q: %d minutes, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		want int // MB, 0 refused
+	}{{"4G", 4096}, {"4000M", 4000}, {"4000", 4000}, {"1t", 1048576}, {"512K", 1}, {"4GB", 0}, {"-1G", 0}, {"", 0}} {
+		got, err := parseMemory(tc.in)
+		if got != tc.want || (err != nil) != (tc.want == 0) {
+			t.Errorf("--mem %q: %d MB, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +23,7 @@ type slurmJob struct {
 	tasks, cpus                int
 	partition, account         string
 	time, mem                  string
+	memMB, minutes             int // the same, for Snakemake's resources
 	name                       string
 	shardDirs                  []string
 	merged                     string
@@ -72,6 +75,12 @@ func slurmCommand(c *call) error {
 	if job.time == "" {
 		job.time = shardTime(planned, ds, *tasks, *cpus)
 		c.note("each shard may run %s (three times the estimate; --time sets it)", job.time)
+	}
+	if job.memMB, err = parseMemory(job.mem); err != nil {
+		return err
+	}
+	if job.minutes, err = parseSlurmTime(job.time); err != nil {
+		return err
 	}
 	if !strings.Contains(filepath.Base(job.binary), "headless") {
 		c.note("the jobs run %s; on nodes without a display or libGL, build the headless binary (README, On a cluster) and pass --binary", job.binary)
@@ -203,7 +212,7 @@ func (j *slurmJob) snakefile() string {
 	fmt.Fprintf(&b, "N = %d\nSTEADFAST = %q\nCONFIG = %q\n\n", j.tasks, j.binary, j.configPath)
 	fmt.Fprintf(&b, "workdir: %q\n\n", j.dir)
 	b.WriteString("rule all:\n    input: \"result/result.json\"\n\n")
-	fmt.Fprintf(&b, "rule shard:\n    output: \"shards/{i}/shard.gob.gz\"\n    threads: %d\n    resources: mem=%q, runtime=%q\n", j.cpus, j.mem, j.time)
+	fmt.Fprintf(&b, "rule shard:\n    output: \"shards/{i}/shard.gob.gz\"\n    threads: %d\n    resources: mem_mb=%d, runtime=%d\n", j.cpus, j.memMB, j.minutes)
 	b.WriteString("    shell: \"'{STEADFAST}' run '{CONFIG}' --shard {wildcards.i}/{N} -o shards/{wildcards.i}\"\n\n")
 	b.WriteString("rule merge:\n    input: expand(\"shards/{i}/shard.gob.gz\", i=range(1, N + 1))\n    output: \"result/result.json\"\n")
 	b.WriteString("    params: dirs=\" \".join(f\"shards/{i}\" for i in range(1, N + 1))\n")
@@ -237,6 +246,68 @@ func sbatch(args ...string) (string, error) {
 	}
 	id, _, _ := strings.Cut(msg, ";") // "id;cluster" on a federation
 	return id, nil
+}
+
+// parseMemory reads a Slurm --mem value (a number of megabytes, or with the unit K, M,
+// G or T) as megabytes.
+func parseMemory(s string) (int, error) {
+	unit := 1.0
+	num := strings.TrimSpace(s)
+	if n := len(num); n > 0 {
+		if u := strings.IndexByte("KMGT", num[n-1]&^0x20); u >= 0 {
+			unit = []float64{1.0 / 1024, 1, 1024, 1024 * 1024}[u]
+			num = num[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v <= 0 || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("--mem %q: give the memory of a shard as Slurm writes it, e.g. 4G or 4000M", s)
+	}
+	return max(1, int(math.Ceil(v*unit))), nil
+}
+
+// parseSlurmTime reads a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or
+// D-HH:MM:SS) as whole minutes, rounded up.
+func parseSlurmTime(s string) (int, error) {
+	bad := fmt.Errorf("--time %q: give the time limit as Slurm writes it, e.g. 90 (minutes), 2:00:00 or 1-12:00:00", s)
+	days := 0
+	rest := strings.TrimSpace(s)
+	if d, r, ok := strings.Cut(rest, "-"); ok {
+		v, err := strconv.Atoi(d)
+		if err != nil || v < 0 {
+			return 0, bad
+		}
+		days, rest = v, r
+	}
+	var parts []int
+	for _, f := range strings.Split(rest, ":") {
+		v, err := strconv.Atoi(f)
+		if err != nil || v < 0 {
+			return 0, bad
+		}
+		parts = append(parts, v)
+	}
+	var secs int
+	switch {
+	case days > 0 && len(parts) <= 3: // D-HH[:MM[:SS]]
+		for len(parts) < 3 {
+			parts = append(parts, 0)
+		}
+		secs = parts[0]*3600 + parts[1]*60 + parts[2]
+	case len(parts) == 1: // minutes
+		secs = parts[0] * 60
+	case len(parts) == 2: // MM:SS
+		secs = parts[0]*60 + parts[1]
+	case len(parts) == 3:
+		secs = parts[0]*3600 + parts[1]*60 + parts[2]
+	default:
+		return 0, bad
+	}
+	secs += days * 86400
+	if secs <= 0 {
+		return 0, bad
+	}
+	return (secs + 59) / 60, nil
 }
 
 // shQuote quotes s for a POSIX shell.

@@ -267,3 +267,30 @@ func TestSlurmArrayJobMergesToTheLocalRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSnakefileMergesToTheLocalRun runs the Snakefile that steadfast slurm writes with
+// Snakemake on this machine (2 cores) and checks its merged result against a local run.
+// Snakemake is a bonus, not in the README's packages: without it the test is skipped.
+func TestSnakefileMergesToTheLocalRun(t *testing.T) {
+	if _, err := exec.LookPath("snakemake"); err != nil {
+		t.Skip("snakemake is not installed (apt-get install snakemake)")
+	}
+	dir := t.TempDir()
+	bin := buildHeadless(t, dir)
+	cfg := colonStudy(t, dir, `{"name": "fstat"}, {"name": "relieff"}`)
+	single := filepath.Join(dir, "single")
+	if out, err := exec.Command(bin, "run", cfg, "-o", single, "--dpi", "30").CombinedOutput(); err != nil {
+		t.Fatalf("the local run: %v\n%s", err, out)
+	}
+	job := filepath.Join(dir, "job")
+	if out, err := exec.Command(bin, "slurm", cfg, "-o", job, "--tasks", "3", "--cpus", "1", "--binary", bin).CombinedOutput(); err != nil {
+		t.Fatalf("steadfast slurm: %v\n%s", err, out)
+	}
+	cmd := exec.Command("snakemake", "-s", filepath.Join(job, "Snakefile"), "--cores", "2")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("snakemake: %v\n%s", err, out)
+	}
+	if runNumbers(t, filepath.Join(job, "result")) != runNumbers(t, single) {
+		t.Error("the result merged by Snakemake differs from the local run")
+	}
+}

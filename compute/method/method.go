@@ -47,7 +47,7 @@ type Spec struct {
 
 var svmParams = []Param{
 	{Key: "C", Label: "C", Help: "SVM cost: larger fits the training data harder", Default: 1, Min: 1e-6, Max: 1e6},
-	{Key: "tol", Label: "Tolerance", Help: "stop when the dual's projected-gradient gap is below this", Default: 1e-4, Min: 1e-10, Max: 1},
+	{Key: "tol", Label: "Tolerance", Help: "stop when the dual's projected-gradient gap is below this; 1e-6 by default (scikit-learn's and LIBLINEAR's 1e-4 leaves SVM-RFE's top 50 on Chowdary and SRBCT depending on solver precision: 30 and 33 of 50 agree with 1e-8, against 50 of 50 at 1e-6, for 12% more time)", Default: 1e-6, Min: 1e-10, Max: 1},
 	{Key: "maxIter", Label: "Max passes", Help: "iteration cap of the SVM solver (passes over the samples)", Default: 1000, Min: 1, Max: 1e6, Integer: true},
 	{Key: "hinge", Label: "Hinge loss", Help: "the standard hinge loss (as Guyon's and WEKA's SVM) instead of its square (LIBLINEAR's and scikit-learn's default)", Default: 0, Min: 0, Max: 1, Integer: true},
 }

@@ -49,6 +49,13 @@ func RunWindow(file string) {
 	w.ShowAndRun()
 }
 
+// wheelScroll scrolls content vertically, with the mouse wheel working over its fields.
+func wheelScroll(content fyne.CanvasObject) *container.Scroll {
+	s := container.NewVScroll(content)
+	widgets.RelayWheel(content, s)
+	return s
+}
+
 // UI is the state and the widgets of the main window. Its methods run on the UI goroutine.
 type UI struct {
 	app fyne.App
@@ -182,9 +189,9 @@ func (u *UI) build() {
 	u.protocol = newProtocolPanel()
 
 	left := container.NewAppTabs(
-		container.NewTabItemWithIcon("Data", theme.FileIcon(), container.NewVScroll(dataTab)),
-		container.NewTabItemWithIcon("Methods", theme.ListIcon(), container.NewVScroll(u.methods.content)),
-		container.NewTabItemWithIcon("Protocol", theme.SettingsIcon(), container.NewVScroll(u.protocol.content)),
+		container.NewTabItemWithIcon("Data", theme.FileIcon(), wheelScroll(dataTab)),
+		container.NewTabItemWithIcon("Methods", theme.ListIcon(), wheelScroll(u.methods.content)),
+		container.NewTabItemWithIcon("Protocol", theme.SettingsIcon(), wheelScroll(u.protocol.content)),
 	)
 
 	onErr := func(err error) { u.showError(err) }

@@ -117,9 +117,10 @@ func (g *groupsView) refresh() {
 		if i < len(mr.Reference.Relevance) {
 			rel = strconv.FormatFloat(mr.Reference.Relevance[i], 'g', 4, 64)
 		}
-		rows = append(rows, []string{strconv.Itoa(i + 1), g.u.result.Data.Label(mr.Reference.Order[i]), strconv.Itoa(len(members)), rel, strings.Join(ms, ", ")})
+		rows = append(rows, []string{strconv.Itoa(i + 1), g.u.result.Data.Label(mr.Reference.Order[i]), strconv.Itoa(len(members)), rel,
+			g.u.result.Data.RepeatedGenes(members), strings.Join(ms, ", ")})
 	}
-	g.table.SetRows([]string{"rank", "representative", "size", "relevance", "members"}, rows, 50, 130, 50, 80, 600)
+	g.table.SetRows([]string{"rank", "representative", "size", "relevance", "genes with several probes", "members"}, rows, 50, 130, 50, 80, 160, 600)
 }
 
 // show draws group row's heat map and values by class from the data on screen, when

@@ -153,3 +153,25 @@ func TestErrorTableTopGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestTopTableCountsProbesOfOneGene: with gene symbols, the top-feature table says how
+// many of its rows are probes of the same gene.
+func TestTopTableCountsProbesOfOneGene(t *testing.T) {
+	res := smallResult(t)
+	p := len(res.Data.Features)
+	res.Data.Symbols = make([]string, p)
+	top := res.Methods[0].Top
+	if len(top) < 3 {
+		t.Fatalf("%d top features", len(top))
+	}
+	res.Data.Symbols[top[0].Feature], res.Data.Symbols[top[2].Feature] = "DDR1", "DDR1"
+	res.Data.Symbols[top[1].Feature] = "TP53"
+	f := TopTable(res, 0)
+	last := len(f.Table[0]) - 1
+	if f.Table[0][last] != "probes of the gene in this table" {
+		t.Fatalf("header %v", f.Table[0])
+	}
+	if got := []string{f.Table[1][last], f.Table[2][last], f.Table[3][last]}; got[0] != "2" || got[1] != "" || got[2] != "2" {
+		t.Errorf("probe counts of the first three rows: %q, want 2, empty, 2", got)
+	}
+}

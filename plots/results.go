@@ -403,13 +403,23 @@ func TopTable(res *experiment.Result, method int) Figure {
 	f := Figure{Name: "top-features-" + safeName(mr.Label), Title: mr.Label + ": top features"}
 	f.Table = [][]string{{"feature", fmt.Sprintf("frequency in top %d", res.Config.GridK), "mean rank", "rank on all samples", "score on all samples"}}
 	sym := res.Data.Symbols != nil
+	probes := map[string]int{} // probes of each gene in this table
 	if sym {
-		f.Table[0] = append(f.Table[0], "gene symbol")
+		f.Table[0] = append(f.Table[0], "gene symbol", "probes of the gene in this table")
+		for _, t := range mr.Top {
+			if s := res.Data.Symbols[t.Feature]; s != "" {
+				probes[s]++
+			}
+		}
 	}
 	for _, t := range mr.Top {
 		row := []string{t.Name, f4(t.Frequency), strconv.FormatFloat(t.MeanRank, 'f', 1, 64), strconv.Itoa(t.RefRank), strconv.FormatFloat(t.Score, 'g', 6, 64)}
-		if sym && t.Feature < len(res.Data.Symbols) {
-			row = append(row, res.Data.Symbols[t.Feature])
+		if sym {
+			s := res.Data.Symbols[t.Feature]
+			row = append(row, s, "")
+			if probes[s] > 1 {
+				row[len(row)-1] = strconv.Itoa(probes[s])
+			}
 		}
 		f.Table = append(f.Table, row)
 	}

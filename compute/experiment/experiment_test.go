@@ -418,3 +418,17 @@ func TestMIDSPaperSetting(t *testing.T) {
 		t.Error("the paper setting was accepted with topVariance")
 	}
 }
+
+func TestRepeatedGenes(t *testing.T) {
+	d := DataInfo{Features: []string{"a", "b", "c", "d", "e", "f"}, Symbols: []string{"TP53", "DDR1", "TP53", "", "DDR1", "DDR1"}}
+	// counted by hand: DDR1 at 1, 4, 5; TP53 at 0, 2; feature 3 has no symbol
+	if got := d.RepeatedGenes([]int{0, 1, 2, 3, 4, 5}); got != "DDR1 ×3, TP53 ×2" {
+		t.Errorf("got %q", got)
+	}
+	if got := d.RepeatedGenes([]int{0, 1, 3}); got != "" {
+		t.Errorf("no repeated gene, got %q", got)
+	}
+	if got := (DataInfo{Features: d.Features}).RepeatedGenes([]int{0, 2}); got != "" {
+		t.Errorf("without symbols, got %q", got)
+	}
+}

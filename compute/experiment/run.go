@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +52,38 @@ func (d DataInfo) Label(j int) string {
 		return d.Features[j] + " (" + d.Symbols[j] + ")"
 	}
 	return d.Features[j]
+}
+
+// RepeatedGenes names the genes that several of the features hold probes of, with
+// their counts, most first: "DDR1 ×3, TP53 ×2"; "" when symbols are unknown or no gene
+// repeats.
+func (d DataInfo) RepeatedGenes(features []int) string {
+	if d.Symbols == nil {
+		return ""
+	}
+	count := map[string]int{}
+	for _, j := range features {
+		if j < len(d.Symbols) && d.Symbols[j] != "" {
+			count[d.Symbols[j]]++
+		}
+	}
+	var genes []string
+	for g, c := range count {
+		if c > 1 {
+			genes = append(genes, g)
+		}
+	}
+	sort.Slice(genes, func(a, b int) bool {
+		if count[genes[a]] != count[genes[b]] {
+			return count[genes[a]] > count[genes[b]]
+		}
+		return genes[a] < genes[b]
+	})
+	parts := make([]string, len(genes))
+	for i, g := range genes {
+		parts[i] = fmt.Sprintf("%s ×%d", g, count[g])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Selection is one ranking's head: the best features of one resample.

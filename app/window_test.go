@@ -654,3 +654,36 @@ func TestOpenRunFolder(t *testing.T) {
 		t.Errorf("after opening the folder, the result is %v (error %v)", got, onUI(func() error { return u.lastErr }))
 	}
 }
+
+// TestReopenedRunReadsDataAsTheRunDid: a run on log2 data with a symbol file reopens
+// with those settings on the Data tab, and its data are reloaded log2-transformed.
+func TestReopenedRunReadsDataAsTheRunDid(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "counts.csv")
+	os.WriteFile(data, []byte("g1,g2,g3,class\n4,16,2,A\n8,32,4,A\n2,64,8,B\n16,8,2,B\n"), 0o644)
+	syms := filepath.Join(dir, "symbols.tsv")
+	os.WriteFile(syms, []byte("g1\tTP53\ng2\tDDR1\ng3\tTP53\n"), 0o644)
+	_, res := smallRun(t)
+	res.Config.DataPath = data
+	res.Config.Read.SymbolsPath = syms
+	res.Config.Prep = dataset.Prep{Log2: true, DropConstant: true}
+	run := filepath.Join(dir, "run.json")
+	if err := study.SaveRun(run, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := newTestUI(t)
+	serialized(func() { u.OpenRun(run) })
+	waitFor(t, "the run's data", 5*time.Second, func() bool {
+		return onUI(func() bool { return u.data != nil && u.data.Name == "counts.csv" })
+	})
+	if got := onUI(func() []any { return []any{u.log2Check.Checked, u.symbolsEntry.Text} }); got[0] != true || got[1] != syms {
+		t.Errorf("Data tab after reopening: log2 %v, symbols %q", got[0], got[1])
+	}
+	// log2 of the first value, 4, is 2 (the run's preprocessing, not the raw value)
+	if v := onUI(func() float64 { return u.data.X.At(0, 0) }); v != 2 {
+		t.Errorf("first value %v, want log2(4) = 2", v)
+	}
+	if s := onUI(func() []string { return u.data.Symbols }); len(s) != 3 || s[0] != "TP53" {
+		t.Errorf("symbols %v", s)
+	}
+}

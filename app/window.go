@@ -49,6 +49,14 @@ func RunWindow(file string) {
 	w.ShowAndRun()
 }
 
+// split is f with one panel per method when the check is ticked.
+func split(c *widget.Check, f plots.Figure) plots.Figure {
+	if c.Checked {
+		return plots.PerMethod(f)
+	}
+	return f
+}
+
 // wheelScroll scrolls content vertically, with the mouse wheel working over its fields.
 func wheelScroll(content fyne.CanvasObject) *container.Scroll {
 	s := container.NewVScroll(content)
@@ -110,6 +118,8 @@ type UI struct {
 	toolTabs    *container.AppTabs // inside the Tools tab
 	stabChart   *widgets.Chart
 	stabMeasure *widget.Select
+	stabSplit   *widget.Check
+	accSplit    *widget.Check
 	accChart    *widgets.Chart
 	accClass    *widget.Select
 	gridChart   *widgets.Chart
@@ -209,6 +219,9 @@ func (u *UI) build() {
 	u.accChart = widgets.NewChart("Accuracy appears after a run.")
 	u.accChart.OnError = onErr
 	u.accClass = widget.NewSelect(nil, func(string) { u.showResults() })
+	// one panel per method keeps overlapping bands readable; shown and exported so
+	u.stabSplit = widget.NewCheck("one panel per method", func(bool) { u.showResults() })
+	u.accSplit = widget.NewCheck("one panel per method", func(bool) { u.showResults() })
 
 	u.gridChart = widgets.NewChart("The selection-frequency grid appears after a run.")
 	u.gridChart.OnError = onErr
@@ -241,9 +254,9 @@ func (u *UI) build() {
 	gridSplit.Offset = 0.72
 	u.tabs = container.NewAppTabs(
 		container.NewTabItem("Stability", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Measure"), u.stabMeasure), u.numbers, nil, nil, u.stabChart)),
+			container.NewHBox(widget.NewLabel("Measure"), u.stabMeasure, u.stabSplit), u.numbers, nil, nil, u.stabChart)),
 		container.NewTabItem("Accuracy", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Classifier"), u.accClass), nil, nil, nil, u.accChart)),
+			container.NewHBox(widget.NewLabel("Classifier"), u.accClass, u.accSplit), nil, nil, nil, u.accChart)),
 		container.NewTabItem("Selection grid", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK, u.tableActions(u.gridTable, 0, "selection-frequency")), nil, nil, nil, gridSplit)),
 		container.NewTabItem("Top features", container.NewBorder(
@@ -779,13 +792,13 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 	}
 	switch tab {
 	case tabStability:
-		return plots.StabilityVsK(res, plots.Measures[max(u.stabMeasure.SelectedIndex(), 0)])
+		return split(u.stabSplit, plots.StabilityVsK(res, plots.Measures[max(u.stabMeasure.SelectedIndex(), 0)]))
 	case tabAccuracy:
 		ci := u.accClass.SelectedIndex()
 		if ci < 0 || ci >= len(res.Config.Classifiers) {
 			return plots.Figure{}
 		}
-		return plots.AccuracyVsK(res, res.Config.Classifiers[ci])
+		return split(u.accSplit, plots.AccuracyVsK(res, res.Config.Classifiers[ci]))
 	case tabGrid:
 		return plots.SelectionGrid(res, max(u.gridMethod.SelectedIndex(), 0), u.gridKValue())
 	case tabErrors:

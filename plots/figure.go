@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,81 @@ type Figure struct {
 	Build  func() (*plot.Plot, error)
 	Table  [][]string // header row, then one row per drawn number
 	Points []Point
+	// Panel, when set, draws the chart of method i alone, on the axes of the whole
+	// chart; Panels is the number of methods. A figure with Split set is drawn as one
+	// panel per method in a grid under its title (see PerMethod).
+	Panel  func(i int) (*plot.Plot, error)
+	Panels int
+	Split  bool
+}
+
+// PerMethod returns f drawn as one panel per method, when it can be (Panel set, two
+// methods or more), so that overlapping bands stay readable; else f itself.
+func PerMethod(f Figure) Figure {
+	if f.Panel != nil && f.Panels > 1 {
+		f.Split = true
+		f.Name += "-per-method"
+		f.Points = nil // hover positions are those of the one chart
+	}
+	return f
+}
+
+// charts builds what f draws: its one chart, or its panels when split.
+func (f Figure) charts() ([]*plot.Plot, error) {
+	if !f.Split {
+		p, err := f.Build()
+		return []*plot.Plot{p}, err
+	}
+	ps := make([]*plot.Plot, f.Panels)
+	for i := range ps {
+		p, err := f.Panel(i)
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+// drawCharts draws one chart with drawFigure, or panels in a grid of ceil(sqrt(n))
+// columns under the figure's title; it returns the data canvas of a single chart.
+func drawCharts(title string, ps []*plot.Plot, c draw.Canvas) draw.Canvas {
+	if len(ps) == 1 {
+		return drawFigure(ps[0], c)
+	}
+	head := plot.New()
+	head.Title.Text = title
+	head.Title.TextStyle.Handler = Rich()
+	fitTitle(head, c.Max.X-c.Min.X)
+	ts := head.Title.TextStyle
+	ts.XAlign, ts.YAlign = text.XCenter, text.YTop
+	th := ts.Height(title) + vg.Points(6)
+	c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Points(3)}, title)
+	body := draw.Crop(c, 0, 0, 0, -th)
+	// one y label for the grid, along its left edge (a panel's own label can be longer
+	// than the panel is high)
+	if label := ps[0].Y.Label.Text; label != "" {
+		ls := ps[0].Y.Label.TextStyle
+		ls.Handler = Rich()
+		ls.Font.Size = vg.Points(10)
+		for ls.Font.Size > vg.Points(6) && ls.Width(label) > body.Max.Y-body.Min.Y {
+			ls.Font.Size -= vg.Points(0.5)
+		}
+		ls.Rotation, ls.XAlign, ls.YAlign = math.Pi/2, text.XCenter, text.YCenter
+		lh := ls.Height(label)
+		c.FillText(ls, vg.Point{X: body.Min.X + lh/2, Y: (body.Min.Y + body.Max.Y) / 2}, label)
+		body = draw.Crop(body, lh+vg.Points(3), 0, 0, 0)
+		for _, p := range ps {
+			p.Y.Label.Text = ""
+		}
+	}
+	cols := int(math.Ceil(math.Sqrt(float64(len(ps)))))
+	rows := (len(ps) + cols - 1) / cols
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(8), PadY: vg.Points(8)}
+	for i, p := range ps {
+		drawFigure(p, tiles.At(body, i%cols, i/cols))
+	}
+	return body
 }
 
 // Formats that Export writes.
@@ -74,7 +150,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 	}
 	var paths []string
 	for _, format := range formats {
-		p, err := f.Build()
+		ps, err := f.charts()
 		if err != nil {
 			return paths, err
 		}
@@ -102,7 +178,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 		default:
 			return paths, fmt.Errorf("unknown format %q (png, svg, pdf, eps)", format)
 		}
-		drawFigure(p, draw.New(wt))
+		drawCharts(f.Title, ps, draw.New(wt))
 		if err := writeFile(path, write); err != nil {
 			return paths, err
 		}
@@ -173,13 +249,17 @@ func Render(f Figure, w, h int, dpi float64) (Rendered, error) {
 	if w < 10 || h < 10 {
 		w, h = max(w, 10), max(h, 10)
 	}
-	p, err := f.Build()
+	ps, err := f.charts()
 	if err != nil {
 		return Rendered{}, err
 	}
 	scale := vg.Inch / vg.Length(dpi)
 	cv := vgimg.NewWith(vgimg.UseWH(vg.Length(w)*scale, vg.Length(h)*scale), vgimg.UseDPI(int(dpi)), vgimg.UseBackgroundColor(image.White.C))
-	dc := drawFigure(p, draw.New(cv))
+	dc := drawCharts(f.Title, ps, draw.New(cv))
+	if len(ps) > 1 {
+		return Rendered{Image: cv.Image()}, nil // no hover points on panels
+	}
+	p := ps[0]
 	data := p.DataCanvas(dc)
 	fx, fy := p.Transforms(&data)
 	r := Rendered{Image: cv.Image()}
@@ -202,6 +282,7 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 		ts.Handler = Rich()
 	}
 	fitTitle(p, c.Max.X-c.Min.X)
+	fitYLabel(p, c.Max.Y-c.Min.Y)
 	leg := p.Legend
 	r := leg.Rectangle(c)
 	h := r.Max.Y - r.Min.Y
@@ -228,6 +309,19 @@ func fitTitle(p *plot.Plot, width vg.Length) {
 	ts.Font.Size = vg.Points(11)
 	for ts.Font.Size > vg.Points(7) && ts.Width(p.Title.Text) > width {
 		ts.Font.Size -= vg.Points(0.5)
+	}
+}
+
+// fitYLabel shrinks the y axis label (down to 6 points) to at most 3/4 of the height,
+// and drops it when it still does not fit: gonum/plot leaves no room for the data when
+// the label is longer than the axis.
+func fitYLabel(p *plot.Plot, height vg.Length) {
+	ts := &p.Y.Label.TextStyle
+	for ts.Font.Size > vg.Points(6) && ts.Width(p.Y.Label.Text) > 0.75*height {
+		ts.Font.Size -= vg.Points(0.5)
+	}
+	if ts.Width(p.Y.Label.Text) > 0.75*height {
+		p.Y.Label.Text = ""
 	}
 }
 

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/synth"
@@ -173,5 +176,42 @@ func TestTopTableCountsProbesOfOneGene(t *testing.T) {
 	}
 	if got := []string{f.Table[1][last], f.Table[2][last], f.Table[3][last]}; got[0] != "2" || got[1] != "" || got[2] != "2" {
 		t.Errorf("probe counts of the first three rows: %q, want 2, empty, 2", got)
+	}
+}
+
+// TestPerMethodPanels: split by method, the stability figure draws each method in its
+// own panel (the first method's colour only on the left, the second's only on the
+// right), in every format.
+func TestPerMethodPanels(t *testing.T) {
+	res := smallResult(t) // F-statistic and SVM-RFE
+	f := PerMethod(StabilityVsK(res, Measures[0]))
+	if !f.Split || f.Name != "stability-simid-per-method" {
+		t.Fatalf("split %v, name %s", f.Split, f.Name)
+	}
+	r, err := Render(f, 1200, 500, 96)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0, _, _ := methodStyle(res.Methods[0].Spec.Name, 0)
+	c1, _, _ := methodStyle(res.Methods[1].Spec.Name, 1)
+	count := func(c color.Color, x0, x1 int) int {
+		n := 0
+		b := r.Image.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := x0; x < x1; x++ {
+				if near(r.Image.At(x, y), c, 8) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	w := r.Image.Bounds().Dx()
+	if l0, r0, l1, r1 := count(c0, 0, w/2), count(c0, w/2, w), count(c1, 0, w/2), count(c1, w/2, w); l0 < 50 || r1 < 50 || r0 > 0 || l1 > 0 {
+		t.Errorf("pixels of method 1's colour left %d, right %d; of method 2's left %d, right %d", l0, r0, l1, r1)
+	}
+	paths, err := Export(f, t.TempDir(), Formats, ExportOptions{Width: 16 * vg.Centimeter, Height: 10 * vg.Centimeter, DPI: 100})
+	if err != nil || len(paths) != len(Formats)+1 {
+		t.Errorf("export: %v, %v", paths, err)
 	}
 }

@@ -186,9 +186,12 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		}
 		return f
 	}
-	f.Build = func() (*plot.Plot, error) {
+	build := func(only int) (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title
+		if only >= 0 {
+			p.Title.Text = res.Methods[only].Label
+		}
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = m.Label
 		lowest := math.Max(bottom, -1)
@@ -198,6 +201,9 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		style(p, lowest, top)
 		var ly layers
 		for i, mr := range res.Methods {
+			if only >= 0 && i != only {
+				continue
+			}
 			var xy plotter.XYs
 			var ks, los, his []float64
 			for _, s := range mr.Stability {
@@ -226,7 +232,11 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			if err != nil {
 				return nil, err
 			}
-			p.Legend.Add(fmt.Sprintf("%s (S_{W} %s, S_{R} %.2f)", mr.Label, SWText(mr.SW, f2), mr.SR), l, sc)
+			entry := fmt.Sprintf("%s (S_{W} %s, S_{R} %.2f)", mr.Label, SWText(mr.SW, f2), mr.SR)
+			if only >= 0 { // the panel's title names the method
+				entry = fmt.Sprintf("S_{W} %s, S_{R} %.2f", SWText(mr.SW, f2), mr.SR)
+			}
+			p.Legend.Add(entry, l, sc)
 		}
 		ly.addTo(p)
 		if len(random) > 1 {
@@ -241,6 +251,8 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		}
 		return p, nil
 	}
+	f.Build = func() (*plot.Plot, error) { return build(-1) }
+	f.Panel, f.Panels = build, len(res.Methods)
 	return f
 }
 
@@ -259,9 +271,12 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			f.Points = append(f.Points, Point{float64(a.K), a.Mean, fmt.Sprintf("%s, k = %d: %.3f ± %.3f", mr.Label, a.K, a.Mean, a.SD)})
 		}
 	}
-	f.Build = func() (*plot.Plot, error) {
+	build := func(only int) (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title
+		if only >= 0 {
+			p.Title.Text = res.Methods[only].Label
+		}
 		p.X.Label.Text = "number of selected features k"
 		p.Y.Label.Text = "test accuracy (mean ± sd)"
 		lo := 1.0
@@ -275,7 +290,7 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 		var ly layers
 		for i, mr := range res.Methods {
 			pts := mr.Accuracy[classifier]
-			if len(pts) == 0 {
+			if len(pts) == 0 || only >= 0 && i != only {
 				continue
 			}
 			var xy plotter.XYs
@@ -297,12 +312,17 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {
 				label = fmt.Sprintf("%s (area under the curve %.3f)", mr.Label, auc)
+				if only >= 0 { // the panel's title names the method
+					label = fmt.Sprintf("area under the curve %.3f", auc)
+				}
 			}
 			p.Legend.Add(label, l, sc)
 		}
 		ly.addTo(p)
 		return p, nil
 	}
+	f.Build = func() (*plot.Plot, error) { return build(-1) }
+	f.Panel, f.Panels = build, len(res.Methods)
 	return f
 }
 

@@ -29,12 +29,8 @@ func RunShard(ctx context.Context, cfg experiment.Config, ds *dataset.Dataset, i
 	if err != nil {
 		return nil, err
 	}
-	var report func(experiment.Progress)
-	if progress != nil {
-		th := NewThrottle(progress, defaultEvery)
-		defer th.Flush()
-		report = th.Report
-	}
+	report, flush := throttled(progress)
+	defer flush()
 	return experiment.RunShard(ctx, cfg, ds, i, n, report)
 }
 

@@ -80,13 +80,18 @@ func Run(ctx context.Context, cfg experiment.Config, ds *dataset.Dataset, progre
 	if err != nil {
 		return nil, err
 	}
-	var report func(experiment.Progress)
-	if progress != nil {
-		th := NewThrottle(progress, defaultEvery)
-		defer th.Flush()
-		report = th.Report
-	}
+	report, flush := throttled(progress)
+	defer flush()
 	return experiment.Run(ctx, cfg, ds, report)
+}
+
+// throttled wraps progress (nil stays nil) in a Throttle; flush sends its last call.
+func throttled(progress func(experiment.Progress)) (report func(experiment.Progress), flush func()) {
+	if progress == nil {
+		return nil, func() {}
+	}
+	th := NewThrottle(progress, defaultEvery)
+	return th.Report, th.Flush
 }
 
 // listSome lists up to max names, then how many more.

@@ -59,6 +59,9 @@ func init() {
 		}
 		Measures = append(Measures, m)
 	}
+	sech := catalogueMeasure("sechidis", "Sechidis (similarity-adjusted, k ≤ 50)", -1, 1)
+	sech.Random = func(k, p float64) float64 { return 0 }
+	Measures = append(Measures, sech)
 	for _, am := range stability.AdjustedMeasures {
 		m := catalogueMeasure(am.Name, am.Label+" (similarity-adjusted, k ≤ 50)", -1, 1)
 		if am.Corrected {

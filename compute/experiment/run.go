@@ -16,6 +16,7 @@ import (
 
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
+	"steadfast/compute/group"
 	"steadfast/compute/method"
 	"steadfast/compute/parallel"
 	"steadfast/compute/stability"
@@ -548,6 +549,9 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		setPairs[i] = [2]int{pr.a, pr.b}
 	}
 	catalogue := stability.SetCurves(orders, ref.order, setPairs, p, cfg.Ks)
+	for name, v := range sd.sechidis(orders) {
+		adjusted[name] = v
+	}
 	for ki, pt := range mr.Stability {
 		mr.Stability[ki].Measures = make(map[string]float64, len(catalogue)+len(adjusted))
 		for name, v := range catalogue {
@@ -734,6 +738,7 @@ type summaryData struct {
 	profiles [][]float64
 	adjKs    []int
 	expected [][]float64
+	sumC     float64 // sum of the similarity matrix C of Sechidis's measure
 }
 
 // expectedDraws is the number of random pairs of selections behind each expectation of
@@ -748,9 +753,33 @@ func newSummaryData(cfg Config, ds *dataset.Dataset) *summaryData {
 			sd.adjKs = append(sd.adjKs, k)
 		}
 	}
-	sd.expected = stability.Expected(len(sd.profiles), sd.adjKs, expectedDraws, dataset.Rand(cfg.Seed, 300),
-		func(f, g int) float64 { return math.Abs(stability.Pearson(sd.profiles[f], sd.profiles[g])) })
+	sd.expected = stability.Expected(len(sd.profiles), sd.adjKs, expectedDraws, dataset.Rand(cfg.Seed, 300), sd.absR)
+	if len(sd.adjKs) > 0 {
+		x := mat.DenseCopyOf(ds.X)
+		dataset.Standardize(x)
+		sum, _ := group.SimilaritySum(context.Background(), x, stability.AdjustedThreshold)
+		sd.sumC = float64(len(sd.profiles)) + 2*sum
+	}
 	return sd
+}
+
+// absR is |r| of features f and g over all samples.
+func (sd *summaryData) absR(f, g int) float64 {
+	return math.Abs(stability.Pearson(sd.profiles[f], sd.profiles[g]))
+}
+
+// sechidis is Sechidis's measure of the runs' orders at the adjusted ks, by name.
+func (sd *summaryData) sechidis(orders [][]int) map[string][]float64 {
+	if len(sd.adjKs) == 0 {
+		return nil
+	}
+	sim := func(f, g int) float64 {
+		if r := sd.absR(f, g); r > stability.AdjustedThreshold {
+			return r
+		}
+		return 0
+	}
+	return map[string][]float64{"sechidis": stability.Sechidis(orders, len(sd.profiles), sd.adjKs, sim, sd.sumC)}
 }
 
 // similarity returns |r| of a[i] and b[j] for i, j below the largest adjusted k, each

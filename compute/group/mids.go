@@ -471,3 +471,32 @@ func (m MIDSFilter) Rank(ctx context.Context, x *mat.Dense, y []int, classes int
 	}
 	return rk, nil
 }
+
+// SimilaritySum is the sum of |r| over the pairs j < k of the columns of x (z-scored by
+// the caller) with |r| > threshold, r = 1 - d^2 / (2 (n - 1)) from the exact float64
+// distance d of the pair; the pairs are found by the screened pass of CorrelationGraphs.
+// Each column's part is summed apart and the parts added in column order, so the sum
+// does not depend on the goroutines.
+func SimilaritySum(ctx context.Context, x *mat.Dense, threshold float64) (float64, error) {
+	n, _ := x.Dims()
+	sp := newSpace(x)
+	p := sp.len()
+	lo, hi := 2*float64(n-1)*(1-threshold), 2*float64(n-1)*(1+threshold)
+	rows, all := make([][]float64, p), make([]int, p)
+	for j := range rows {
+		rows[j], all[j] = sp.pt.RawRowView(j), j
+	}
+	parts := make([]float64, p)
+	err := sp.screenRows(ctx, rows, all, func(j int, sc screener) {
+		for _, k := range correlated(sc, j, sc.cut(lo), sc.cut(hi)) {
+			if int(k) > j {
+				parts[j] += math.Abs(1 - sc.exact(int(k))/(2*float64(n-1)))
+			}
+		}
+	})
+	sum := 0.0
+	for _, v := range parts {
+		sum += v
+	}
+	return sum, err
+}

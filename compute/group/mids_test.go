@@ -181,3 +181,29 @@ func TestCorrelationGraphMatchesDirectCorrelations(t *testing.T) {
 		}
 	}
 }
+
+// TestSimilaritySumMatchesDirectCorrelations sums |r| > 0.8 over every pair of Colon's
+// z-scored genes directly and compares.
+func TestSimilaritySumMatchesDirectCorrelations(t *testing.T) {
+	ds := realZ(t, "colon.csv")
+	n, p := ds.X.Dims()
+	cols := make([][]float64, p)
+	for j := range cols {
+		cols[j] = mat.Col(nil, j, ds.X)
+	}
+	want := 0.0
+	for j := 0; j < p; j++ {
+		for k := j + 1; k < p; k++ {
+			if r := math.Abs(floats.Dot(cols[j], cols[k]) / float64(n-1)); r > 0.8 {
+				want += r
+			}
+		}
+	}
+	got, err := SimilaritySum(context.Background(), ds.X, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want == 0 || math.Abs(got-want) > 1e-9*want {
+		t.Errorf("sum of |r| > 0.8: %v, directly %v", got, want)
+	}
+}

@@ -284,13 +284,72 @@ func (u *UI) ShowReport() {
 		return
 	}
 	res := u.result
-	u.saveAs("steadfast-report.html", []string{".html", ".pdf"}, func(path string) error {
-		if err := writeReport(path, res); err != nil {
-			return err
+	dir := widget.NewEntry()
+	dir.SetText(u.app.Preferences().StringWithFallback("exportDir", exportDir()))
+	name := widget.NewEntry()
+	name.SetText("steadfast-report")
+	html, pdf := widget.NewCheck("HTML (figures as SVG)", nil), widget.NewCheck("PDF (A4)", nil)
+	html.Checked, pdf.Checked = true, true
+	var d dialog.Dialog
+	do := func() {
+		folder, base := strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text)
+		if base == "" || strings.ContainsAny(base, `/\`) {
+			u.showError(fmt.Errorf("file name %q: give a name without folders", base))
+			return
 		}
-		u.progress.Status.SetText("Wrote the report " + filepath.Base(path) + "; open it in a web browser.")
-		return nil
-	})
+		var paths, old []string
+		for ext, c := range map[string]*widget.Check{".html": html, ".pdf": pdf} {
+			if c.Checked {
+				path := filepath.Join(folder, base+ext)
+				paths = append(paths, path)
+				if _, err := os.Stat(path); err == nil {
+					old = append(old, filepath.Base(path))
+				}
+			}
+		}
+		slices.Sort(paths)
+		write := func() {
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				u.showError(err)
+				return
+			}
+			for _, path := range paths {
+				if err := writeReport(path, res); err != nil {
+					u.showError(err)
+					return
+				}
+				log.Printf("wrote %s", path)
+			}
+			u.app.Preferences().SetString("exportDir", folder)
+			u.progress.Status.SetText(fmt.Sprintf("Wrote the report to %s; open the HTML in a web browser.", folder))
+			d.Hide()
+		}
+		if len(old) > 0 {
+			slices.Sort(old)
+			dialog.ShowConfirm("Replace files?", fmt.Sprintf("%s already holds %s. Replace them?", folder, strings.Join(old, ", ")), func(ok bool) {
+				if ok {
+					write()
+				}
+			}, u.win)
+			return
+		}
+		write()
+	}
+	dir.OnSubmitted = func(string) { do() }
+	name.OnSubmitted = func(string) { do() }
+	items := []*widget.FormItem{
+		{Text: "Folder", Widget: dir},
+		{Text: "File name", Widget: name, HintText: "without extension"},
+		{Text: "Formats", Widget: container.NewHBox(html, pdf)},
+	}
+	d = dialog.NewCustomConfirm("Report: data, settings, every figure and table, methods paragraph", "Write", "Cancel", widget.NewForm(items...), func(ok bool) {
+		if ok {
+			do()
+		}
+	}, u.win)
+	d.Resize(fyne.NewSize(620, 260))
+	d.Show()
+	u.win.Canvas().Focus(dir)
 }
 
 // writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with

@@ -34,7 +34,8 @@ func (s *syncBuffer) String() string {
 // TestEndToEndUnderX builds the real binary, starts it on the X display (xvfb-run in CI),
 // and drives it with keystrokes only, as a user without a mouse would: open
 // leukemia.gct by typing its path, run the default study (10 x 10-fold CV, F-statistic
-// and SVM-RFE), export the stability figure, and check the PDF and PNG. Set
+// and SVM-RFE), export the stability figure, write the report, and check the PDF and PNG,
+// the report and the genes copied to the clipboard. Set
 // STEADFAST_SHOTS to a folder to keep screenshots (needs ImageMagick's import).
 func TestEndToEndUnderX(t *testing.T) {
 	if testing.Short() {
@@ -163,6 +164,23 @@ func TestEndToEndUnderX(t *testing.T) {
 		if b, err := exec.Command(gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dEPSCrop", "-sDEVICE=png16m", "-r72", "-sOutputFile="+raster, filepath.Join(out, "stability-simid.eps")).CombinedOutput(); err != nil {
 			t.Errorf("the EPS does not rasterise: %v %s", err, b)
 		}
+	}
+	// Ctrl+Shift+R writes the report (HTML and PDF) into the folder typed
+	reports := filepath.Join(dir, "report")
+	key("ctrl+shift+r")
+	key("ctrl+a")
+	typeText(reports)
+	key("Return")
+	waitLog("wrote "+filepath.Join(reports, "steadfast-report.pdf"), 60*time.Second)
+	shot("e2e-6-report.png")
+	html, err := os.ReadFile(filepath.Join(reports, "steadfast-report.html"))
+	if err != nil || !bytes.Contains(html, []byte("<svg")) || !bytes.Contains(html, []byte("Guyon")) || !bytes.Contains(html, []byte("leukemia.gct")) {
+		t.Errorf("report.html: %d bytes, %v; want the figures as SVG, the references and the data's name", len(html), err)
+	}
+	if pdf, err := os.ReadFile(filepath.Join(reports, "steadfast-report.pdf")); err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Errorf("report.pdf: %d bytes, %v", len(pdf), err)
+	} else if txt, err := exec.Command("gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-sOutputFile=-", filepath.Join(reports, "steadfast-report.pdf")).Output(); err != nil || !bytes.Contains(txt, []byte("Methods")) {
+		t.Errorf("report.pdf read back by Ghostscript (installed by the README's test command): %v; its text lacks a Methods section:\n%.300s", err, txt)
 	}
 	// Ctrl+Shift+C copies the top features; read them back from the X clipboard
 	key("ctrl+shift+c")

@@ -65,7 +65,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Open run...", u.ShowOpenRun), short(fyne.NewMenuItem("Save run...", u.ShowSaveRun), fyne.KeyS, ctrl),
 		fyne.NewMenuItemSeparator(),
-		short(fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.KeyE, ctrl), fyne.NewMenuItem("Report...", u.ShowReport),
+		short(fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.KeyE, ctrl), short(fyne.NewMenuItem("Report...", u.ShowReport), fyne.KeyR, ctrl|fyne.KeyModifierShift),
 		fyne.NewMenuItemSeparator(), quit)
 	study := fyne.NewMenu("Study", short(fyne.NewMenuItem("Run", u.Run), fyne.KeyR, ctrl),
 		short(fyne.NewMenuItem("Copy the genes of this tab", u.copyTabGenes), fyne.KeyC, ctrl|fyne.KeyModifierShift))

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
@@ -736,6 +737,7 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 // their ks (those up to maxMatchedK) and expectations for random selections.
 type summaryData struct {
 	profiles [][]float64
+	unit     [][]float64 // each profile centred and scaled to length 1: r = unit_f . unit_g
 	adjKs    []int
 	expected [][]float64
 	sumC     float64 // sum of the similarity matrix C of Sechidis's measure
@@ -748,6 +750,18 @@ const expectedDraws = 1000
 
 func newSummaryData(cfg Config, ds *dataset.Dataset) *summaryData {
 	sd := &summaryData{profiles: featureProfiles(ds, cfg.ZScore)}
+	sd.unit = make([][]float64, len(sd.profiles))
+	for f, v := range sd.profiles {
+		u := make([]float64, len(v))
+		mean := floats.Sum(v) / float64(len(v))
+		for i, x := range v {
+			u[i] = x - mean
+		}
+		if norm := floats.Norm(u, 2); norm > 0 {
+			floats.Scale(1/norm, u)
+		}
+		sd.unit[f] = u
+	}
 	for _, k := range cfg.Ks {
 		if k <= maxMatchedK {
 			sd.adjKs = append(sd.adjKs, k)
@@ -763,9 +777,9 @@ func newSummaryData(cfg Config, ds *dataset.Dataset) *summaryData {
 	return sd
 }
 
-// absR is |r| of features f and g over all samples.
+// absR is |r| of features f and g over all samples (0 for a constant feature).
 func (sd *summaryData) absR(f, g int) float64 {
-	return math.Abs(stability.Pearson(sd.profiles[f], sd.profiles[g]))
+	return math.Abs(floats.Dot(sd.unit[f], sd.unit[g]))
 }
 
 // sechidis is Sechidis's measure of the runs' orders at the adjusted ks, by name.
@@ -793,7 +807,7 @@ func (sd *summaryData) similarity(a, b []int) func(i, j int) float64 {
 	return func(i, j int) float64 {
 		v := s[i*m+j]
 		if math.IsNaN(v) {
-			v = math.Abs(stability.Pearson(sd.profiles[a[i]], sd.profiles[b[j]]))
+			v = sd.absR(a[i], b[j])
 			s[i*m+j] = v
 		}
 		return v

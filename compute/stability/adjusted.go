@@ -37,22 +37,42 @@ const AdjustedThreshold = 0.9
 // adjustedValues returns the I of every AdjustedMeasures entry (Zucknick's value itself)
 // for the top k of rankings a and b, sim(i, j) being the similarity of a[i] and b[j].
 func adjustedValues(a, b []int, k int, sim func(i, j int) float64) []float64 {
-	inB := make(map[int]int, k)
-	for j, f := range b[:k] {
-		inB[f] = j
+	return newTopPair(a, b, k).values(k, sim)
+}
+
+// topPair is where each of two rankings' first features stands in the other: posInB[i]
+// is the position of a[i] in b (len(b) when beyond the prefix looked at), and posInA[j]
+// that of b[j] in a.
+type topPair struct{ posInB, posInA []int }
+
+func newTopPair(a, b []int, maxK int) topPair {
+	posA := make(map[int]int, maxK)
+	for i, f := range a[:maxK] {
+		posA[f] = i
 	}
-	inA := make(map[int]bool, k)
-	for _, f := range a[:k] {
-		inA[f] = true
+	tp := topPair{posInB: make([]int, maxK), posInA: make([]int, maxK)}
+	for i := range tp.posInB {
+		tp.posInB[i] = maxK
 	}
+	for j, f := range b[:maxK] {
+		tp.posInA[j] = maxK
+		if i, ok := posA[f]; ok {
+			tp.posInA[j], tp.posInB[i] = i, j
+		}
+	}
+	return tp
+}
+
+// values is adjustedValues for the top k (k at most the prefix of newTopPair).
+func (tp topPair) values(k int, sim func(i, j int) float64) []float64 {
 	var onlyA, onlyB []int // positions in a and b
-	for i, f := range a[:k] {
-		if _, ok := inB[f]; !ok {
+	for i := 0; i < k; i++ {
+		if tp.posInB[i] >= k {
 			onlyA = append(onlyA, i)
 		}
 	}
-	for j, f := range b[:k] {
-		if !inA[f] {
+	for j := 0; j < k; j++ {
+		if tp.posInA[j] >= k {
 			onlyB = append(onlyB, j)
 		}
 	}
@@ -103,17 +123,17 @@ func adjustedValues(a, b []int, k int, sim func(i, j int) float64) []float64 {
 		}
 	}
 	// Zucknick: x over all of V_i (and V_j), y over the other side's own features
-	zu := 0.0
+	zu := 0.0 // a[i] and b[j] differ here: one of them is in only one top k
 	for i := 0; i < k; i++ {
 		for _, j := range onlyB {
-			if s := sim(i, j); s >= AdjustedThreshold && a[i] != b[j] {
+			if s := sim(i, j); s >= AdjustedThreshold {
 				zu += s
 			}
 		}
 	}
 	for j := 0; j < k; j++ {
 		for _, i := range onlyA {
-			if s := sim(i, j); s >= AdjustedThreshold && a[i] != b[j] {
+			if s := sim(i, j); s >= AdjustedThreshold {
 				zu += s
 			}
 		}
@@ -191,9 +211,12 @@ func NewAdjustedCurves(ks []int) *AdjustedCurves {
 // Add adds the pair of rankings a, b; sim(i, j) is the similarity of a[i] and b[j],
 // needed for i, j below the largest k.
 func (c *AdjustedCurves) Add(a, b []int, sim func(i, j int) float64) {
-	for ki, k := range c.ks {
-		for m, v := range adjustedValues(a, b, k, sim) {
-			c.sum[ki][m] += v
+	if len(c.ks) > 0 {
+		tp := newTopPair(a, b, c.ks[len(c.ks)-1])
+		for ki, k := range c.ks {
+			for m, v := range tp.values(k, sim) {
+				c.sum[ki][m] += v
+			}
 		}
 	}
 	c.pairs++
@@ -241,17 +264,37 @@ func Expected(p int, ks []int, n int, r *rand.Rand, sim func(f, g int) float64) 
 		s[i] = make([]float64, maxK)
 	}
 	for t := 0; t < n; t++ {
-		a, b := r.Perm(p)[:maxK], r.Perm(p)[:maxK]
+		a, b := sample(p, maxK, r), sample(p, maxK, r)
 		for i, f := range a {
 			for j, g := range b {
 				s[i][j] = sim(f, g)
 			}
 		}
+		tp := newTopPair(a, b, maxK)
 		for ki, k := range ks {
-			for m, v := range adjustedValues(a, b, k, func(i, j int) float64 { return s[i][j] }) {
+			for m, v := range tp.values(k, func(i, j int) float64 { return s[i][j] }) {
 				out[ki][m] += v / float64(n)
 			}
 		}
+	}
+	return out
+}
+
+// sample returns k distinct features of p in random order: the first k of a random
+// permutation, drawn by a partial Fisher-Yates shuffle over a sparse map (O(k)).
+func sample(p, k int, r *rand.Rand) []int {
+	swapped := make(map[int]int, 2*k)
+	at := func(i int) int {
+		if v, ok := swapped[i]; ok {
+			return v
+		}
+		return i
+	}
+	out := make([]int, k)
+	for i := 0; i < k; i++ {
+		j := i + r.IntN(p-i)
+		out[i] = at(j)
+		swapped[j] = at(i)
 	}
 	return out
 }

@@ -215,3 +215,30 @@ func TestPerMethodPanels(t *testing.T) {
 		t.Errorf("export: %v, %v", paths, err)
 	}
 }
+
+// TestPaperComparisonsDifferInColour: the methods each paper compares in one figure get
+// different colours, and methods sharing a colour get different markers.
+func TestPaperComparisonsDifferInColour(t *testing.T) {
+	for _, set := range [][]string{
+		{"drags", "cgs", "kmeans", "svmrfe", "fstat"},           // DRAGS and CGS papers
+		{"infogain", "relieff", "svmone", "svmrfe", "fstat"},    // Kalousis et al.
+		{"svmrfe", "ensemblerfe", "stabsel", "fstat"},           // MIDS paper
+		{"bootstrap", "relieff", "infogain", "fstat", "svmrfe"}, // Diaz-Diaz et al.
+	} {
+		seen := map[color.Color]string{}
+		for i, m := range set {
+			c, _, _ := methodStyle(m, i)
+			if other, ok := seen[c]; ok {
+				t.Errorf("%s and %s share a colour in %v", m, other, set)
+			}
+			seen[c] = m
+		}
+	}
+	looks := map[[2]int]string{}
+	for m, l := range methodLook {
+		if other, ok := looks[[2]int{l.colour, l.shape}]; ok {
+			t.Errorf("%s and %s look the same", m, other)
+		}
+		looks[[2]int{l.colour, l.shape}] = m
+	}
+}

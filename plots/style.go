@@ -37,26 +37,32 @@ var shapes = []draw.GlyphDrawer{
 	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
 }
 
-// methodOrder fixes each method's colour and marker, the same in every figure and run.
-var methodOrder = []string{"fstat", "svmrfe", "drags", "cgs", "relieff", "svmone", "ensemblerfe",
-	"stabsel", "infogain", "kmeans", "bootstrap"}
+// methodLook fixes each method's colour and marker (indices into palette and shapes),
+// the same in every figure and run. Eleven methods share seven colours, so the methods
+// a paper compares differ in colour: DRAGS, CGS, K-means and SVM-RFE (DRAGS, CGS);
+// information gain, ReliefF, SVM-ONE and SVM-RFE (Kalousis); SVM-RFE, ensemble SVM-RFE
+// and stability selection (MIDS); and those sharing a colour differ in marker.
+var methodLook = map[string]struct{ colour, shape int }{
+	"fstat": {0, 0}, "svmrfe": {1, 1}, "drags": {2, 2}, "cgs": {3, 3}, "relieff": {4, 4},
+	"svmone": {5, 5}, "ensemblerfe": {6, 6}, "kmeans": {5, 7}, "infogain": {3, 4},
+	"stabsel": {2, 6}, "bootstrap": {6, 0},
+}
 
 // methodStyle is the colour, marker and dashes of a method by its name (as in
 // method.Spec); a MIDS-prefiltered method has its base's colour and marker, dashed.
-// Names outside the list take the fallback slot i.
+// Names outside the list take slot fallback, past the listed methods.
 func methodStyle(name string, fallback int) (color.Color, draw.GlyphDrawer, []vg.Length) {
 	base, mids := strings.CutSuffix(name, "+mids")
-	i := len(methodOrder) + fallback
-	for k, m := range methodOrder {
-		if m == base {
-			i = k
-		}
+	look, ok := methodLook[base]
+	if !ok {
+		i := len(methodLook) + fallback
+		look.colour, look.shape = i%len(palette), i%len(shapes)
 	}
 	var dashes []vg.Length
 	if mids {
 		dashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
 	}
-	return palette[i%len(palette)], shapes[i%len(shapes)], dashes
+	return palette[look.colour], shapes[look.shape], dashes
 }
 
 // tint is c mixed with white, share of c: an opaque pale colour for bands, alike in

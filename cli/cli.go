@@ -33,7 +33,7 @@ var commands = []command{
 		"run a saved configuration (or saved run) headless: result.json, every figure and its CSV; with --shard, one share of it for merge", runCommand},
 	{"merge", "SHARDDIR... -o OUTDIR [--data FILE] [--report] [--width 16 --height 10 --unit cm --dpi 300]",
 		"merge the shards of a study into what a single run writes (checks that they are one study's, each once)", mergeCommand},
-	{"slurm", "CONFIG.json -o DIR --tasks N [--partition P] [--time 4:00:00] [--mem 8G] [--cpus 2] [--submit]",
+	{"slurm", "CONFIG.json -o DIR --tasks N [--partition P] [--time 4:00:00] [--mem 8G] [--cpus 2] [--binary PATH] [--submit]",
 		"write (and with --submit, submit) a Slurm array job running the study in N shards and a job merging them", slurmCommand},
 	{"rank", "--data FILE --method NAME [--param key=value ...] [--seed N] [--no-zscore] [DATA OPTIONS]",
 		"rank features on all samples: rank<TAB>feature<TAB>score", rankCommand},

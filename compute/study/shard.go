@@ -56,9 +56,15 @@ func SaveShard(dir string, sh *experiment.Shard) error {
 	})
 }
 
-// LoadShard reads the shard saved in dir.
+// LoadShard reads the shard saved in dir (or the shard file dir names).
 func LoadShard(dir string) (*experiment.Shard, error) {
 	path := filepath.Join(dir, ShardFile)
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		if filepath.Base(dir) != ShardFile {
+			return nil, fmt.Errorf("%s is a file, not a shard's folder: give the folders written by steadfast run CONFIG --shard I/N -o DIR", dir)
+		}
+		path = dir
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s holds no shard (no %s): give the folders written by steadfast run CONFIG --shard I/N -o DIR; a shard that failed or is still running leaves none", dir, ShardFile)

@@ -161,3 +161,24 @@ func TestWriteFolderIsAllOrNothing(t *testing.T) {
 		t.Error("the user's file is gone")
 	}
 }
+
+func TestLoadShardTakesFolderOrFile(t *testing.T) {
+	dir := t.TempDir()
+	sh := &experiment.Shard{Version: experiment.Version, I: 1, N: 1, Units: 0}
+	if err := SaveShard(filepath.Join(dir, "s"), sh); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "s"), filepath.Join(dir, "s", ShardFile)} {
+		if got, err := LoadShard(p); err != nil || got.I != 1 {
+			t.Errorf("%s: %v, %v", p, got, err)
+		}
+	}
+	other := filepath.Join(dir, "notes.txt")
+	os.WriteFile(other, []byte("x"), 0o644)
+	if _, err := LoadShard(other); err == nil || !strings.Contains(err.Error(), "is a file, not a shard's folder") {
+		t.Errorf("a text file: %v", err)
+	}
+	if _, err := LoadShard(dir); err == nil || !strings.Contains(err.Error(), "holds no shard") {
+		t.Errorf("a folder without a shard: %v", err)
+	}
+}

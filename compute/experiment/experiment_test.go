@@ -432,3 +432,20 @@ func TestRepeatedGenes(t *testing.T) {
 		t.Errorf("without symbols, got %q", got)
 	}
 }
+
+func TestDistinctLabels(t *testing.T) {
+	ms := []MethodResult{
+		{Label: "DRAGS", Spec: method.Spec{Name: "drags", Params: map[string]float64{"densest": 50}}},
+		{Label: "DRAGS", Spec: method.Spec{Name: "drags"}},
+		{Label: "F-statistic", Spec: method.Spec{Name: "fstat"}},
+		{Label: "F-statistic", Spec: method.Spec{Name: "fstat"}},
+	}
+	distinctLabels(ms)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Label)
+	}
+	if want := "DRAGS (densest 50)|DRAGS|F-statistic|F-statistic #2"; strings.Join(got, "|") != want {
+		t.Errorf("labels %q, want %q", strings.Join(got, "|"), want)
+	}
+}

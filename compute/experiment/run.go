@@ -334,6 +334,7 @@ func (d *design) result(ds *dataset.Dataset, outs []taskOut) *Result {
 	for m, spec := range d.cfg.Methods {
 		res.Methods = append(res.Methods, summarize(d.cfg, ds, m, spec, d.tasks, outs, d.maxK, d.accKs, sd))
 	}
+	distinctLabels(res.Methods)
 	res.Comparisons = compare(d.cfg, d.tasks, outs, d.accKs)
 	return res
 }
@@ -730,6 +731,31 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 		out[ki] = pt
 	}
 	return out, adjusted.Values(sd.expected)
+}
+
+// distinctLabels tells apart methods that share a label (one method with two settings):
+// each gets its settings that differ from the defaults, "DRAGS (densest 50)", or its
+// place when the settings are the same, so no figure, table or file mixes them up.
+func distinctLabels(ms []MethodResult) {
+	count := map[string]int{}
+	for _, m := range ms {
+		count[m.Label]++
+	}
+	for i := range ms {
+		if count[ms[i].Label] < 2 {
+			continue
+		}
+		if s := method.Settings(ms[i].Spec); s != "" {
+			ms[i].Label += " (" + s + ")"
+		}
+	}
+	seen := map[string]int{}
+	for i := range ms {
+		seen[ms[i].Label]++
+		if seen[ms[i].Label] > 1 {
+			ms[i].Label += fmt.Sprintf(" #%d", seen[ms[i].Label])
+		}
+	}
 }
 
 // summaryData is what every method's summary shares: each feature's profile over all

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -197,6 +198,23 @@ func WithMIDSSet(r score.Ranker, set []int) score.Ranker {
 		return f
 	}
 	return r
+}
+
+// Settings lists spec's parameters that differ from their defaults, by key:
+// "densest 50, K 7"; "" when every parameter has its default.
+func Settings(spec Spec) string {
+	in, ok := Lookup(spec.Name)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, d := range in.Params {
+		if v, ok := spec.Params[d.Key]; ok && v != d.Default {
+			parts = append(parts, fmt.Sprintf("%s %g", d.Key, v))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
 }
 
 // PaperLabel is the label of a method in the MIDS paper setting, which says so.

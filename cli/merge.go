@@ -36,7 +36,9 @@ func mergeCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	res, err := experiment.Merge(shards, ds)
+	ctx, stop := interruptible()
+	defer stop()
+	res, err := experiment.Merge(ctx, shards, ds)
 	if err != nil {
 		return err
 	}

@@ -212,7 +212,10 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 	if err := d.compute(ctx, ds, test, all, outs, progress); err != nil {
 		return nil, err
 	}
-	res := d.result(ds, outs)
+	res, err := d.result(ctx, ds, outs)
+	if err != nil {
+		return nil, err
+	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -326,17 +329,25 @@ func (d *design) fitPaperMIDS(ctx context.Context, ds *dataset.Dataset) error {
 	return nil
 }
 
-// result summarises the outputs of every unit into curves, tables and comparisons.
-func (d *design) result(ds *dataset.Dataset, outs []taskOut) *Result {
+// result summarises the outputs of every unit into curves, tables and comparisons. It
+// returns ctx's error when cancelled (between methods, and within the all-pairs pass of
+// the similarity-adjusted measures).
+func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut) (*Result, error) {
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
-	sd := newSummaryData(d.cfg, ds)
+	sd, err := newSummaryData(ctx, d.cfg, ds)
+	if err != nil {
+		return nil, err
+	}
 	for m, spec := range d.cfg.Methods {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		res.Methods = append(res.Methods, summarize(d.cfg, ds, m, spec, d.tasks, outs, d.maxK, d.accKs, sd))
 	}
 	distinctLabels(res.Methods)
 	res.Comparisons = compare(d.cfg, d.tasks, outs, d.accKs)
-	return res
+	return res, nil
 }
 
 // plan lists the tasks of cfg: per method, the all-sample ranking and the protocol's splits.
@@ -774,7 +785,7 @@ type summaryData struct {
 // error at 1,000 is below 0.01 of k on the real sets).
 const expectedDraws = 1000
 
-func newSummaryData(cfg Config, ds *dataset.Dataset) *summaryData {
+func newSummaryData(ctx context.Context, cfg Config, ds *dataset.Dataset) (*summaryData, error) {
 	sd := &summaryData{profiles: featureProfiles(ds, cfg.ZScore)}
 	sd.unit = make([][]float64, len(sd.profiles))
 	for f, v := range sd.profiles {
@@ -797,10 +808,13 @@ func newSummaryData(cfg Config, ds *dataset.Dataset) *summaryData {
 	if len(sd.adjKs) > 0 {
 		x := mat.DenseCopyOf(ds.X)
 		dataset.Standardize(x)
-		sum, _ := group.SimilaritySum(context.Background(), x, stability.AdjustedThreshold)
+		sum, err := group.SimilaritySum(ctx, x, stability.AdjustedThreshold)
+		if err != nil {
+			return nil, err
+		}
 		sd.sumC = float64(len(sd.profiles)) + 2*sum
 	}
-	return sd
+	return sd, ctx.Err()
 }
 
 // absR is |r| of features f and g over all samples (0 for a constant feature).

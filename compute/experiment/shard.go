@@ -100,8 +100,9 @@ func RunShard(ctx context.Context, cfg Config, ds *dataset.Dataset, i, n int, pr
 
 // Merge checks that shards are every shard of one study on ds, each once, and returns
 // the study's Result: the same as Run's but for the seconds, which are the longest
-// shard's plus the merge's (the wall time when the shards run side by side).
-func Merge(shards []*Shard, ds *dataset.Dataset) (*Result, error) {
+// shard's plus the merge's (the wall time when the shards run side by side). It returns
+// ctx's error when cancelled.
+func Merge(ctx context.Context, shards []*Shard, ds *dataset.Dataset) (*Result, error) {
 	start := time.Now()
 	if err := checkShards(shards, ds.Hash()); err != nil {
 		return nil, err
@@ -133,7 +134,10 @@ func Merge(shards []*Shard, ds *dataset.Dataset) (*Result, error) {
 		}
 		longest = max(longest, sh.Seconds)
 	}
-	res := d.result(ds, outs)
+	res, err := d.result(ctx, ds, outs)
+	if err != nil {
+		return nil, err
+	}
 	res.Seconds = longest + time.Since(start).Seconds()
 	return res, nil
 }

@@ -77,7 +77,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 				shards = append(shards, roundTrip(t, sh))
 			}
 			rand.New(rand.NewPCG(uint64(n), 0)).Shuffle(len(shards), func(a, b int) { shards[a], shards[b] = shards[b], shards[a] })
-			merged, err := Merge(shards, ds)
+			merged, err := Merge(context.Background(), shards, ds)
 			if err != nil {
 				t.Fatalf("%s, %d shards: %v", p, n, err)
 			}
@@ -132,12 +132,12 @@ func TestMergeRefusesWrongShards(t *testing.T) {
 		{"other seed", []*Shard{a, b, shard(seed2, 3, 3)}, "another configuration"},
 		{"damaged", []*Shard{a, b, &damaged}, "the file is damaged"},
 	} {
-		_, err := Merge(tc.shards, ds)
+		_, err := Merge(context.Background(), tc.shards, ds)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error saying %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := Merge([]*Shard{a, b, c}, other); err == nil || !strings.Contains(err.Error(), "other data") {
+	if _, err := Merge(context.Background(), []*Shard{a, b, c}, other); err == nil || !strings.Contains(err.Error(), "other data") {
 		t.Errorf("merging over other data: got %v", err)
 	}
 	if _, err := RunShard(context.Background(), cfg, ds, 4, 3, nil); err == nil {

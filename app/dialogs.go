@@ -107,15 +107,7 @@ func (u *UI) ShowExport() {
 			}
 			d.Hide()
 		}
-		if old := existing(strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text), formats); len(old) > 0 {
-			dialog.ShowConfirm("Replace files?", fmt.Sprintf("%s already holds %s. Replace them?", strings.TrimSpace(dir.Text), strings.Join(old, ", ")), func(ok bool) {
-				if ok {
-					write()
-				}
-			}, u.win)
-			return
-		}
-		write()
+		u.confirmReplace(strings.TrimSpace(dir.Text), existing(strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text), formats), write)
 	}
 	dir.OnSubmitted = func(string) { do() }
 	name.OnSubmitted = func(string) { do() }
@@ -156,8 +148,8 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 		}
 	}
 	name = strings.TrimSpace(name)
-	if name == "" || strings.ContainsAny(name, `/\`) {
-		return fmt.Errorf("file name %q: give a name without folders", name)
+	if err := checkFileName(name); err != nil {
+		return err
 	}
 	fig.Name = name
 	wl, _ := plots.Length(wv, unit)
@@ -293,8 +285,8 @@ func (u *UI) ShowReport() {
 	var d dialog.Dialog
 	do := func() {
 		folder, base := strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text)
-		if base == "" || strings.ContainsAny(base, `/\`) {
-			u.showError(fmt.Errorf("file name %q: give a name without folders", base))
+		if err := checkFileName(base); err != nil {
+			u.showError(err)
 			return
 		}
 		var paths, old []string
@@ -324,16 +316,8 @@ func (u *UI) ShowReport() {
 			u.progress.Status.SetText(fmt.Sprintf("Wrote the report to %s; open the HTML in a web browser.", folder))
 			d.Hide()
 		}
-		if len(old) > 0 {
-			slices.Sort(old)
-			dialog.ShowConfirm("Replace files?", fmt.Sprintf("%s already holds %s. Replace them?", folder, strings.Join(old, ", ")), func(ok bool) {
-				if ok {
-					write()
-				}
-			}, u.win)
-			return
-		}
-		write()
+		slices.Sort(old)
+		u.confirmReplace(folder, old, write)
 	}
 	dir.OnSubmitted = func(string) { do() }
 	name.OnSubmitted = func(string) { do() }
@@ -350,6 +334,28 @@ func (u *UI) ShowReport() {
 	d.Resize(fyne.NewSize(620, 260))
 	d.Show()
 	u.win.Canvas().Focus(dir)
+}
+
+// confirmReplace calls write at once when old (files in folder that writing would
+// replace) is empty, else after the user agrees to replace them.
+func (u *UI) confirmReplace(folder string, old []string, write func()) {
+	if len(old) == 0 {
+		write()
+		return
+	}
+	dialog.ShowConfirm("Replace files?", fmt.Sprintf("%s already holds %s. Replace them?", folder, strings.Join(old, ", ")), func(ok bool) {
+		if ok {
+			write()
+		}
+	}, u.win)
+}
+
+// checkFileName refuses an empty file name or one holding a folder.
+func checkFileName(name string) error {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("file name %q: give a name without folders", name)
+	}
+	return nil
 }
 
 // writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with

@@ -106,14 +106,18 @@ func TestEndToEndUnderX(t *testing.T) {
 		xdo("type", "--delay", "5", s)
 		time.Sleep(300 * time.Millisecond)
 	}
+	// answer types a path into the dialog just opened (its first field) and confirms
+	answer := func(path string) {
+		key("ctrl+a")
+		typeText(path)
+		key("Return")
+	}
 	waitLog := func(what string, timeout time.Duration) {
 		waitFor(t, "log line "+what, timeout, func() bool { return strings.Contains(log.String(), what) })
 	}
 	shot("e2e-1-start.png")
 	key("ctrl+o")
-	key("ctrl+a")
-	typeText(gct)
-	key("Return")
+	answer(gct)
 	waitLog("loaded "+gct, 60*time.Second)
 	time.Sleep(time.Second)
 	shot("e2e-2-loaded.png")
@@ -126,9 +130,7 @@ func TestEndToEndUnderX(t *testing.T) {
 	shot("e2e-4-results.png")
 	out := filepath.Join(dir, "figures")
 	key("ctrl+e")
-	key("ctrl+a")
-	typeText(out)
-	key("Return")
+	answer(out)
 	waitLog("exported "+filepath.Join(out, "stability-simid.csv"), 30*time.Second)
 	shot("e2e-5-exported.png")
 	pdf, err := os.ReadFile(filepath.Join(out, "stability-simid.pdf"))
@@ -168,9 +170,7 @@ func TestEndToEndUnderX(t *testing.T) {
 	// Ctrl+Shift+R writes the report (HTML and PDF) into the folder typed
 	reports := filepath.Join(dir, "report")
 	key("ctrl+shift+r")
-	key("ctrl+a")
-	typeText(reports)
-	key("Return")
+	answer(reports)
 	waitLog("wrote "+filepath.Join(reports, "steadfast-report.pdf"), 60*time.Second)
 	shot("e2e-6-report.png")
 	html, err := os.ReadFile(filepath.Join(reports, "steadfast-report.html"))

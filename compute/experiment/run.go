@@ -786,7 +786,12 @@ type summaryData struct {
 const expectedDraws = 1000
 
 func newSummaryData(ctx context.Context, cfg Config, ds *dataset.Dataset) (*summaryData, error) {
-	sd := &summaryData{profiles: featureProfiles(ds, cfg.ZScore)}
+	z := mat.DenseCopyOf(ds.X)
+	dataset.Standardize(z)
+	sd := &summaryData{profiles: columns(ds.X)}
+	if cfg.ZScore {
+		sd.profiles = columns(z)
+	}
 	sd.unit = make([][]float64, len(sd.profiles))
 	for f, v := range sd.profiles {
 		u := make([]float64, len(v))
@@ -806,9 +811,7 @@ func newSummaryData(ctx context.Context, cfg Config, ds *dataset.Dataset) (*summ
 	}
 	sd.expected = stability.Expected(len(sd.profiles), sd.adjKs, expectedDraws, dataset.Rand(cfg.Seed, 300), sd.absR)
 	if len(sd.adjKs) > 0 {
-		x := mat.DenseCopyOf(ds.X)
-		dataset.Standardize(x)
-		sum, err := group.SimilaritySum(ctx, x, stability.AdjustedThreshold)
+		sum, err := group.SimilaritySum(ctx, z, stability.AdjustedThreshold)
 		if err != nil {
 			return nil, err
 		}
@@ -916,14 +919,9 @@ func clampScores(s []float64) []float64 {
 	return out
 }
 
-// featureProfiles returns each feature's values over all samples (z-scored when asked),
-// for Sim_V^M of single features.
-func featureProfiles(ds *dataset.Dataset, z bool) [][]float64 {
-	n, p := ds.Dims()
-	x := mat.DenseCopyOf(ds.X)
-	if z {
-		dataset.Standardize(x)
-	}
+// columns returns each column of x as a slice: a feature's values over the samples.
+func columns(x *mat.Dense) [][]float64 {
+	n, p := x.Dims()
 	out := make([][]float64, p)
 	for j := range out {
 		out[j] = make([]float64, n)

@@ -20,7 +20,7 @@ type AdjustedMeasure struct {
 	Max                 func(k float64) float64 // max I for two selections of size k
 }
 
-// AdjustedMeasures lists them in the order adjustedValues returns their I.
+// AdjustedMeasures lists them in the order topPair.values returns their I.
 var AdjustedMeasures = []AdjustedMeasure{
 	{"intersectioncount", "Intersection count", "Bommert & Rahnenführer 2020: I = c + min(|{x in A: x ~ some y in B}|, |{y in B: y ~ some x in A}|)", true, func(k float64) float64 { return k }},
 	{"intersectionmean", "Intersection mean", "Bommert & Rahnenführer 2020: I = c + min over the two sides of sum_{x in A, G_x nonempty} mean_{y in G_x} Similarity(x, y), G_x = {y in B: x ~ y}", true, func(k float64) float64 { return k }},
@@ -33,12 +33,6 @@ var AdjustedMeasures = []AdjustedMeasure{
 // AdjustedThreshold is the similarity from which two features count as similar
 // (stabm's default).
 const AdjustedThreshold = 0.9
-
-// adjustedValues returns the I of every AdjustedMeasures entry (Zucknick's value itself)
-// for the top k of rankings a and b, sim(i, j) being the similarity of a[i] and b[j].
-func adjustedValues(a, b []int, k int, sim func(i, j int) float64) []float64 {
-	return newTopPair(a, b, k).values(k, sim)
-}
 
 // topPair is where each of two rankings' first features stands in the other: posInB[i]
 // is the position of a[i] in b (len(b) when beyond the prefix looked at), and posInA[j]
@@ -63,7 +57,9 @@ func newTopPair(a, b []int, maxK int) topPair {
 	return tp
 }
 
-// values is adjustedValues for the top k (k at most the prefix of newTopPair).
+// values returns the I of every AdjustedMeasures entry (Zucknick's value itself) for the
+// top k of the two rankings (k at most the prefix of newTopPair), sim(i, j) being the
+// similarity of a[i] and b[j].
 func (tp topPair) values(k int, sim func(i, j int) float64) []float64 {
 	var onlyA, onlyB []int // positions in a and b
 	for i := 0; i < k; i++ {

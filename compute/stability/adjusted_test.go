@@ -30,7 +30,7 @@ func TestAdjustedValuesByHand(t *testing.T) {
 		"yu":                 (1 + (2+2)/2.0) / 4,
 		"zucknick":           (1 + (0.93+0.95+0.92+0.91)/4 + (0.95+0.91+0.92)/4) / 7,
 	}
-	got := adjustedValues(a, b, 4, sim)
+	got := newTopPair(a, b, 4).values(4, sim)
 	for m, am := range AdjustedMeasures {
 		if math.Abs(got[m]-want[am.Name]) > 1e-12 {
 			t.Errorf("%s: I = %v, by hand %v", am.Name, got[m], want[am.Name])

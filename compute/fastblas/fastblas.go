@@ -46,6 +46,11 @@ var name = "gonum's native Go BLAS"
 // Name says which BLAS does the matrix products, and why when it is gonum's.
 func Name() string { return name }
 
+var native bool
+
+// Native reports whether an optimised library (not gonum's Go BLAS) does the products.
+func Native() bool { return native }
+
 func init() {
 	lib, why := load(os.Getenv("STEADFAST_BLAS"))
 	if lib == nil {
@@ -61,7 +66,7 @@ func init() {
 	impl := implementation{lib: lib}
 	blas64.Use(impl)
 	blas32.Use(impl)
-	name = lib.name
+	name, native = lib.name, true
 }
 
 // implementation is gonum's Go BLAS with Dgemm and Sgemm done by lib.

@@ -33,7 +33,7 @@ type DGFResult struct {
 	Groups []Group // by decreasing density, then by the peak's coordinates
 	H      float64 // bandwidth
 	Peaks  int     // unique peaks before elimination
-	// Iterations is the number of synchronous mean-shift rounds until every point stopped.
+	// Iterations is the most mean-shift steps any point took until it stopped.
 	Iterations int
 	// FullScans counts the evaluations that screened every feature (the rest screened
 	// only a hub's ring).
@@ -220,7 +220,7 @@ func (sp *space) peakGroups(ctx context.Context, peaks []stationary, h float64, 
 		var members []int
 		within := sc.cut(h2)
 		for k := 0; k < sp.len(); k++ {
-			if sc.inside(k, sc.g[k], within) {
+			if sc.inside(k, sc.value(k, sc.g[k]), within) {
 				members = append(members, k)
 			}
 		}

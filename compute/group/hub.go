@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+
+	"steadfast/compute/fastblas"
 )
 
 // Reach of the two kinds of hub, in units of h. Mean-shift points of one dense blob
@@ -59,12 +61,13 @@ func (ms *shifter) hubFromScan(sc screener, reach, margin float64) *hub {
 	lo, hi := ms.band(sc, margin)
 	within := sc.cut(ms.h * ms.h)
 	for k := 0; k < p; k++ {
-		in := sc.inside(k, sc.g[k], within)
+		v := sc.value(k, sc.g[k])
+		in := sc.inside(k, v, within)
 		if in {
 			hb.count++
 			floats.Add(hb.sum, ms.sp.pt.RawRowView(k))
 		}
-		if sc.between(k, sc.g[k], lo, hi) {
+		if between(v, lo, hi) {
 			hb.ring = append(hb.ring, int32(k))
 			hb.in = append(hb.in, in)
 		}
@@ -81,9 +84,9 @@ func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (
 	within := sc.cut(ms.h * ms.h)
 	lo, hi := ms.band(sc, margin)
 	for i, k := range hb.ring {
-		g := sc.g[i]
-		in := sc.inside(int(k), g, within)
-		if margin > 0 && sc.between(int(k), g, lo, hi) {
+		v := sc.value(int(k), sc.g[i])
+		in := sc.inside(int(k), v, within)
+		if margin > 0 && between(v, lo, hi) {
 			ring = append(ring, k)
 			inRing = append(inRing, in)
 		}
@@ -101,13 +104,17 @@ func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (
 	return sum, count, ring, inRing
 }
 
-// atHub screens the points ys against hb's ring, a block of rows at a time, and calls
-// visit(i, sc) for each point.
+// atHub screens the points ys against hb's ring and calls visit(i, sc) for each point,
+// g holding the products with the ring's features in ring order. The products come from
+// a product per ring feature or, for many points, the ring gathered and multiplied by
+// blocks of points.
 func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)) {
-	_, n := ms.sp.pt.Dims()
 	m := len(hb.ring)
-	if len(ys) < 16 {
-		// too few points to pay for gathering the ring: one product per ring feature
+	switch {
+	case len(ys) >= 16:
+		ms.atHubGathered(hb, ys, visit)
+	default:
+		_, n := ms.sp.pt.Dims()
 		c := make([]float32, m)
 		y32 := make([]float32, n)
 		for i, y := range ys {
@@ -119,8 +126,26 @@ func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)
 			}
 			visit(i, ms.sp.screener(y, c))
 		}
-		return
 	}
+}
+
+// wideCheaper reports whether one point's products with all p features, by a matrix
+// product, cost less than its products with m of them one by one: a float32 product of
+// two rows, read from scattered features, is about wideRatio times slower per element
+// than an optimised matrix product (measured on DGF's real sets; about 4 with gonum's
+// Go BLAS).
+func (sp *space) wideCheaper(m int) bool {
+	ratio := 4
+	if fastblas.Native() {
+		ratio = 12
+	}
+	return m*ratio > sp.len()
+}
+
+// atHubGathered is atHub by gathering the ring and multiplying it by blocks of points.
+func (ms *shifter) atHubGathered(hb *hub, ys [][]float64, visit func(i int, sc screener)) {
+	_, n := ms.sp.pt.Dims()
+	m := len(hb.ring)
 	ring := make([]float32, m*n)
 	for i, k := range hb.ring {
 		copy(ring[i*n:(i+1)*n], ms.sp.x32[int(k)*n:int(k+1)*n])
@@ -247,29 +272,79 @@ func (ms *shifter) evaluateAtHubs(ctx context.Context, todo []int) error {
 		return err
 	}
 	// evaluate every trajectory at its small hub
-	at := func(s int) *hub {
-		if t := &ms.tr[s]; t.small != nil {
-			return t.small
+	evs := make([]hubEval, len(todo))
+	for i, s := range todo {
+		t := &ms.tr[s]
+		evs[i] = hubEval{hb: t.small, y: t.y}
+		if t.small == nil {
+			evs[i].hb = t.big
 		}
-		return ms.tr[s].big
 	}
-	var jobs [][]int // blocks of at most 256 trajectories of one hub
-	for _, g := range groupBy(todo, at) {
+	return ms.screenAtHubs(ctx, evs, func(i int, sc screener) {
+		t := &ms.tr[todo[i]]
+		t.sum, t.count, _, _ = ms.derive(evs[i].hb, sc, t.sum, 0)
+	})
+}
+
+// hubEval is a point to screen against a hub's ring.
+type hubEval struct {
+	hb *hub
+	y  []float64
+}
+
+// screenAtHubs screens each point against its hub's ring and calls visit(i, sc) for
+// evs[i], g holding the products with the ring's features in ring order; visit may run
+// on several goroutines, never twice for one i. A hub's points are screened together
+// (see atHub); the points of hubs with few points and a large ring, by blocks of points
+// of any hubs against every feature, which costs less per point than products with the
+// ring's features one by one.
+func (ms *shifter) screenAtHubs(ctx context.Context, evs []hubEval, visit func(i int, sc screener)) error {
+	all := make([]int, len(evs))
+	for i := range all {
+		all[i] = i
+	}
+	var jobs [][]int // blocks of at most 256 points of one hub
+	var wide []int
+	groups := groupBy(all, func(i int) *hub { return evs[i].hb })
+	for _, g := range groups {
+		if len(g) < 16 && ms.sp.wideCheaper(len(evs[g[0]].hb.ring)) {
+			wide = append(wide, g...)
+		}
+	}
+	if len(wide) < screenBlockRows {
+		wide = nil // a product with every feature pays off over a full block of points
+	}
+	for _, g := range groups {
+		if wide != nil && len(g) < 16 && ms.sp.wideCheaper(len(evs[g[0]].hb.ring)) {
+			continue
+		}
 		for b := 0; b < len(g); b += 256 {
 			jobs = append(jobs, g[b:min(b+256, len(g))])
 		}
 	}
-	return forAll(ctx, len(jobs), func(j int) {
+	err := forAll(ctx, len(jobs), func(j int) {
 		rows := jobs[j]
-		hb := at(rows[0])
 		ys := make([][]float64, len(rows))
-		for i, s := range rows {
-			ys[i] = ms.tr[s].y
+		for i, e := range rows {
+			ys[i] = evs[e].y
 		}
-		ms.atHub(hb, ys, func(i int, sc screener) {
-			t := &ms.tr[rows[i]]
-			t.sum, t.count, _, _ = ms.derive(hb, sc, t.sum, 0)
-		})
+		ms.atHub(evs[rows[0]].hb, ys, func(i int, sc screener) { visit(rows[i], sc) })
+	})
+	if err != nil {
+		return err
+	}
+	ys := make([][]float64, len(evs))
+	for _, i := range wide {
+		ys[i] = evs[i].y
+	}
+	return ms.sp.screenRows(ctx, ys, wide, func(i int, sc screener) {
+		ring := evs[i].hb.ring
+		c := make([]float32, len(ring))
+		for r, k := range ring {
+			c[r] = sc.g[k]
+		}
+		sc.g = c
+		visit(i, sc)
 	})
 }
 
@@ -319,40 +394,62 @@ func (ms *shifter) newBigHubs(ctx context.Context, rows []int) error {
 // (within each big hub), each derived from its big hub.
 func (ms *shifter) newSmallHubs(ctx context.Context, rows []int) error {
 	groups := groupBy(rows, func(s int) *hub { return ms.tr[s].big })
-	return forAll(ctx, len(groups), func(j int) {
-		grp := groups[j]
-		big := ms.tr[grp[0]].big
-		ys := make([][]float64, len(grp))
-		for i, s := range grp {
+	assigns := make([][]int, len(groups))
+	centres := make([][]int, len(groups)) // per group, the points that get a hub
+	err := forAll(ctx, len(groups), func(j int) {
+		ys := make([][]float64, len(groups[j]))
+		for i, s := range groups[j] {
 			ys[i] = ms.tr[s].y
 		}
-		assign, centres := cover(ys, smallReach*ms.h, ms.h)
+		var all []int
+		assigns[j], all = cover(ys, smallReach*ms.h, ms.h)
 		size := map[int]int{}
-		for _, c := range assign {
+		for _, c := range assigns[j] {
 			size[c]++
 		}
 		// a centre that serves only itself is not worth a hub: its trajectory is
 		// evaluated at the big hub
-		var cys [][]float64
-		var kept []int
-		for _, c := range centres {
+		for _, c := range all {
 			if size[c] > 1 {
-				cys = append(cys, ys[c])
-				kept = append(kept, c)
+				centres[j] = append(centres[j], c)
 			}
 		}
-		centres = kept
-		made := make(map[int]*hub, len(centres))
-		ms.atHub(big, cys, func(i int, sc screener) {
-			hb := &hub{c: cys[i], reach: smallReach * ms.h}
-			hb.sum, hb.count, hb.ring, hb.in = ms.derive(big, sc, nil, smallReach*ms.h)
-			made[centres[i]] = hb
-		})
-		ms.hubs.Add(int64(len(centres)))
-		for i, s := range grp {
-			ms.tr[s].small = made[assign[i]] // nil: at the big hub
-		}
 	})
+	if err != nil {
+		return err
+	}
+	var evs []hubEval
+	var from [][2]int // evs[e] is centre from[e][1] of group from[e][0]
+	for j, cs := range centres {
+		for _, c := range cs {
+			t := &ms.tr[groups[j][c]]
+			evs = append(evs, hubEval{hb: t.big, y: t.y})
+			from = append(from, [2]int{j, c})
+		}
+	}
+	made := make([]*hub, len(evs))
+	err = ms.screenAtHubs(ctx, evs, func(e int, sc screener) {
+		hb := &hub{c: evs[e].y, reach: smallReach * ms.h}
+		hb.sum, hb.count, hb.ring, hb.in = ms.derive(evs[e].hb, sc, nil, smallReach*ms.h)
+		made[e] = hb
+	})
+	if err != nil {
+		return err
+	}
+	ms.hubs.Add(int64(len(evs)))
+	at := make([]map[int]*hub, len(groups))
+	for e, f := range from {
+		if at[f[0]] == nil {
+			at[f[0]] = map[int]*hub{}
+		}
+		at[f[0]][f[1]] = made[e]
+	}
+	for j, grp := range groups {
+		for i, s := range grp {
+			ms.tr[s].small = at[j][assigns[j][i]] // nil: at the big hub
+		}
+	}
+	return nil
 }
 
 // groupBy splits rows into groups with the same key, in order of first appearance.

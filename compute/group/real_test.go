@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
@@ -322,6 +324,83 @@ func TestDRAGSIndependentOfColumnOrder(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		if got := perm[shuffled.Order[i]]; got != rk.Order[i] {
 			t.Fatalf("rank %d: %s in file order, %s with shuffled columns", i+1, ds.Features[rk.Order[i]], ds.Features[got])
+		}
+	}
+}
+
+// TestJoinedPathsEqualDirectMeanShift follows every feature's mean shift on Colon
+// directly (members by exact distance, mean of the exact sum, stop below 1e-3 h or at
+// maxIter steps) and checks that the shifter, which lets a trajectory that reaches a
+// point already evaluated follow the earlier path, ends each one at the same point with
+// the same density and the same number of steps. Small step limits make followers whose
+// joined path runs past the limit, which must be taken up again on their own.
+func TestJoinedPathsEqualDirectMeanShift(t *testing.T) {
+	x := realZ(t, "colon.csv").X
+	sp := newSpace(x)
+	h, err := sp.bandwidth(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, n := sp.pt.Dims()
+	tol := 1e-3 * h
+	for _, maxIter := range []int{2, 4, 100} {
+		ms := newShifter(sp, h, false)
+		rounds, err := ms.run(context.Background(), maxIter, tol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		released, followers, most := 0, 0, 0
+		for s := range ms.tr {
+			if ms.tr[s].alone {
+				released++
+			}
+			if ms.tr[s].leader >= 0 {
+				followers++
+			}
+		}
+		for s := 0; s < p; s++ {
+			y := slices.Clone(sp.pt.RawRowView(s))
+			count, steps := 0, 0
+			for steps < maxIter {
+				sum := make([]float64, n)
+				yy := dot(y, y)
+				count = 0
+				for k := 0; k < p; k++ {
+					d := sp.dist2(y, yy, k)
+					if steps == 0 {
+						d = sp.pairDist(s, k)
+						if k == s {
+							d = 0
+						}
+					}
+					if d <= h*h {
+						count++
+						floats.Add(sum, sp.pt.RawRowView(k))
+					}
+				}
+				for i := range sum {
+					sum[i] /= float64(count)
+				}
+				steps++
+				stop := math.Sqrt(dist2(sum, y)) < tol
+				y = sum
+				if stop {
+					break
+				}
+			}
+			most = max(most, steps)
+			gy, gc := ms.point(s)
+			if !slices.Equal(gy, y) || gc != count || ms.totalSteps(s) != steps {
+				t.Fatalf("maxIter %d, feature %d: shifter ends after %d steps with density %d, direct after %d with %d (same point: %v)",
+					maxIter, s, ms.totalSteps(s), gc, steps, count, slices.Equal(gy, y))
+			}
+		}
+		if rounds != most {
+			t.Errorf("maxIter %d: %d rounds reported, the longest path takes %d", maxIter, rounds, most)
+		}
+		t.Logf("maxIter %d: %d followers, %d taken up again on their own", maxIter, followers, released)
+		if maxIter == 4 && released == 0 {
+			t.Errorf("maxIter 4: no follower was taken up again; the test does not reach that case")
 		}
 	}
 }

@@ -112,17 +112,18 @@ func (sp *space) screenRows(ctx context.Context, ys [][]float64, rows []int, vis
 // products g (g[k] ~ y'x_k) with a guaranteed error bound; exact float64 distances are
 // computed only where the estimate cannot decide.
 type screener struct {
-	sp  *space
-	y   []float64
-	yy  float64
-	err float64 // bound on the error of every estimate (the largest ||x_k|| taken)
-	g   []float32
+	sp   *space
+	y    []float64
+	yy   float64
+	err  float64 // bound on the error of every estimate (the largest ||x_k|| taken)
+	g    []float32
+	half []float64 // the space's ||x_k||^2/2
 }
 
 func (sp *space) screener(y []float64, g []float32) screener {
 	yy := dot(y, y)
 	err := 2*sp.gamma*math.Sqrt(yy)*sp.maxLen + 1e-12*(yy+sp.maxLen*sp.maxLen)
-	return screener{sp: sp, y: y, yy: yy, err: err, g: g}
+	return screener{sp: sp, y: y, yy: yy, err: err, g: g, half: sp.half}
 }
 
 // cutoff is the radius test ||y - x_k||^2 <= r2 for one screened point, turned into a test
@@ -130,29 +131,33 @@ func (sp *space) screener(y []float64, g []float32) screener {
 // certainly within the radius, v < out certainly beyond it, anything between needs exact.
 type cutoff struct{ r2, in, out float64 }
 
-func (sc screener) cut(r2 float64) cutoff {
+func (sc *screener) cut(r2 float64) cutoff {
 	return cutoff{r2: r2, in: (sc.yy + sc.err - r2) / 2, out: (sc.yy - sc.err - r2) / 2}
 }
 
-// inside reports whether ||y - x_k||^2 <= c.r2, g being the float32 y'x_k: by the
-// estimate where it decides, else exactly.
-func (sc screener) inside(k int, g float32, c cutoff) bool {
-	v := float64(g) - sc.sp.half[k]
+// inside reports whether ||y - x_k||^2 <= c.r2, v being g_k - ||x_k||^2/2 from the float32
+// g_k ~ y'x_k (see value): by the estimate where it decides, else exactly.
+func (sc *screener) inside(k int, v float64, c cutoff) bool {
 	return v > c.in || (v >= c.out && sc.exact(k) <= c.r2)
 }
 
-// between reports whether ||y - x_k|| may lie between the radii of lo and hi: x_k is
-// neither certainly within lo nor certainly beyond hi.
-func (sc screener) between(k int, g float32, lo, hi cutoff) bool {
-	v := float64(g) - sc.sp.half[k]
-	return v <= lo.in && v >= hi.out
-}
+// between reports whether ||y - x_k|| may lie between the radii of lo and hi, v as in
+// inside: x_k is neither certainly within lo nor certainly beyond hi.
+func between(v float64, lo, hi cutoff) bool { return v <= lo.in && v >= hi.out }
 
-// exact is the squared distance the algorithm decides by (float64).
-func (sc screener) exact(k int) float64 { return sc.sp.dist2(sc.y, sc.yy, k) }
+// value is g - ||x_k||^2/2, the quantity the cutoffs test.
+func (sc *screener) value(k int, g float32) float64 { return float64(g) - sc.half[k] }
+
+// exact is the squared distance the algorithm decides by (float64). Not inlined, so
+// that inside, which seldom calls it, is.
+//
+//go:noinline
+func (sc *screener) exact(k int) float64 { return sc.sp.dist2(sc.y, sc.yy, k) }
 
 // within reports whether ||y - x_k||^2 <= r2, deciding by the estimate where it can.
-func (sc screener) within(k int, r2 float64) bool { return sc.inside(k, sc.g[k], sc.cut(r2)) }
+func (sc *screener) within(k int, r2 float64) bool {
+	return sc.inside(k, sc.value(k, sc.g[k]), sc.cut(r2))
+}
 
 // sdot is the float32 inner product a'b.
 func sdot(a, b []float32) float32 {

@@ -128,12 +128,17 @@ func (c *call) openData(cfg experiment.Config) (*dataset.Dataset, error) {
 	return ds, nil
 }
 
-// progress prints the share of units done on standard error at every tenth.
+// progress prints the share of units done on standard error at every tenth, with the
+// time left (weighed by what each method's rankings cost) once it is known.
 func (c *call) progress() func(experiment.Progress) {
 	last := -1
 	return func(p experiment.Progress) {
 		if pct := 100 * p.Done / max(p.Total, 1); last < 0 || pct/10 != last/10 {
-			fmt.Fprintf(c.errw, "%3d%% (%d/%d)\n", pct, p.Done, p.Total)
+			left := ""
+			if p.Left > 0 && p.Done < p.Total {
+				left = ", about " + text.Duration(p.Left) + " left"
+			}
+			fmt.Fprintf(c.errw, "%3d%% (%d/%d%s)\n", pct, p.Done, p.Total, left)
 			last = pct
 		}
 	}

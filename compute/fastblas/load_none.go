@@ -1,11 +1,11 @@
-//go:build !((linux || darwin || freebsd) && !static)
+//go:build !((linux || darwin || freebsd || windows) && !static)
 
 package fastblas
 
 // canLoad says whether this build can load a library at run time.
 const canLoad = false
 
-// load finds no library: on Windows and in static builds (-tags static) gonum's Go BLAS
+// load finds no library: in static builds (-tags static) and on other systems gonum's Go BLAS
 // does the products.
 func load(want string) (*library, string) {
 	if want != "" && want != "go" {

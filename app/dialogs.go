@@ -25,7 +25,7 @@ import (
 // ShowOpen asks for a data file: a path typed in (Enter opens it) or chosen with Browse.
 func (u *UI) ShowOpen() {
 	path := widget.NewEntry()
-	path.SetPlaceHolder("/path/to/data.csv, .tsv, .gct (with its .cls) or .arff")
+	path.SetPlaceHolder("/path/to/data.csv, .tsv, .gct, .xlsx, .arff or GSE..._series_matrix.txt (.gz too)")
 	if u.path != "" {
 		path.SetText(u.path)
 	}
@@ -54,16 +54,9 @@ func (u *UI) ShowOpen() {
 		fd.Show()
 	})
 	content := container.NewVBox(
-		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT with its CLS beside it, or WEKA ARFF."),
+		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF or a GEO series matrix; gzipped or not."),
 		container.NewBorder(nil, nil, nil, browse, path))
-	d = dialog.NewCustomConfirm("Open data", "Open", "Cancel", content, func(ok bool) {
-		if ok {
-			open()
-		}
-	}, u.win)
-	d.Resize(fyne.NewSize(640, 200))
-	d.Show()
-	u.win.Canvas().Focus(path)
+	d = u.showConfirm("Open data", "Open", content, fyne.NewSize(640, 200), path, open)
 }
 
 // ShowExport asks where and how to export the figure on the current result tab.
@@ -120,14 +113,7 @@ func (u *UI) ShowExport() {
 		{Text: "Unit", Widget: unit},
 		{Text: "PNG resolution (dpi)", Widget: dpi},
 	}
-	d = dialog.NewCustomConfirm("Export "+fig.Title, "Export", "Cancel", widget.NewForm(items...), func(ok bool) {
-		if ok {
-			do()
-		}
-	}, u.win)
-	d.Resize(fyne.NewSize(620, 420))
-	d.Show()
-	u.win.Canvas().Focus(dir)
+	d = u.showConfirm("Export "+fig.Title, "Export", widget.NewForm(items...), fyne.NewSize(620, 420), dir, do)
 }
 
 // exportFormats writes fig in the formats ticked, with the size and resolution typed.
@@ -326,14 +312,21 @@ func (u *UI) ShowReport() {
 		{Text: "File name", Widget: name, HintText: "without extension"},
 		{Text: "Formats", Widget: container.NewHBox(html, pdf)},
 	}
-	d = dialog.NewCustomConfirm("Report: data, settings, every figure and table, methods paragraph", "Write", "Cancel", widget.NewForm(items...), func(ok bool) {
+	d = u.showConfirm("Report: data, settings, every figure and table, methods paragraph", "Write", widget.NewForm(items...), fyne.NewSize(620, 260), dir, do)
+}
+
+// showConfirm shows a dialog of content with confirm and Cancel buttons, sized size,
+// with focus in focus; confirm calls do.
+func (u *UI) showConfirm(title, confirm string, content fyne.CanvasObject, size fyne.Size, focus fyne.Focusable, do func()) dialog.Dialog {
+	d := dialog.NewCustomConfirm(title, confirm, "Cancel", content, func(ok bool) {
 		if ok {
 			do()
 		}
 	}, u.win)
-	d.Resize(fyne.NewSize(620, 260))
+	d.Resize(size)
 	d.Show()
-	u.win.Canvas().Focus(dir)
+	u.win.Canvas().Focus(focus)
+	return d
 }
 
 // confirmReplace calls write at once when old (files in folder that writing would

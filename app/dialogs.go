@@ -39,22 +39,9 @@ func (u *UI) ShowOpen() {
 		u.LoadFile(p, u.readOptions())
 	}
 	path.OnSubmitted = func(string) { open() }
-	browse := widget.NewButton("Browse...", func() {
-		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err != nil || r == nil {
-				return
-			}
-			r.Close()
-			path.SetText(r.URI().Path())
-		}, u.win)
-		fd.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".gct", ".arff"}))
-		if l := u.lastFolder(); l != nil {
-			fd.SetLocation(l)
-		}
-		fd.Show()
-	})
+	browse := u.browseButton(path, dataExtensions)
 	content := container.NewVBox(
-		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF or a GEO series matrix; gzipped or not."),
+		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF, a GEO series matrix or GEO DataSet (GDS .soft); gzipped or not."),
 		container.NewBorder(nil, nil, nil, browse, path))
 	d = u.showConfirm("Open data", "Open", content, fyne.NewSize(640, 200), path, open)
 }
@@ -382,4 +369,27 @@ func existing(dir, name string, ticked map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// dataExtensions are the file names the Browse dialogs list: data and annotation files,
+// gzipped or not.
+var dataExtensions = []string{".csv", ".tsv", ".txt", ".tab", ".gct", ".arff", ".xlsx", ".soft", ".annot", ".gz"}
+
+// browseButton is a "Browse..." button whose file dialog writes the chosen path into
+// entry, starting in the folder last opened.
+func (u *UI) browseButton(entry *widget.Entry, exts []string) *widget.Button {
+	return widget.NewButton("Browse...", func() {
+		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil || r == nil {
+				return
+			}
+			r.Close()
+			entry.SetText(r.URI().Path())
+		}, u.win)
+		fd.SetFilter(storage.NewExtensionFileFilter(exts))
+		if l := u.lastFolder(); l != nil {
+			fd.SetLocation(l)
+		}
+		fd.Show()
+	})
 }

@@ -175,12 +175,12 @@ func (u *UI) build() {
 	u.sheetEntry = widget.NewEntry()
 	u.sheetEntry.SetPlaceHolder("the first (Excel workbooks)")
 	u.symbolsEntry = widget.NewEntry()
-	u.symbolsEntry.SetPlaceHolder("none: a two-column file or a GEO platform table")
+	u.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", u.orientation),
 		widget.NewFormItem("Class column/row", u.classEntry),
 		widget.NewFormItem("Sheet", u.sheetEntry),
-		widget.NewFormItem("Gene symbols", u.symbolsEntry),
+		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(u.symbolsEntry, dataExtensions), u.symbolsEntry)),
 	)
 	dataTab := container.NewBorder(
 		container.NewVBox(
@@ -464,6 +464,9 @@ func (u *UI) showSummary() {
 	}
 	if s.Counts && !u.cpmCheck.Checked {
 		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick log-CPM to analyse them.")
+	}
+	if s.Unlogged && !u.log2Check.Checked && !u.cpmCheck.Checked {
+		b.WriteString("\nNo value is negative and some exceed 1000: these look like unlogged intensities, where a few bright probes dominate. Tick log2 to analyse them.")
 	}
 	for _, note := range s.Notes {
 		b.WriteString("\nNote: " + note)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -637,6 +638,39 @@ func TestReadingOptionsSheetAndSymbols(t *testing.T) {
 	}
 	if o := onUI(u.readOptions); o.SymbolsPath != sym || o.Sheet != "" {
 		t.Errorf("options %+v", o)
+	}
+}
+
+// TestOpenGEODataSetWithPlatformAnnotation opens a real GEO DataSet (GDS507, from
+// GEOquery's extdata) with GEO's GPL97 annotation as the gene symbols, as a user would
+// from the Data tab: the class is the subset type "disease state" (RCC 9, normal 8), the
+// symbols come from the annotation (13,179 of 22,645: geo_sklearn.txt), and the advice
+// to take log2 of the MAS5 values goes once log2 is ticked.
+func TestOpenGEODataSetWithPlatformAnnotation(t *testing.T) {
+	geo := filepath.Join("..", "compute", "dataset", "testdata", "geo")
+	u, _ := newTestUI(t)
+	serialized(func() {
+		u.symbolsEntry.SetText(filepath.Join(geo, "GPL97.annot.gz"))
+		u.LoadFile(filepath.Join(geo, "GDS507.soft.gz"), u.readOptions())
+	})
+	waitFor(t, "GDS507", 10*time.Second, func() bool {
+		return onUI(func() bool { return u.data != nil && u.raw.Name == "GDS507.soft.gz" })
+	})
+	summary := onUI(func() string { return u.summary.Text })
+	for _, want := range []string{"17 samples, 22645 features", "RCC 9, normal 8", "gene symbols for 13179 of 22645", "Tick log2"} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	if got := onUI(func() []string { return u.classOptions() }); len(got) != 2 || got[0] != "disease state (RCC 9, normal 8)" {
+		t.Errorf("class choices %v", got)
+	}
+	serialized(func() { u.log2Check.SetChecked(true) })
+	if summary := onUI(func() string { return u.summary.Text }); strings.Contains(summary, "Tick log2") {
+		t.Errorf("the log2 advice stays after ticking log2:\n%s", summary)
+	}
+	if sym := onUI(func() string { return u.data.Symbols[slices.Index(u.data.Features, "228581_at")] }); sym != "KCNJ10" {
+		t.Errorf("228581_at is %q, want KCNJ10", sym)
 	}
 }
 

@@ -233,3 +233,31 @@ func checkKuncheva(t *testing.T, dir string, p float64) {
 func prepend(command string, args []string) []string {
 	return append([]string{command}, args...)
 }
+
+// TestRankCommandGDS507 ranks a real GEO DataSet with GEO's platform annotation: the
+// F-statistics on log2 values and the order equal scikit-learn's f_classif
+// (compute/dataset/testdata/geo/geo_sklearn.py and .txt), with the annotation's symbols.
+func TestRankCommandGDS507(t *testing.T) {
+	geo := filepath.Join("..", "compute", "dataset", "testdata", "geo")
+	var out, errw bytes.Buffer
+	args := []string{"rank", "--data", filepath.Join(geo, "GDS507.soft.gz"), "--log2", "--symbols", filepath.Join(geo, "GPL97.annot.gz")}
+	if code := Main(args, &out, &errw); code != 0 {
+		t.Fatalf("exit %d: %s", code, errw.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	want := []string{"1\t228581_at\t256.71431\tKCNJ10", "2\t226733_at\t249.5510781\tPFKFB2", "3\t236630_at\t184.3050248\tAQP2"}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
+		}
+	}
+	notes := errw.String()
+	for _, w := range []string{`"disease state" (RCC 9, normal 8)`, "gene symbols for 13179 of 22645"} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
+	}
+	if strings.Contains(notes, "unlogged") {
+		t.Errorf("the unlogged note stays after --log2:\n%s", notes)
+	}
+}

@@ -58,7 +58,10 @@ type Summary struct {
 	// Counts is set when every value is a whole number >= 0 and some exceed 50: RNA-seq
 	// counts, to analyse as log-CPM.
 	Counts bool
-	Notes  []string
+	// Unlogged is set when every value is >= 0, some exceed 1000 and they are not
+	// counts: intensities (MAS5, spectra) to log2 first.
+	Unlogged bool
+	Notes    []string
 }
 
 // Summarize counts samples, classes, missing cells and constant features.
@@ -87,6 +90,11 @@ func Summarize(d *Dataset) Summary {
 		}
 	}
 	s.Counts = whole && big
+	least, most := math.Inf(1), math.Inf(-1)
+	for j := range lo {
+		least, most = math.Min(least, lo[j]), math.Max(most, hi[j])
+	}
+	s.Unlogged = !s.Counts && least >= 0 && most > 1000
 	for j := 0; j < p; j++ {
 		s.MissingCells += missing[j]
 		if missing[j] > 0 {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -12,7 +13,7 @@ import (
 // isSeriesMatrix reports whether text is a GEO series matrix file.
 func isSeriesMatrix(b []byte) bool {
 	head := string(b[:min(len(b), 4096)])
-	return strings.HasPrefix(strings.TrimLeft(head, "\ufeff \r\n"), "!Series_") || strings.Contains(string(b), "!series_matrix_table_begin")
+	return strings.HasPrefix(strings.TrimLeft(head, "\ufeff \r\n"), "!Series_") || bytes.Contains(b, []byte("!series_matrix_table_begin"))
 }
 
 // annotation is one sample annotation of a series matrix: a characteristics key
@@ -137,40 +138,73 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := end - begin - 1
-	x := mat.NewDense(n, p, nil)
-	names := make([]string, p)
-	missing := 0
+	t, err := readGEOTable(file, ls, begin, end, 1)
+	if err != nil {
+		return nil, err
+	}
+	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
+	ds.setLabels(ann.values[:n])
+	return t.finish(ds)
+}
+
+// geoTable is the value table of a GEO file: probes as rows, samples as columns.
+type geoTable struct {
+	x       *mat.Dense
+	names   []string // the probe ids (first column)
+	descs   []string // the second column when it describes the probe (a GDS IDENTIFIER)
+	missing int
+}
+
+// readGEOTable reads the table whose header is line begin and whose rows end before line
+// end; the first lead columns describe the probe, the rest are samples ("null", "NA" or
+// empty cells are missing).
+func readGEOTable(file string, ls []string, begin, end, lead int) (*geoTable, error) {
+	width := len(strings.Split(ls[begin], "\t"))
+	n, p := width-lead, end-begin-1
+	if n < 1 {
+		return nil, &ParseError{File: file, Line: begin + 1, Msg: "the table's header names no samples"}
+	}
+	t := &geoTable{x: mat.NewDense(n, p, nil), names: make([]string, p)}
+	if lead > 1 {
+		t.descs = make([]string, p)
+	}
 	for g := 0; g < p; g++ {
 		f := strings.Split(ls[begin+1+g], "\t")
-		if len(f) != n+1 {
-			return nil, &ParseError{File: file, Line: begin + 2 + g, Column: min(len(f), n+1) + 1,
-				Msg: fmt.Sprintf("has %d fields, the table's header %d (ragged row)", len(f), n+1)}
+		if len(f) != width {
+			return nil, &ParseError{File: file, Line: begin + 2 + g, Column: min(len(f), width) + 1,
+				Msg: fmt.Sprintf("has %d fields, the table's header %d (ragged row)", len(f), width)}
 		}
-		names[g] = unquote(f[0])
+		t.names[g] = unquote(f[0])
+		if lead > 1 {
+			t.descs[g] = unquote(f[1])
+		}
 		for s := 0; s < n; s++ {
-			cell := unquote(f[s+1])
+			cell := unquote(f[lead+s])
 			if cell == "" || strings.EqualFold(cell, "null") || strings.EqualFold(cell, "NA") {
-				x.Set(s, g, math.NaN())
-				missing++
+				t.x.Set(s, g, math.NaN())
+				t.missing++
 				continue
 			}
 			v, ok := parseCell(cell, false)
 			if !ok {
-				return nil, &ParseError{File: file, Line: begin + 2 + g, Column: s + 2, Msg: fmt.Sprintf("%q for probe %q is not a number", cell, names[g])}
+				return nil, &ParseError{File: file, Line: begin + 2 + g, Column: lead + s + 1, Msg: fmt.Sprintf("%q for probe %q is not a number", cell, t.names[g])}
 			}
-			x.Set(s, g, v)
+			t.x.Set(s, g, v)
 		}
 	}
-	ds := &Dataset{Name: file, X: x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
-	ds.setLabels(ann.values[:n])
-	uniq, fnames := uniqueNames(names, "probe")
-	ds.Features = fnames
-	if uniq != "" {
-		ds.Notes = append(ds.Notes, uniq)
+	return t, nil
+}
+
+// finish names ds's features from the table (with symbols when the table has them),
+// notes missing cells, and leaves out unlabelled samples.
+func (t *geoTable) finish(ds *Dataset) (*Dataset, error) {
+	descs := t.descs
+	if descs == nil {
+		descs = make([]string, len(t.names))
 	}
-	if missing > 0 {
-		ds.Notes = append(ds.Notes, fmt.Sprintf("%d cells are null or empty (missing)", missing))
+	ds.setGenes(t.names, descs)
+	if t.missing > 0 {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%d cells are null or empty (missing)", t.missing))
 	}
 	return ds, ds.tidyLabels()
 }

@@ -197,6 +197,12 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 	if isSeriesMatrix(b) {
 		return ReadSeriesMatrix(name, b, o)
 	}
+	switch kind := softKind(b); kind {
+	case "dataset":
+		return ReadGDS(name, b, o)
+	case "platform", "sample", "family":
+		return nil, softError(name, kind)
+	}
 	switch strings.ToLower(filepath.Ext(plain)) {
 	case ".gct":
 		if strings.HasPrefix(strings.TrimSpace(string(b[:min(len(b), 16)])), "#1.3") {
@@ -615,6 +621,9 @@ func idColumns(rows [][]string, classIdx int, orient Orientation) (idCol int, sk
 			continue
 		}
 		idLike := slices.Contains(idNames, strings.ToLower(strings.TrimSpace(rows[0][j])))
+		if j > 0 && !idLike {
+			continue
+		}
 		text, distinct := columnKind(rows, j)
 		switch {
 		case j == 0 && text:
@@ -643,6 +652,9 @@ func columnKind(rows [][]string, j int) (text, distinct bool) {
 		k, err := strconv.Atoi(v)
 		if err != nil || seen[k] {
 			distinct = false
+			if !text {
+				break
+			}
 			continue
 		}
 		seen[k] = true

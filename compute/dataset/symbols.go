@@ -8,7 +8,7 @@ import (
 
 // symbolHeaders name a symbol column in an annotation table (a GEO platform table, a
 // GCT's row metadata).
-var symbolHeaders = []string{"gene symbol", "gene_symbol", "symbol", "genesymbol", "gene", "description"}
+var symbolHeaders = []string{"gene symbol", "gene_symbol", "symbol", "genesymbol", "gene", "description", "identifier"}
 
 func isSymbolHeader(s string) bool { return oneOf(s, symbolHeaders) }
 
@@ -28,7 +28,8 @@ func cleanSymbol(s string) string {
 
 // ReadSymbols reads a probe-to-symbol annotation: two columns (id, symbol), or a table
 // whose header names an ID column and a symbol column (a GEO platform table: "ID" and
-// "Gene Symbol"); tab- or comma-separated; lines starting with # or ! are skipped.
+// "Gene Symbol"; a GEO .annot or SOFT file's platform table; a GDS's ID_REF and
+// IDENTIFIER); tab- or comma-separated; lines starting with #, ! or ^ are skipped.
 func ReadSymbols(path string) (map[string]string, error) {
 	b, err := ReadLimited(path, MaxFileSize)
 	if err != nil {
@@ -43,24 +44,20 @@ func ReadSymbols(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rows []string
-	for _, l := range ls {
-		if t := strings.TrimSpace(l); t != "" && t[0] != '#' && t[0] != '!' {
-			rows = append(rows, l)
-		}
-	}
+	rows := annotationRows(ls)
 	if len(rows) == 0 {
 		return nil, &ParseError{File: name, Msg: "holds no annotation lines"}
 	}
 	sep := detectSep(rows)
 	head := splitFields(rows[0], sep)
 	idCol, symCol, start := 0, 1, 0
+	named := false
 	for j, h := range head {
-		switch {
-		case strings.EqualFold(strings.TrimSpace(h), "ID") || strings.EqualFold(strings.TrimSpace(h), "ID_REF") || strings.EqualFold(strings.TrimSpace(h), "probe"):
+		switch h = strings.TrimSpace(strings.Trim(h, `"`)); {
+		case strings.EqualFold(h, "ID") || strings.EqualFold(h, "ID_REF") || strings.EqualFold(h, "probe"):
 			idCol, start = j, 1
-		case isSymbolHeader(h) && symCol == 1:
-			symCol, start = j, 1
+		case isSymbolHeader(h) && !named:
+			symCol, start, named = j, 1, true
 		}
 	}
 	if len(head) < 2 {
@@ -107,4 +104,30 @@ func (d *Dataset) setGenes(names, descs []string) {
 	if note != "" {
 		d.Notes = append(d.Notes, note)
 	}
+}
+
+// annotationRows keeps the table lines of an annotation file: those between a SOFT
+// file's !..._table_begin and !..._table_end when it has them, else every line that is
+// not blank or a #, ! or ^ header line.
+func annotationRows(ls []string) []string {
+	for i, l := range ls {
+		if strings.HasPrefix(l, "!") && strings.HasSuffix(strings.TrimSpace(l), "_table_begin") {
+			end := len(ls)
+			for k := i + 1; k < len(ls); k++ {
+				if strings.HasPrefix(ls[k], "!") && strings.HasSuffix(strings.TrimSpace(ls[k]), "_table_end") {
+					end = k
+					break
+				}
+			}
+			ls = ls[i+1 : end]
+			break
+		}
+	}
+	var rows []string
+	for _, l := range ls {
+		if t := strings.TrimSpace(l); t != "" && t[0] != '#' && t[0] != '!' && t[0] != '^' {
+			rows = append(rows, l)
+		}
+	}
+	return rows
 }

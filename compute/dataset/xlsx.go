@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // isXLSX reports whether b is an Office Open XML workbook (a zip holding xl/).
@@ -19,28 +17,28 @@ func isXLSX(b []byte) bool {
 // sheet's edges are dropped; a row shorter than the header is padded with empty cells
 // (missing values).
 func ReadXLSX(file string, b []byte, o Options) (*Dataset, error) {
-	wb, err := excelize.OpenReader(bytes.NewReader(b))
+	wb, err := openWorkbook(b)
 	if err != nil {
 		return nil, &ParseError{File: file, Msg: "is not a readable Excel workbook: " + err.Error()}
 	}
-	defer wb.Close()
-	sheets := wb.GetSheetList()
+	sheets := wb.sheets
 	if len(sheets) == 0 {
 		return nil, &ParseError{File: file, Msg: "the workbook has no sheets"}
 	}
-	sheet := sheets[0]
+	at := 0
 	if o.Sheet != "" {
-		found := false
-		for _, s := range sheets {
+		at = -1
+		for i, s := range sheets {
 			if strings.EqualFold(s, o.Sheet) {
-				sheet, found = s, true
+				at = i
 			}
 		}
-		if !found {
+		if at < 0 {
 			return nil, &ParseError{File: file, Msg: fmt.Sprintf("has no sheet %q; its sheets are %s", o.Sheet, strings.Join(sheets, ", "))}
 		}
 	}
-	rows, err := wb.GetRows(sheet)
+	sheet := sheets[at]
+	rows, err := wb.rows(at)
 	if err != nil {
 		return nil, &ParseError{File: file, Msg: fmt.Sprintf("sheet %q cannot be read: %v", sheet, err)}
 	}

@@ -3,6 +3,8 @@ package dataset
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,4 +47,75 @@ func TestReadXLSX(t *testing.T) {
 		t.Error("the first sheet (a note, no table) was read as data")
 	}
 	os.Remove(path)
+}
+
+// TestWorkbookRowsEqualExcelize: the sheet scanner reads the same cell text as
+// excelize's GetRows with raw values, on a workbook holding every kind of cell excelize
+// writes (shared, rich and stream-written strings, escaped characters, numbers from
+// 1e-300 to 1e300, booleans, formulas, gaps between cells and rows) and on two sheets.
+func TestWorkbookRowsEqualExcelize(t *testing.T) {
+	wb := excelize.NewFile()
+	wb.SetCellValue("Sheet1", "A1", "gene & <co> \"quoted\" 'x'")
+	wb.SetCellValue("Sheet1", "C1", 1.0/3)
+	wb.SetCellValue("Sheet1", "D1", -1e-300)
+	wb.SetCellValue("Sheet1", "E1", 1e300)
+	wb.SetCellValue("Sheet1", "F1", 123456789)
+	wb.SetCellValue("Sheet1", "B2", true)
+	wb.SetCellValue("Sheet1", "C2", false)
+	wb.SetCellFormula("Sheet1", "D2", "C1*2")
+	wb.SetCellRichText("Sheet1", "A4", []excelize.RichTextRun{{Text: "ri"}, {Text: "ch ü"}})
+	wb.SetCellValue("Sheet1", "AB4", "far column")
+	wb.NewSheet("streamed")
+	sw, err := wb.NewStreamWriter("streamed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := 1; r <= 50; r++ {
+		row := []any{"g" + strconv.Itoa(r), float64(r) / 7, nil, r % 2 == 0, "a&b"}
+		cell, _ := excelize.CoordinatesToCellName(1, r+r/10)
+		sw.SetRow(cell, row)
+	}
+	sw.Flush()
+	path := filepath.Join(t.TempDir(), "kinds.xlsx")
+	if err := wb.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	ours, err := openWorkbook(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := excelize.OpenFile(path)
+	defer ref.Close()
+	if strings.Join(ours.sheets, ",") != strings.Join(ref.GetSheetList(), ",") {
+		t.Fatalf("sheets %v, excelize %v", ours.sheets, ref.GetSheetList())
+	}
+	for i, name := range ours.sheets {
+		got, err := ours.rows(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ref.GetRows(name, excelize.Options{RawCellValue: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := trimRows(got), trimRows(want); !reflect.DeepEqual(g, w) {
+			t.Errorf("sheet %s:\n ours    %q\n excelize %q", name, g, w)
+		}
+	}
+}
+
+// trimRows drops trailing empty cells and rows, which excelize leaves out.
+func trimRows(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		for len(r) > 0 && r[len(r)-1] == "" {
+			r = r[:len(r)-1]
+		}
+		out[i] = r
+	}
+	for len(out) > 0 && len(out[len(out)-1]) == 0 {
+		out = out[:len(out)-1]
+	}
+	return out
 }

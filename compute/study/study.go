@@ -33,8 +33,13 @@ func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []strin
 	if len(dropped) > 0 {
 		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))
 	}
-	if !prep.LogCPM && !prep.Log2 && dataset.Summarize(raw).Counts {
-		ds.Notes = append(slices.Clone(ds.Notes), "every value is a whole number and some are large: this looks like RNA-seq counts, which should be analysed as log-CPM (--log-cpm on the command line, or log-CPM on the Data tab)")
+	if sum := dataset.Summarize(raw); !prep.LogCPM && !prep.Log2 {
+		switch {
+		case sum.Counts:
+			ds.Notes = append(slices.Clone(ds.Notes), "every value is a whole number and some are large: this looks like RNA-seq counts, which should be analysed as log-CPM (--log-cpm on the command line, or log-CPM on the Data tab)")
+		case sum.Unlogged:
+			ds.Notes = append(slices.Clone(ds.Notes), "no value is negative and some exceed 1000: these look like unlogged intensities, where a few bright probes dominate; choose log2 (--log2 on the command line, or Log2 on the Data tab)")
+		}
 	}
 	if _, p := ds.Dims(); p == 0 {
 		_, before := raw.Dims()

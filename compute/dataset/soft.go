@@ -1,0 +1,155 @@
+package dataset
+
+import (
+	"bytes"
+	"strings"
+)
+
+// softKind says which GEO SOFT file b is: "dataset" (a GDS, with its value table),
+// "platform" (a GPL table), "sample" (one GSM), "family" (a GSE family file), or "".
+func softKind(b []byte) string {
+	head := bytes.TrimLeft(b[:min(len(b), 4096)], "\ufeff \r\n")
+	if !bytes.HasPrefix(head, []byte("^")) {
+		return ""
+	}
+	switch {
+	case bytes.Contains(b, []byte("!dataset_table_begin")):
+		return "dataset"
+	case bytes.HasPrefix(head, []byte("^SAMPLE")):
+		return "sample"
+	case bytes.Contains(head, []byte("^SERIES")) || bytes.Contains(b, []byte("\n^SAMPLE")):
+		return "family"
+	case bytes.Contains(b, []byte("!platform_table_begin")):
+		return "platform"
+	}
+	return ""
+}
+
+// softError explains a SOFT file that holds no sample table Steadfast reads.
+func softError(file, kind string) error {
+	const instead = "Open the series matrix instead (GSE..._series_matrix.txt.gz, under \"Series Matrix File(s)\" on the series' GEO page) or a GEO DataSet file (GDS....soft.gz)"
+	switch kind {
+	case "platform":
+		return &ParseError{File: file, Msg: "a GEO platform (GPL) file: it describes the probes, not samples. Give it as the gene-symbol annotation (--symbols, or Gene symbols on the Data tab) and open the series' values"}
+	case "sample":
+		return &ParseError{File: file, Msg: "a GEO sample (GSM) file, which holds one sample. " + instead}
+	}
+	return &ParseError{File: file, Msg: "a GEO family SOFT file, which keeps each sample in its own table. " + instead}
+}
+
+// ReadGDS reads a GEO DataSet SOFT file (GDS....soft): the values between
+// !dataset_table_begin and !dataset_table_end (ID_REF, IDENTIFIER, then one column per
+// sample), IDENTIFIER as the probes' gene symbols, and the class from a subset type
+// ("disease state": each ^SUBSET names its samples and their value). o.ClassName names
+// the subset type; without it the first that splits the samples into 2 to 10 classes
+// of two or more is taken, and a note lists the others.
+func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
+	ls, notes, err := lines(file, b)
+	if err != nil {
+		return nil, err
+	}
+	s := gdsScan{}
+	for i, l := range ls {
+		s.line(i, l)
+	}
+	if s.begin < 0 || s.end < s.begin {
+		return nil, &ParseError{File: file, Msg: "a GEO DataSet without its !dataset_table_begin ... _end table; is the file complete?"}
+	}
+	header := strings.Split(ls[s.begin], "\t")
+	if len(header) < 3 || !strings.EqualFold(unquote(header[1]), "IDENTIFIER") {
+		return nil, &ParseError{File: file, Line: s.begin + 1, Msg: "the DataSet table should start with the columns ID_REF and IDENTIFIER"}
+	}
+	samples := make([]string, len(header)-2)
+	for j := range samples {
+		samples[j] = unquote(header[j+2])
+	}
+	anns := s.annotations(samples)
+	ann, note, err := chooseAnnotation(file, anns, len(samples), o.ClassName)
+	if err != nil {
+		return nil, err
+	}
+	t, err := readGEOTable(file, ls, s.begin, s.end, 2)
+	if err != nil {
+		return nil, err
+	}
+	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
+	ds.setLabels(ann.values)
+	return t.finish(ds)
+}
+
+// gdsScan collects a GDS file's subsets and table lines.
+type gdsScan struct {
+	begin, end int
+	types      []string            // subset types in order of appearance
+	valueOf    map[string][]subset // subset type -> its subsets
+	cur        *subset
+	curType    string
+}
+
+// subset is one ^SUBSET block: a value and the samples that have it.
+type subset struct {
+	value   string
+	samples []string
+}
+
+func (s *gdsScan) line(i int, l string) {
+	if s.valueOf == nil {
+		s.begin, s.end, s.valueOf = -1, -1, map[string][]subset{}
+	}
+	key, val, _ := strings.Cut(l, "=")
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	switch {
+	case strings.HasPrefix(l, "!dataset_table_begin"):
+		s.flush()
+		s.begin = i + 1
+	case strings.HasPrefix(l, "!dataset_table_end"):
+		s.end = i
+	case strings.HasPrefix(l, "^"):
+		s.flush()
+		if strings.EqualFold(key, "^SUBSET") {
+			s.cur = &subset{}
+		}
+	case s.cur == nil:
+	case key == "!subset_description":
+		s.cur.value = val
+	case key == "!subset_type":
+		s.curType = val
+	case key == "!subset_sample_id":
+		for _, id := range strings.Split(val, ",") {
+			s.cur.samples = append(s.cur.samples, strings.TrimSpace(id))
+		}
+	}
+}
+
+// flush files the subset being read under its type.
+func (s *gdsScan) flush() {
+	if s.cur != nil && s.curType != "" {
+		if _, ok := s.valueOf[s.curType]; !ok {
+			s.types = append(s.types, s.curType)
+		}
+		s.valueOf[s.curType] = append(s.valueOf[s.curType], *s.cur)
+	}
+	s.cur, s.curType = nil, ""
+}
+
+// annotations turns the subset types into sample annotations over the table's samples
+// (a sample in no subset of a type has no value for it).
+func (s *gdsScan) annotations(samples []string) []annotation {
+	col := map[string]int{}
+	for j, id := range samples {
+		col[id] = j
+	}
+	var anns []annotation
+	for _, typ := range s.types {
+		a := annotation{key: typ, values: make([]string, len(samples))}
+		for _, sub := range s.valueOf[typ] {
+			for _, id := range sub.samples {
+				if j, ok := col[id]; ok {
+					a.values[j] = sub.value
+				}
+			}
+		}
+		anns = append(anns, a)
+	}
+	return anns
+}

@@ -1,0 +1,77 @@
+package dataset
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadGDS507 reads a real GEO DataSet (testdata/geo, from GEOquery's extdata): the
+// 17 GSM columns become samples, the 22,645 probes features, IDENTIFIER their symbols,
+// and the class the first subset type, "disease state"; the counts and cells are read
+// off the file's text (testdata/geo/geo_sklearn.txt).
+func TestReadGDS507(t *testing.T) {
+	ds, err := ReadFile(filepath.Join("testdata", "geo", "GDS507.soft.gz"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, p := ds.Dims(); n != 17 || p != 22645 {
+		t.Fatalf("%d samples x %d probes, want 17 x 22645", n, p)
+	}
+	if got := ds.ClassCounts(); strings.Join(ds.Classes, ",") != "RCC,normal" || got[0] != 9 || got[1] != 8 {
+		t.Errorf("classes %v %v, want RCC 9, normal 8", ds.Classes, got)
+	}
+	// first data line: 200000_s_at PRPF8 4254.000 (GSM11815) ... 3482.100 (GSM12448)
+	if ds.Features[0] != "200000_s_at" || ds.Symbols[0] != "PRPF8" || ds.Samples[0] != "GSM11815" || ds.X.At(0, 0) != 4254 || ds.X.At(16, 0) != 3482.1 {
+		t.Errorf("first probe %s %s, sample %s, values %v %v", ds.Features[0], ds.Symbols[0], ds.Samples[0], ds.X.At(0, 0), ds.X.At(16, 0))
+	}
+	var keys []string
+	for _, c := range ds.ClassChoices {
+		keys = append(keys, c.String())
+	}
+	if got := strings.Join(keys, "; "); !strings.Contains(got, "disease state (RCC 9, normal 8)") || !strings.Contains(got, "individual (035 2, 023 2") {
+		t.Errorf("class choices %s", got)
+	}
+	ind, err := ReadFile(filepath.Join("testdata", "geo", "GDS507.soft.gz"), Options{ClassName: "individual"})
+	if err != nil || len(ind.Classes) != 10 {
+		t.Errorf("class individual: %v classes, %v", ind.Classes, err)
+	}
+}
+
+// TestSymbolsFromGEOAnnot reads GEO's GPL97.annot.gz (header lines, then the platform
+// table with "Gene symbol" in its third column): 13,179 of GDS507's probes have a
+// symbol (testdata/geo/geo_sklearn.txt).
+func TestSymbolsFromGEOAnnot(t *testing.T) {
+	sym, err := ReadSymbols(filepath.Join("testdata", "geo", "GPL97.annot.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ReadFile(filepath.Join("testdata", "geo", "GDS507.soft.gz"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found := ds.SetSymbols(sym); found != 13179 {
+		t.Errorf("%d probes with a symbol, want 13179", found)
+	}
+	if sym["228581_at"] != "KCNJ10" || sym["200001_at"] != "CAPNS1" {
+		t.Errorf("228581_at %q, 200001_at %q", sym["228581_at"], sym["200001_at"])
+	}
+}
+
+// TestSOFTFilesWithoutSamplesExplained: a platform, a single sample or a family SOFT file
+// given as data gets a message saying what it is and what to open instead.
+func TestSOFTFilesWithoutSamplesExplained(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, text, want string }{
+		{"GPL97.soft", "^PLATFORM = GPL97\n!Platform_title = HG-U133B\n!platform_table_begin\nID\tGene Symbol\n200000_s_at\tPRPF8\n!platform_table_end\n", "gene-symbol annotation"},
+		{"GSM11805.txt", "^SAMPLE = GSM11805\n!Sample_title = N035\n!sample_table_begin\nID_REF\tVALUE\n1007_s_at\t5.2\n!sample_table_end\n", "holds one sample"},
+		{"GSE781_family.soft", "^DATABASE = GeoMiame\n^SERIES = GSE781\n!Series_title = RCC\n^SAMPLE = GSM11805\n!sample_table_begin\nID_REF\tVALUE\n1007_s_at\t5.2\n!sample_table_end\n", "series matrix"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		os.WriteFile(path, []byte(tc.text), 0o644)
+		if _, err := ReadFile(path, Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a message with %q", tc.name, err, tc.want)
+		}
+	}
+}

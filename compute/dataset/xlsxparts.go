@@ -1,0 +1,347 @@
+package dataset
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"html"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// workbook is an Office Open XML workbook opened for reading cell text: its parts, its
+// sheets in workbook order with the part of each, and its shared strings.
+//
+// The sheet data are scanned directly instead of through encoding/xml, which took
+// 4.3 s for Chowdary's 2.3 million cells (excelize's GetRows) against 0.3 s for its
+// CSV. TestWorkbookRowsEqualExcelize checks the rows against excelize's.
+type workbook struct {
+	parts   map[string]*zip.File
+	sheets  []string
+	sheetAt []string // the zip path of each sheet's worksheet part
+	strs    []string
+}
+
+// openWorkbook reads the workbook's sheet list, their parts and its shared strings.
+func openWorkbook(b []byte) (*workbook, error) {
+	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	w := &workbook{parts: map[string]*zip.File{}}
+	for _, f := range z.File {
+		w.parts[strings.TrimPrefix(f.Name, "/")] = f
+	}
+	var book struct {
+		Sheets []struct {
+			Name string `xml:"name,attr"`
+			ID   string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	var rels struct {
+		Rel []struct {
+			ID     string `xml:"Id,attr"`
+			Target string `xml:"Target,attr"`
+		} `xml:"Relationship"`
+	}
+	if err := w.decode("xl/workbook.xml", &book); err != nil {
+		return nil, err
+	}
+	if err := w.decode("xl/_rels/workbook.xml.rels", &rels); err != nil {
+		return nil, err
+	}
+	target := map[string]string{}
+	for _, r := range rels.Rel {
+		t := strings.TrimPrefix(r.Target, "/")
+		if !strings.HasPrefix(t, "xl/") {
+			t = path.Join("xl", t)
+		}
+		target[r.ID] = t
+	}
+	for _, s := range book.Sheets {
+		w.sheets = append(w.sheets, s.Name)
+		w.sheetAt = append(w.sheetAt, target[s.ID])
+	}
+	if _, ok := w.parts["xl/sharedStrings.xml"]; ok {
+		sst, err := w.read("xl/sharedStrings.xml")
+		if err != nil {
+			return nil, err
+		}
+		w.strs = sharedStrings(sst)
+	}
+	return w, nil
+}
+
+// read returns the unzipped bytes of a part (at most MaxFileSize).
+func (w *workbook) read(name string) ([]byte, error) {
+	f, ok := w.parts[name]
+	if !ok {
+		return nil, fmt.Errorf("the workbook lacks its part %s", name)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, MaxFileSize+1))
+	if err == nil && len(b) > MaxFileSize {
+		err = fmt.Errorf("part %s unzips to more than 2 GiB", name)
+	}
+	return b, err
+}
+
+// decode unmarshals a small XML part.
+func (w *workbook) decode(name string, v any) error {
+	b, err := w.read(name)
+	if err != nil {
+		return err
+	}
+	return xml.Unmarshal(b, v)
+}
+
+// rows returns the text of sheet i's cells, row by row as the sheet numbers them (rows
+// and cells it leaves out are empty); shared strings are looked up, other cells are as
+// stored (numbers as written, booleans 1 or 0), as excelize's GetRows with RawCellValue.
+func (w *workbook) rows(i int) ([][]string, error) {
+	b, err := w.read(w.sheetAt[i])
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]string
+	s := xmlScan{b: b}
+	row, col := -1, 0
+	for s.next() {
+		switch string(s.name) {
+		case "row":
+			row = s.index("r", row+1, false)
+			for len(rows) <= row {
+				rows = append(rows, nil)
+			}
+			col = 0
+		case "c":
+			if row < 0 {
+				return nil, fmt.Errorf("a cell outside a row at byte %d", s.at)
+			}
+			col = s.index("r", col, true)
+			text, err := w.cell(&s)
+			if err != nil {
+				return nil, err
+			}
+			r := rows[row]
+			for len(r) <= col {
+				r = append(r, "")
+			}
+			r[col] = text
+			rows[row] = r
+			col++
+		}
+	}
+	return rows, s.err
+}
+
+// cell reads the cell whose start tag s has just read, to its end.
+func (w *workbook) cell(s *xmlScan) (string, error) {
+	typ := s.attr("t")
+	if s.closed {
+		return "", nil
+	}
+	var v, inline string
+	for s.next() {
+		switch string(s.name) {
+		case "/c":
+			return w.value(typ, v, inline)
+		case "v":
+			v = s.text("v")
+		case "t":
+			inline += s.text("t")
+		case "rPh":
+			s.skipTo("</rPh>")
+		}
+	}
+	return "", fmt.Errorf("a cell not closed before byte %d", s.at)
+}
+
+// value is a cell's text from its type and its <v> or inline text.
+func (w *workbook) value(typ, v, inline string) (string, error) {
+	switch typ {
+	case "s":
+		k, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || k < 0 || k >= len(w.strs) {
+			return "", fmt.Errorf("shared string %q is not in the table of %d", v, len(w.strs))
+		}
+		return w.strs[k], nil
+	case "inlineStr":
+		return inline, nil
+	}
+	return v, nil
+}
+
+// sharedStrings lists the <si> items of a shared-string part, each the joined text of
+// its <t> runs (phonetic runs left out).
+func sharedStrings(b []byte) []string {
+	var out []string
+	var cur strings.Builder
+	s := xmlScan{b: b}
+	for s.next() {
+		switch string(s.name) {
+		case "si":
+			cur.Reset()
+		case "/si":
+			out = append(out, cur.String())
+		case "t":
+			cur.WriteString(s.text("t"))
+		case "rPh":
+			s.skipTo("</rPh>")
+		}
+	}
+	return out
+}
+
+// xmlScan walks the tags of an XML part without building tokens for text it does not
+// ask for: name is the current tag's name ("c", "/c"), its attributes are read with
+// attr, closed says it was self-closing.
+type xmlScan struct {
+	b      []byte
+	at     int
+	name   []byte // the tag's name without a namespace prefix, "/c" for an end tag
+	attrs  []byte
+	closed bool
+	err    error
+}
+
+// next moves to the next tag, skipping comments, processing instructions and text.
+func (s *xmlScan) next() bool {
+	for {
+		k := bytes.IndexByte(s.b[s.at:], '<')
+		if k < 0 {
+			return false
+		}
+		s.at += k + 1
+		if s.at < len(s.b) && (s.b[s.at] == '?' || s.b[s.at] == '!') {
+			end := bytes.IndexByte(s.b[s.at:], '>')
+			if end < 0 {
+				return false
+			}
+			s.at += end + 1
+			continue
+		}
+		end := bytes.IndexByte(s.b[s.at:], '>')
+		if end < 0 {
+			s.err = fmt.Errorf("a tag not closed at byte %d", s.at)
+			return false
+		}
+		tag := s.b[s.at : s.at+end]
+		s.at += end + 1
+		s.closed = len(tag) > 0 && tag[len(tag)-1] == '/'
+		if s.closed {
+			tag = tag[:len(tag)-1]
+		}
+		name := tag
+		if sp := bytes.IndexAny(tag, " \t\r\n"); sp >= 0 {
+			name, s.attrs = tag[:sp], tag[sp:]
+		} else {
+			s.attrs = nil
+		}
+		if c := bytes.IndexByte(name, ':'); c >= 0 { // a prefixed name: x:c, /x:c
+			if name[0] == '/' {
+				name = append([]byte{'/'}, name[c+1:]...)
+			} else {
+				name = name[c+1:]
+			}
+		}
+		s.name = name
+		return true
+	}
+}
+
+// attr returns the value of the current tag's attribute key, unescaped, or "".
+func (s *xmlScan) attr(key string) string {
+	return unescapeXML(s.rawAttr(key))
+}
+
+// rawAttr returns the value of the current tag's attribute key as written, or nil.
+func (s *xmlScan) rawAttr(key string) []byte {
+	a := s.attrs
+	for len(a) > 0 {
+		eq := bytes.IndexByte(a, '=')
+		if eq < 0 {
+			return nil
+		}
+		name := bytes.TrimSpace(a[:eq])
+		rest := bytes.TrimLeft(a[eq+1:], " \t\r\n")
+		if len(rest) == 0 {
+			return nil
+		}
+		q := rest[0]
+		end := bytes.IndexByte(rest[1:], q)
+		if end < 0 {
+			return nil
+		}
+		if string(name) == key {
+			return rest[1 : 1+end]
+		}
+		a = rest[end+2:]
+	}
+	return nil
+}
+
+// index reads attribute key as a cell reference ("B12": column 1 when col, else row
+// 11), or returns def when the tag has none.
+func (s *xmlScan) index(key string, def int, col bool) int {
+	c, r := 0, 0
+	for _, b := range s.rawAttr(key) {
+		switch {
+		case b >= 'A' && b <= 'Z':
+			c = c*26 + int(b-'A'+1)
+		case b >= 'a' && b <= 'z':
+			c = c*26 + int(b-'a'+1)
+		case b >= '0' && b <= '9':
+			r = r*10 + int(b-'0')
+		case b != '$':
+			return def
+		}
+	}
+	if col && c > 0 {
+		return c - 1
+	}
+	if !col && r > 0 {
+		return r - 1
+	}
+	return def
+}
+
+// text returns the text up to the closing tag of name (unescaped), or "" for a
+// self-closing tag.
+func (s *xmlScan) text(name string) string {
+	if s.closed {
+		return ""
+	}
+	end := bytes.Index(s.b[s.at:], []byte("</"))
+	if end < 0 {
+		s.at = len(s.b)
+		return ""
+	}
+	t := s.b[s.at : s.at+end]
+	s.at += end
+	return unescapeXML(t)
+}
+
+// skipTo moves past the next occurrence of end.
+func (s *xmlScan) skipTo(end string) {
+	if k := bytes.Index(s.b[s.at:], []byte(end)); k >= 0 {
+		s.at += k + len(end)
+		return
+	}
+	s.at = len(s.b)
+}
+
+// unescapeXML resolves XML's character and entity references.
+func unescapeXML(b []byte) string {
+	if bytes.IndexByte(b, '&') < 0 {
+		return string(b)
+	}
+	return html.UnescapeString(string(b))
+}

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"steadfast/compute/dataset"
-	"steadfast/compute/group"
 	"strings"
 	"time"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/group"
 )
 
 // groupsCommand prints the groups of one method on all samples, best first:
@@ -17,6 +18,7 @@ func groupsCommand(c *call) error {
 	data := c.dataFlags()
 	name := c.fs.String("method", "drags", "dgf, drags, cgs or kmeans")
 	K := c.fs.Int("K", 5, "neighbours for the DGF bandwidth (2..25)")
+	gaussian := c.fs.Bool("gaussian", false, "DGF with Gaussian weights (sigma = h/2) on the features within h instead of the paper's flat kernel")
 	t := c.fs.Int("t", 10, "CGS bootstraps")
 	clusters := c.fs.Int("clusters", 50, "k-means clusters")
 	seed := c.fs.Uint64("seed", 1, "random seed")
@@ -40,7 +42,7 @@ func groupsCommand(c *call) error {
 	defer stop()
 	var groups []group.Group
 	r := dataset.Rand(*seed, 100)
-	dgf := group.DGFParams{K: *K}
+	dgf := group.DGFParams{K: *K, Gaussian: *gaussian}
 	start := time.Now()
 	switch *name {
 	case "dgf": // DGF's groups, densest first, with DRAGS's relevance and representatives

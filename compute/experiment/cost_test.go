@@ -45,3 +45,24 @@ func TestEstimateCountsGroupRankings(t *testing.T) {
 		t.Errorf("estimate %v (%v), want about %.1f s from CGS alone", d, lines, want)
 	}
 }
+
+// TestDGFCostsFollowTheBenchmarks: the cost models stay within a factor of two of
+// BenchmarkDGFReal and BenchmarkDGFGaussianReal on the real sets (compute/group, this
+// machine: flat Colon 0.09 s, Leukemia 0.78 s, Chowdary 8.2 s; Gaussian 0.31, 2.1, 93 s).
+func TestDGFCostsFollowTheBenchmarks(t *testing.T) {
+	for _, c := range []struct {
+		n, p           int
+		flat, gaussian float64
+	}{{62, 2000, 0.09, 0.31}, {72, 7129, 0.78, 2.1}, {104, 22283, 8.2, 93}} {
+		if f := dgfSeconds(c.n, c.p); f < c.flat/2 || f > 2*c.flat {
+			t.Errorf("flat %d x %d: model %.2f s, measured %.2f s", c.n, c.p, f, c.flat)
+		}
+		if g := gaussianDGFSeconds(c.n, c.p); g < c.gaussian/2 || g > 2*c.gaussian {
+			t.Errorf("Gaussian %d x %d: model %.2f s, measured %.2f s", c.n, c.p, g, c.gaussian)
+		}
+	}
+	gauss := map[string]float64{"gaussian": 1}
+	if rankingSeconds("cgs", gauss, 72, 7129) <= rankingSeconds("cgs", nil, 72, 7129) {
+		t.Error("a Gaussian CGS ranking is estimated no dearer than a flat one")
+	}
+}

@@ -23,7 +23,7 @@ type Group struct {
 // section 2: K = 5, flat kernel, no elimination, 100 iterations.
 type DGFParams struct {
 	K         int  // neighbours for the bandwidth, 2..25
-	Gaussian  bool // Gaussian kernel (sigma = h/2, cut at 2h) instead of the flat one
+	Gaussian  bool // Gaussian weights (sigma = h/2) on the features within h instead of equal ones
 	Eliminate bool // drop groups whose peak's mean distance to its K nearest features (other than one it sits on) exceeds h
 	MaxIter   int
 }

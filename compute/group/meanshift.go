@@ -36,6 +36,7 @@ type shifter struct {
 	sp       *space
 	h        float64
 	gaussian bool
+	byPoint  []int32 // Gaussian kernel: the features in lexicographic order of their points
 	tr       []trajectory
 	full     atomic.Int64 // evaluations that screened every feature
 	hubs     atomic.Int64 // hubs built
@@ -55,6 +56,15 @@ func newShifter(sp *space, h float64, gaussian bool) *shifter {
 		visited: map[uint64][]visit{}}
 	for s := range ms.tr {
 		ms.tr[s] = trajectory{y: slices.Clone(sp.pt.RawRowView(s)), leader: -1}
+	}
+	if gaussian {
+		ms.byPoint = make([]int32, p)
+		for k := range ms.byPoint {
+			ms.byPoint[k] = int32(k)
+		}
+		slices.SortFunc(ms.byPoint, func(a, b int32) int {
+			return slices.Compare(sp.pt.RawRowView(int(a)), sp.pt.RawRowView(int(b)))
+		})
 	}
 	return ms
 }
@@ -84,7 +94,7 @@ func (ms *shifter) run(ctx context.Context, maxIter int, tol float64) (int, erro
 		var err error
 		switch {
 		case ms.gaussian:
-			err = ms.scan(ctx, todo)
+			err = ms.evaluateGaussian(ctx, todo)
 		case first:
 			err = ms.firstRound(ctx)
 		default:
@@ -205,10 +215,6 @@ func (ms *shifter) scan(ctx context.Context, rows []int) error {
 		ys[s] = ms.tr[s].y
 	}
 	return ms.sp.screenRows(ctx, ys, rows, func(s int, sc screener) {
-		if ms.gaussian {
-			ms.gaussianStep(s, sc)
-			return
-		}
 		t := &ms.tr[s]
 		t.sum, t.count = ms.members(sc, t.sum)
 	})
@@ -231,44 +237,6 @@ func (ms *shifter) members(sc screener, sum []float64) ([]float64, int) {
 		}
 	}
 	return sum, count
-}
-
-// gaussianStep computes the Gaussian-weighted mean (sigma = h/2, features within 2h) of
-// the features around y into ref, and the number within h into count.
-func (ms *shifter) gaussianStep(s int, sc screener) {
-	t := &ms.tr[s]
-	p, n := ms.sp.pt.Dims()
-	h2, r2 := ms.h*ms.h, 4*ms.h*ms.h
-	sigma2 := ms.h * ms.h / 4
-	next := make([]float64, n)
-	wsum := 0.0
-	t.count = 0
-	reach := sc.cut(r2)
-	for k := 0; k < p; k++ {
-		if float64(sc.g[k])-ms.sp.half[k] < reach.out {
-			continue // certainly beyond 2h
-		}
-		d := sc.exact(k)
-		if d > r2 {
-			continue
-		}
-		if d <= h2 {
-			t.count++
-		}
-		wk := math.Exp(-d / (2 * sigma2))
-		wsum += wk
-		for i, v := range ms.sp.pt.RawRowView(k) {
-			next[i] += wk * v
-		}
-	}
-	if wsum == 0 {
-		t.ref = nil
-		return
-	}
-	for i := range next {
-		next[i] /= wsum
-	}
-	t.ref = next
 }
 
 // point returns trajectory s's final point and density (a follower's are its leader's).

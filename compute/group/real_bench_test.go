@@ -82,3 +82,18 @@ func BenchmarkCorrelationGraphReal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDGFGaussianReal runs DGF with Gaussian weights (K = 5) on every real set.
+func BenchmarkDGFGaussianReal(b *testing.B) {
+	for _, f := range realSets {
+		b.Run(f, func(b *testing.B) {
+			x := realZ(b, f).X
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := DGF(context.Background(), x, DGFParams{Gaussian: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -90,7 +90,7 @@ var Catalog = []Info{
 
 var dgfParams = []Param{
 	{Key: "K", Label: "K (bandwidth)", Help: "h = mean distance of every feature to its K nearest features; see the K chooser", Default: 5, Min: 2, Max: 25, Integer: true},
-	{Key: "gaussian", Label: "Gaussian kernel", Help: "Gaussian kernel (sigma = h/2, cut at 2h) instead of the paper's flat kernel", Default: 0, Min: 0, Max: 1, Integer: true},
+	{Key: "gaussian", Label: "Gaussian kernel", Help: "Gaussian weights (sigma = h/2) on the features within h, instead of the paper's equal (flat kernel) weights", Default: 0, Min: 0, Max: 1, Integer: true},
 	{Key: "eliminate", Label: "Drop sparse groups", Help: "drop groups whose peak's mean distance to its K nearest features exceeds h", Default: 0, Min: 0, Max: 1, Integer: true},
 }
 

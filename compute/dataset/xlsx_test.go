@@ -71,7 +71,7 @@ func TestWorkbookRowsEqualExcelize(t *testing.T) {
 		t.Fatal(err)
 	}
 	for r := 1; r <= 50; r++ {
-		row := []any{"g" + strconv.Itoa(r), float64(r) / 7, nil, r % 2 == 0, "a&b"}
+		row := []any{"g" + strconv.Itoa(r), float64(r) / 7, nil, r%2 == 0, "a&b"}
 		cell, _ := excelize.CoordinatesToCellName(1, r+r/10)
 		sw.SetRow(cell, row)
 	}

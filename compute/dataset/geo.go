@@ -233,7 +233,7 @@ func chooseAnnotation(file string, anns []annotation, n int, want string) (annot
 	}
 	for _, a := range anns {
 		if a.key != "title" && a.usable() {
-			return a, fmt.Sprintf("class from the sample annotation %s; to choose another, name it as the class (--class KEY): %s", a.classChoice(), list), nil
+			return a, fmt.Sprintf("class from the sample annotation %s; to choose another, name it as the class (--class KEY, or Class column/row on the Data tab): %s", a.classChoice(), list), nil
 		}
 	}
 	return annotation{}, "", &ParseError{File: file, Msg: fmt.Sprintf("no sample annotation splits the samples into 2 to 10 classes of two or more; name the one to use as the class (--class KEY, or Class column/row in the window): %s", list)}

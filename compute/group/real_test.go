@@ -338,12 +338,7 @@ func TestDRAGSIndependentOfColumnOrder(t *testing.T) {
 // the same density and the same number of steps. Small step limits make followers whose
 // joined path runs past the limit, which must be taken up again on their own.
 func TestJoinedPathsEqualDirectMeanShift(t *testing.T) {
-	x := realZ(t, "colon.csv").X
-	sp := newSpace(x)
-	h, err := sp.bandwidth(context.Background(), 5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, h := colonSpace(t)
 	p, n := sp.pt.Dims()
 	tol := 1e-3 * h
 	for _, maxIter := range []int{2, 4, 100} {
@@ -415,12 +410,7 @@ func TestJoinedPathsEqualDirectMeanShift(t *testing.T) {
 // the shifter's. And the groups are real ones: about as many as the flat kernel finds
 // (633), where the kernel cut at 2h found 23 on Colon and none on SRBCT.
 func TestGaussianPathsEqualDirectMeanShift(t *testing.T) {
-	x := realZ(t, "colon.csv").X
-	sp := newSpace(x)
-	h, err := sp.bandwidth(context.Background(), 5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, h := colonSpace(t)
 	p, n := sp.pt.Dims()
 	tol, maxIter := 1e-3*h, 100
 	ms := newShifter(sp, h, true)
@@ -462,11 +452,22 @@ func TestGaussianPathsEqualDirectMeanShift(t *testing.T) {
 				s, ms.totalSteps(s), gc, steps, count, slices.Equal(gy, y))
 		}
 	}
-	res, err := DGF(context.Background(), x, DGFParams{Gaussian: true})
+	res, err := DGF(context.Background(), realZ(t, "colon.csv").X, DGFParams{Gaussian: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Groups) < 500 || len(res.Groups) > 800 {
 		t.Errorf("%d Gaussian groups on Colon; the flat kernel finds 633", len(res.Groups))
 	}
+}
+
+// colonSpace is z-scored Colon as DGF's space, with its bandwidth (K = 5).
+func colonSpace(t *testing.T) (*space, float64) {
+	t.Helper()
+	sp := newSpace(realZ(t, "colon.csv").X)
+	h, err := sp.bandwidth(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp, h
 }

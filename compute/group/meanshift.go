@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"sync/atomic"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // trajectory is one mean-shift path: its point y and, after each evaluation, the exact
@@ -205,38 +203,6 @@ func (ms *shifter) release(maxIter int) bool {
 		t.leader, t.shift, t.alone, t.state = -1, 0, true, moving
 	}
 	return len(over) > 0
-}
-
-// scan evaluates the trajectories by screening every feature.
-func (ms *shifter) scan(ctx context.Context, rows []int) error {
-	ms.full.Add(int64(len(rows)))
-	ys := make([][]float64, len(ms.tr))
-	for _, s := range rows {
-		ys[s] = ms.tr[s].y
-	}
-	return ms.sp.screenRows(ctx, ys, rows, func(s int, sc screener) {
-		t := &ms.tr[s]
-		t.sum, t.count = ms.members(sc, t.sum)
-	})
-}
-
-// members returns the exact sum and number of the features within h of the screened
-// point, reusing sum's storage.
-func (ms *shifter) members(sc screener, sum []float64) ([]float64, int) {
-	p, n := ms.sp.pt.Dims()
-	if sum == nil {
-		sum = make([]float64, n)
-	}
-	clear(sum)
-	count := 0
-	within := sc.cut(ms.h * ms.h)
-	for k := 0; k < p; k++ {
-		if sc.inside(k, sc.value(k, sc.g[k]), within) {
-			count++
-			floats.Add(sum, ms.sp.pt.RawRowView(k))
-		}
-	}
-	return sum, count
 }
 
 // point returns trajectory s's final point and density (a follower's are its leader's).

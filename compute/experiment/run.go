@@ -173,6 +173,7 @@ type task struct {
 	split  dataset.Split
 	label  string
 	group  int
+	unit   int  // the unit's place among its method's: 0 all samples, then the splits
 	stab   bool // counts for stability
 	eval   bool // counts for accuracy
 	ref    bool // the all-sample ranking
@@ -230,6 +231,7 @@ type design struct {
 	// paperMIDS holds, for each method in the MIDS paper setting, its MIDS computed
 	// once on all samples (see method.PaperMIDS).
 	paperMIDS map[int][]int
+	mids      *sharedMIDS
 }
 
 // newDesign resolves cfg for ds, checks ds against the protocol and plans the units.
@@ -243,6 +245,7 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 		return nil, err
 	}
 	d := &design{cfg: cfg, tasks: plan(cfg, ds), maxK: cfg.GridK}
+	d.mids = newSharedMIDS(cfg.Methods)
 	for _, k := range cfg.Ks {
 		d.maxK = max(d.maxK, k)
 		if k <= cfg.AccuracyMax {
@@ -278,7 +281,7 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 	}
 	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(j int) error {
 		i := idx[j]
-		out, err := runTask(ctx, d.cfg, ds, test, d.tasks[i], i, d.accKs, d.paperMIDS[d.tasks[i].method])
+		out, err := d.runTask(ctx, ds, test, i)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -380,8 +383,8 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 	var tasks []task
 	for m := range cfg.Methods {
 		tasks = append(tasks, task{method: m, split: dataset.Split{Train: all}, label: "all samples", ref: true})
-		for _, t := range splits {
-			t.method = m
+		for u, t := range splits {
+			t.method, t.unit = m, u+1
 			tasks = append(tasks, t)
 		}
 	}
@@ -408,20 +411,27 @@ func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.D
 	return
 }
 
-// runTask ranks and evaluates one unit; paperMIDS, when set, is the method's MIDS on
-// all samples (the MIDS paper setting).
-func runTask(ctx context.Context, cfg Config, ds, test *dataset.Dataset, t task, index int, accKs []int, paperMIDS []int) (taskOut, error) {
+// runTask ranks and evaluates unit index. A MIDS variant ranks within the MIDS on all
+// samples in the paper setting, else within its training set's MIDS, shared with the
+// other MIDS variants of the study (see sharedMIDS).
+func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index int) (taskOut, error) {
+	cfg, t, accKs := d.cfg, d.tasks[index], d.accKs
 	start := time.Now()
 	r := dataset.Rand(cfg.Seed, 100, uint64(index))
 	ranker, err := method.New(cfg.Methods[t.method])
 	if err != nil {
 		return taskOut{}, err
 	}
-	if paperMIDS != nil {
-		ranker = method.WithMIDSSet(ranker, paperMIDS)
-	}
 	xtr, ytr, xte, yte, order, keep := prepare(cfg, ds, test, t.split)
-	rk, err := ranker.Rank(ctx, filterColumns(xtr, keep), ytr, len(ds.Classes), r)
+	x := filterColumns(xtr, keep)
+	if set := d.paperMIDS[t.method]; set != nil {
+		ranker = method.WithMIDSSet(ranker, set)
+	} else if set, err := d.mids.of(ctx, t, cfg.Methods[t.method], x); err != nil {
+		return taskOut{}, err
+	} else if set != nil {
+		ranker = method.WithMIDSSet(ranker, set)
+	}
+	rk, err := ranker.Rank(ctx, x, ytr, len(ds.Classes), r)
 	if err != nil {
 		return taskOut{}, err
 	}

@@ -179,7 +179,13 @@ func PaperMIDSSet(ctx context.Context, spec Spec, x *mat.Dense) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := group.CorrelationGraph(ctx, x, p["epsilon"])
+	return MIDSSet(ctx, x, p["epsilon"])
+}
+
+// MIDSSet is the MIDS of the graph joining x's features with |r| > epsilon (empty but
+// not nil when x has no feature).
+func MIDSSet(ctx context.Context, x *mat.Dense, epsilon float64) ([]int, error) {
+	g, err := group.CorrelationGraph(ctx, x, epsilon)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +194,23 @@ func PaperMIDSSet(ctx context.Context, spec Spec, x *mat.Dense) ([]int, error) {
 		set = []int{} // empty but fixed
 	}
 	return set, nil
+}
+
+// MIDSEpsilon returns the epsilon of a MIDS variant fitted in each training set (not in
+// the paper setting) and true, or false for any other method.
+func MIDSEpsilon(spec Spec) (float64, bool) {
+	if !strings.HasSuffix(spec.Name, midsSuffix) || PaperMIDS(spec) {
+		return 0, false
+	}
+	in, ok := Lookup(spec.Name)
+	if !ok {
+		return 0, false
+	}
+	p, err := Resolve(in, spec.Params)
+	if err != nil {
+		return 0, false
+	}
+	return p["epsilon"], true
 }
 
 // WithMIDSSet returns r, a MIDS variant's ranker, ranking within set instead of the

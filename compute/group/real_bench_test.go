@@ -97,3 +97,20 @@ func BenchmarkDGFGaussianReal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMIDSReal finds the MIDS at epsilon 0.6 (graph and relaxation) on every real set.
+func BenchmarkMIDSReal(b *testing.B) {
+	for _, f := range realSets {
+		b.Run(f, func(b *testing.B) {
+			x := realZ(b, f).X
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				g, err := CorrelationGraph(context.Background(), x, 0.6)
+				if err != nil {
+					b.Fatal(err)
+				}
+				g.MIDS()
+			}
+		})
+	}
+}

@@ -503,23 +503,28 @@ func (m MIDSFilter) Rank(ctx context.Context, x *mat.Dense, y []int, classes int
 
 // SimilaritySum is the sum of |r| over the pairs j < k of the columns of x (z-scored by
 // the caller) with |r| > threshold, r = 1 - d^2 / (2 (n - 1)) from the exact float64
-// distance d of the pair; the pairs are found by the screened pass of CorrelationGraphs.
-// Each column's part is summed apart and the parts added in column order, so the sum
-// does not depend on the goroutines.
+// distance d of the pair. Each pair is visited once, in blocks of float32 products with
+// a guaranteed error bound, and its distance computed exactly only where the bound
+// cannot place it. Column j's part adds its pairs in increasing k, within one worker,
+// and the parts are added in column order, so the sum does not depend on the
+// goroutines.
 func SimilaritySum(ctx context.Context, x *mat.Dense, threshold float64) (float64, error) {
 	n, _ := x.Dims()
 	sp := newSpace(x)
-	p := sp.len()
 	lo, hi := 2*float64(n-1)*(1-threshold), 2*float64(n-1)*(1+threshold)
-	rows, all := make([][]float64, p), make([]int, p)
-	for j := range rows {
-		rows[j], all[j] = sp.pt.RawRowView(j), j
-	}
-	parts := make([]float64, p)
-	err := sp.screenRows(ctx, rows, all, func(j int, sc screener) {
-		for _, k := range correlated(sc, j, sc.cut(lo), sc.cut(hi)) {
-			if int(k) > j {
-				parts[j] += math.Abs(1 - sc.exact(int(k))/(2*float64(n-1)))
+	parts := make([]float64, sp.len())
+	e := sp.pairErr()
+	err := sp.pairs(ctx, func(_, i0, i1, j0, j1 int, c []float32) {
+		cols := j1 - j0
+		for a := i0; a < i1; a++ {
+			for b := max(j0, a+1); b < j1; b++ {
+				est := sp.norm[a] + sp.norm[b] - 2*float64(c[(a-i0)*cols+b-j0])
+				if est-e >= lo && est+e <= hi {
+					continue // certainly |r| <= threshold
+				}
+				if d := sp.pairDist(a, b); d < lo || d > hi {
+					parts[a] += math.Abs(1 - d/(2*float64(n-1)))
+				}
 			}
 		}
 	})

@@ -114,3 +114,17 @@ func BenchmarkMIDSReal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSimilaritySumReal sums |r| > 0.9 over every pair of Chowdary's genes, the
+// pass the similarity-adjusted stability measures make once per study.
+func BenchmarkSimilaritySumReal(b *testing.B) {
+	x := realZ(b, "chowdary.csv").X
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := SimilaritySum(context.Background(), x, 0.9)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(s, "sum")
+	}
+}

@@ -40,7 +40,7 @@ func ReadXLSX(file string, b []byte, o Options) (*Dataset, error) {
 	sheet := sheets[at]
 	rows, err := wb.rows(at)
 	if err != nil {
-		return nil, &ParseError{File: file, Msg: fmt.Sprintf("sheet %q cannot be read: %v", sheet, err)}
+		return nil, &ParseError{File: file, Msg: fmt.Sprintf("sheet %q cannot be read: %v; the file may be damaged: open it in Excel and save it again, or save the sheet as CSV", sheet, err)}
 	}
 	for len(rows) > 0 && blank(rows[len(rows)-1]) {
 		rows = rows[:len(rows)-1]

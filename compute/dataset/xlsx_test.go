@@ -1,6 +1,9 @@
 package dataset
 
 import (
+	"archive/zip"
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -118,4 +121,55 @@ func trimRows(rows [][]string) [][]string {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// TestDamagedWorkbooksRefused: a workbook whose sheet is cut short, malformed, or names
+// a cell far beyond Excel's limits is refused with a message, never read at its word
+// (a reference like XFDZZZZZ1 would otherwise ask for billions of cells).
+func TestDamagedWorkbooksRefused(t *testing.T) {
+	wb := excelize.NewFile()
+	wb.SetCellValue("Sheet1", "A1", "gene")
+	var buf bytes.Buffer
+	if err := wb.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.Bytes()
+	for name, sheet := range map[string]string{
+		"far column": `<worksheet><sheetData><row r="1"><c r="XFDZZZZZZZ1"><v>1</v></c></row></sheetData></worksheet>`,
+		"far row":    `<worksheet><sheetData><row r="99999999999"><c><v>1</v></c></row></sheetData></worksheet>`,
+		"cut short":  `<worksheet><sheetData><row r="1"><c r="A1"><v>1`,
+		"cell alone": `<worksheet><sheetData><c r="A1"><v>1</v></c></sheetData></worksheet>`,
+		"bad string": `<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>99</v></c></row></sheetData></worksheet>`,
+	} {
+		b := replacePart(t, good, "xl/worksheets/sheet1.xml", sheet)
+		if _, err := ReadXLSX("damaged.xlsx", b, Options{}); err == nil || !strings.Contains(err.Error(), "damaged.xlsx") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := ReadXLSX("trunc.xlsx", good[:len(good)/2], Options{}); err == nil {
+		t.Error("a truncated workbook was read")
+	}
+}
+
+// replacePart returns the zip b with part name's content replaced.
+func replacePart(t *testing.T, b []byte, name, content string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		w, _ := zw.Create(f.Name)
+		if f.Name == name {
+			w.Write([]byte(content))
+			continue
+		}
+		rc, _ := f.Open()
+		io.Copy(w, rc)
+		rc.Close()
+	}
+	zw.Close()
+	return out.Bytes()
 }

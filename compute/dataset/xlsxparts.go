@@ -25,6 +25,13 @@ type workbook struct {
 	strs    []string
 }
 
+// Excel's sheet limits; a cell reference beyond them is a damaged file, and taking it
+// at its word would allocate without bound.
+const (
+	maxSheetRows = 1 << 20
+	maxSheetCols = 1 << 14
+)
+
 // openWorkbook reads the workbook's sheet list, their parts and its shared strings.
 func openWorkbook(b []byte) (*workbook, error) {
 	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
@@ -117,6 +124,9 @@ func (w *workbook) rows(i int) ([][]string, error) {
 		switch string(s.name) {
 		case "row":
 			row = s.index("r", row+1, false)
+			if row >= maxSheetRows {
+				return nil, fmt.Errorf("row %d is beyond Excel's last row (%d)", row+1, maxSheetRows)
+			}
 			for len(rows) <= row {
 				rows = append(rows, nil)
 			}
@@ -126,6 +136,9 @@ func (w *workbook) rows(i int) ([][]string, error) {
 				return nil, fmt.Errorf("a cell outside a row at byte %d", s.at)
 			}
 			col = s.index("r", col, true)
+			if col >= maxSheetCols {
+				return nil, fmt.Errorf("a cell of row %d is beyond Excel's last column (%d)", row+1, maxSheetCols)
+			}
 			text, err := w.cell(&s)
 			if err != nil {
 				return nil, err
@@ -295,11 +308,11 @@ func (s *xmlScan) index(key string, def int, col bool) int {
 	for _, b := range s.rawAttr(key) {
 		switch {
 		case b >= 'A' && b <= 'Z':
-			c = c*26 + int(b-'A'+1)
+			c = min(c*26+int(b-'A'+1), 1<<30)
 		case b >= 'a' && b <= 'z':
-			c = c*26 + int(b-'a'+1)
+			c = min(c*26+int(b-'a'+1), 1<<30)
 		case b >= '0' && b <= '9':
-			r = r*10 + int(b-'0')
+			r = min(r*10+int(b-'0'), 1<<30)
 		case b != '$':
 			return def
 		}

@@ -117,9 +117,15 @@ func (w *workbook) rows(i int) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return w.sheetRows(b)
+}
+
+// sheetRows scans a worksheet part's XML (see rows).
+func (w *workbook) sheetRows(b []byte) ([][]string, error) {
 	var rows [][]string
 	s := xmlScan{b: b}
 	row, col := -1, 0
+	cells, slots := 0, 0 // cells read, and cells held with the empty ones padding them
 	for s.next() {
 		switch string(s.name) {
 		case "row":
@@ -144,6 +150,10 @@ func (w *workbook) rows(i int) ([][]string, error) {
 				return nil, err
 			}
 			r := rows[row]
+			cells, slots = cells+1, slots+max(0, col+1-len(r))
+			if slots > 100*cells+1<<20 {
+				return nil, fmt.Errorf("the sheet's cells are scattered far apart (row %d, column %d), not a table", row+1, col+1)
+			}
 			for len(r) <= col {
 				r = append(r, "")
 			}

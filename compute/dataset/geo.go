@@ -164,6 +164,9 @@ func readGEOTable(file string, ls []string, begin, end, lead int) (*geoTable, er
 	if n < 1 {
 		return nil, &ParseError{File: file, Line: begin + 1, Msg: "the table's header names no samples"}
 	}
+	if p < 1 {
+		return nil, &ParseError{File: file, Line: begin + 1, Msg: "the table holds no probes: its header is followed by its end line; is the file complete?"}
+	}
 	t := &geoTable{x: mat.NewDense(n, p, nil), names: make([]string, p)}
 	if lead > 1 {
 		t.descs = make([]string, p)

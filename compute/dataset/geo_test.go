@@ -95,3 +95,17 @@ func FuzzReadByContent(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadSeriesMatrix feeds the series matrix reader arbitrary text: it returns a
+// dataset or an error, never panics.
+func FuzzReadSeriesMatrix(f *testing.F) {
+	f.Add([]byte(seriesMatrix))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ds, err := ReadSeriesMatrix("f.txt", b, Options{})
+		if err == nil {
+			if n, p := ds.Dims(); n != len(ds.Labels) || p != len(ds.Features) {
+				t.Fatalf("%d x %d with %d labels and %d names", n, p, len(ds.Labels), len(ds.Features))
+			}
+		}
+	})
+}

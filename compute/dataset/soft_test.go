@@ -75,3 +75,17 @@ func TestSOFTFilesWithoutSamplesExplained(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadGDS feeds the DataSet reader arbitrary text after a SOFT header: it returns a
+// dataset or an error, never panics.
+func FuzzReadGDS(f *testing.F) {
+	f.Add([]byte("^DATASET = GDS1\n^SUBSET = GDS1_1\n!subset_description = A\n!subset_sample_id = GSM1,GSM2\n!subset_type = disease state\n^SUBSET = GDS1_2\n!subset_description = B\n!subset_sample_id = GSM3,GSM4\n!subset_type = disease state\n!dataset_table_begin\nID_REF\tIDENTIFIER\tGSM1\tGSM2\tGSM3\tGSM4\np1\tTP53\t1\t2\t3\t4\np2\tDDR1\t2\tnull\t1\t5\n!dataset_table_end\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ds, err := ReadGDS("f.soft", b, Options{})
+		if err == nil {
+			if n, p := ds.Dims(); n != len(ds.Labels) || p != len(ds.Features) {
+				t.Fatalf("%d x %d with %d labels and %d names", n, p, len(ds.Labels), len(ds.Features))
+			}
+		}
+	})
+}

@@ -48,7 +48,7 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := gdsScan{}
+	s := gdsScan{begin: -1, end: -1, valueOf: map[string][]subset{}}
 	for i, l := range ls {
 		s.line(i, l)
 	}
@@ -92,10 +92,8 @@ type subset struct {
 	samples []string
 }
 
+// line takes in line i of the file.
 func (s *gdsScan) line(i int, l string) {
-	if s.valueOf == nil {
-		s.begin, s.end, s.valueOf = -1, -1, map[string][]subset{}
-	}
 	key, val, _ := strings.Cut(l, "=")
 	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
 	switch {

@@ -201,11 +201,7 @@ func readGEOTable(file string, ls []string, begin, end, lead int) (*geoTable, er
 // finish names ds's features from the table (with symbols when the table has them),
 // notes missing cells, and leaves out unlabelled samples.
 func (t *geoTable) finish(ds *Dataset) (*Dataset, error) {
-	descs := t.descs
-	if descs == nil {
-		descs = make([]string, len(t.names))
-	}
-	ds.setGenes(t.names, descs)
+	ds.setGenes(t.names, t.descs)
 	if t.missing > 0 {
 		ds.Notes = append(ds.Notes, fmt.Sprintf("%d cells are null or empty (missing)", t.missing))
 	}

@@ -166,14 +166,14 @@ func lungSized() (n, p int) {
 // BenchmarkDGFLung runs DGF on the Lung-sized synthetic set written by
 // `steadfast synth --features 12533 --samples 181 --seed 1` (the same generator).
 func BenchmarkDGFLung(b *testing.B) {
-	benchDGF(b, synth.Benchmark(lungSized()).X)
+	benchDGF(b, synth.Benchmark(lungSized()).X, DGFParams{})
 }
 
 // benchDGF times DGF (K = 5, flat kernel) on x and reports its peaks, rounds and full scans.
-func benchDGF(b *testing.B, x *mat.Dense) {
+func benchDGF(b *testing.B, x *mat.Dense, prm DGFParams) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := DGF(context.Background(), x, DGFParams{})
+		res, err := DGF(context.Background(), x, prm)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -198,10 +198,16 @@ func (g Graph) MIDS() []int {
 }
 
 // relax maximises f(x) = a'x - x'Ex over [0,1]^p, a = w/||w||, by the integer projected
-// fixed point method (Leordeanu, Hebert and Sukthankar 2009): from x = a, step towards
+// fixed point method (Leordeanu, Hebert and Sukthankar 2009), with E's products by
+// adjProduct; see relaxBy.
+func (g Graph) relax() []float64 {
+	return g.relaxBy(newAdjProduct(g).mul)
+}
+
+// relaxBy is relax with out = E v computed by mulE: from x = a, step towards
 // b = [a - 2Ex > 0], the best 0/1 point of the linear model, by the r in [0,1] that
 // maximises f(x + r(b-x)) = f(x) + rC - r^2 D, C = (a-2Ex)'d, D = d'Ed; stop when C <= 0.
-func (g Graph) relax() []float64 {
+func (g Graph) relaxBy(mulE func(v, out []float64)) []float64 {
 	p := len(g.Adj)
 	a := make([]float64, p)
 	norm := 0.0
@@ -214,44 +220,6 @@ func (g Graph) relax() []float64 {
 	}
 	for i := range a {
 		a[i] /= math.Sqrt(norm)
-	}
-	edges := 0
-	for _, l := range g.Adj {
-		edges += len(l)
-	}
-	var nz []int
-	// mulE sets out = E v: out[i] sums v over i's neighbours, ascending. Zeros add
-	// nothing, so when v's nonzeros reach few edges, their neighbour lists are scattered
-	// instead, in ascending order too: the same sums, bit for bit, for less work (x and
-	// the step d have few nonzeros once x is near a 0/1 point).
-	mulE := func(v, out []float64) {
-		nz, work := nz[:0], 0
-		for j, vj := range v {
-			if vj != 0 {
-				nz = append(nz, j)
-				work += len(g.Adj[j])
-			}
-		}
-		if 2*work < edges {
-			clear(out)
-			for _, j := range nz {
-				vj := v[j]
-				for _, i := range g.Adj[j] {
-					out[i] += vj
-				}
-			}
-			return
-		}
-		const rows = 1024 // gathered on all cores by blocks of rows: each sum as above
-		forAll(context.Background(), (p+rows-1)/rows, func(b int) {
-			for i := b * rows; i < min(p, (b+1)*rows); i++ {
-				s := 0.0
-				for _, j := range g.Adj[i] {
-					s += v[j]
-				}
-				out[i] = s
-			}
-		})
 	}
 	x := append([]float64(nil), a...)
 	ex, ed, d := make([]float64, p), make([]float64, p), make([]float64, p)
@@ -281,6 +249,57 @@ func (g Graph) relax() []float64 {
 		}
 	}
 	return x
+}
+
+// adjProduct computes out = E v for a graph's adjacency E: out[i] sums v over i's
+// neighbours, ascending. Zeros add nothing, so when v's nonzeros reach few edges, their
+// neighbour lists are scattered instead, in ascending order too: the same sums, bit for
+// bit, for less work (relax's x and its step have few nonzeros once x is near a 0/1
+// point). Dense products are gathered on all cores by blocks of rows.
+type adjProduct struct {
+	g     Graph
+	edges int
+	nz    []int // v's nonzeros, reused
+}
+
+func newAdjProduct(g Graph) *adjProduct {
+	m := &adjProduct{g: g}
+	for _, l := range g.Adj {
+		m.edges += len(l)
+	}
+	return m
+}
+
+func (m *adjProduct) mul(v, out []float64) {
+	work := 0
+	m.nz = m.nz[:0]
+	for j, vj := range v {
+		if vj != 0 {
+			m.nz = append(m.nz, j)
+			work += len(m.g.Adj[j])
+		}
+	}
+	if 2*work < m.edges {
+		clear(out)
+		for _, j := range m.nz {
+			vj := v[j]
+			for _, i := range m.g.Adj[j] {
+				out[i] += vj
+			}
+		}
+		return
+	}
+	const rows = 1024
+	p := len(v)
+	forAll(context.Background(), (p+rows-1)/rows, func(b int) {
+		for i := b * rows; i < min(p, (b+1)*rows); i++ {
+			s := 0.0
+			for _, j := range m.g.Adj[i] {
+				s += v[j]
+			}
+			out[i] = s
+		}
+	})
 }
 
 // completeGreedy extends the independent set in (nil: empty) to a dominating one, each

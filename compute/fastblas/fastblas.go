@@ -7,7 +7,8 @@
 //
 // Importing the package is enough. STEADFAST_BLAS=go keeps gonum's Go BLAS;
 // STEADFAST_BLAS=FILE loads that library instead of searching. The library runs one
-// thread per call: Steadfast splits its products over its own goroutines.
+// thread per call and starts no pool of its own (OPENBLAS_NUM_THREADS=1 unless set):
+// Steadfast splits its products over its own goroutines.
 package fastblas
 
 import (

@@ -89,3 +89,13 @@ func randoms(r *rand.Rand, n int) []float64 {
 	}
 	return v
 }
+
+// Loading OpenBLAS asks it for no threads of its own (they would spin beside the
+// goroutines that split the products): OPENBLAS_NUM_THREADS is 1 when the library
+// loads, unless the user set it.
+func TestOpenBLASStartsNoThreadPool(t *testing.T) {
+	loaded(t)
+	if got := os.Getenv("OPENBLAS_NUM_THREADS"); got != "1" {
+		t.Errorf("OPENBLAS_NUM_THREADS = %q after loading, want 1 (the test runs without it set)", got)
+	}
+}

@@ -4,6 +4,7 @@ package fastblas
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/ebitengine/purego"
@@ -21,6 +22,10 @@ func load(want string) (*library, string) {
 	paths := candidates()
 	if want != "" {
 		paths = []string{want}
+	}
+	if _, set := os.LookupEnv("OPENBLAS_NUM_THREADS"); !set {
+		// read when the library loads: no pool of threads that would spin beside ours
+		os.Setenv("OPENBLAS_NUM_THREADS", "1")
 	}
 	for _, path := range paths {
 		h, err := openLibrary(path)

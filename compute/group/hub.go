@@ -3,6 +3,7 @@ package group
 import (
 	"context"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -114,8 +115,9 @@ func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)
 		return
 	}
 	_, n := ms.sp.pt.Dims()
-	c := make([]float32, len(hb.ring))
-	y32 := make([]float32, n)
+	cb, yb := scratch32(len(hb.ring)), scratch32(n)
+	defer release32(cb, yb)
+	c, y32 := *cb, *yb
 	for i, y := range ys {
 		for d, v := range y {
 			y32[d] = float32(v)
@@ -144,13 +146,13 @@ func (sp *space) wideCheaper(m int) bool {
 func (ms *shifter) atHubGathered(hb *hub, ys [][]float64, visit func(i int, sc screener)) {
 	_, n := ms.sp.pt.Dims()
 	m := len(hb.ring)
-	ring := make([]float32, m*n)
+	const block = 256
+	rb, ybb, cb := scratch32(m*n), scratch32(min(block, len(ys))*n), scratch32(min(block, len(ys))*m)
+	defer release32(rb, ybb, cb)
+	ring, yb, c := *rb, *ybb, *cb
 	for i, k := range hb.ring {
 		copy(ring[i*n:(i+1)*n], ms.sp.x32[int(k)*n:int(k+1)*n])
 	}
-	const block = 256
-	yb := make([]float32, min(block, len(ys))*n)
-	c := make([]float32, min(block, len(ys))*m)
 	for b := 0; b < len(ys); b += block {
 		part := ys[b:min(b+block, len(ys))]
 		for i, y := range part {
@@ -180,8 +182,13 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 	}
 	const block = 128
 	assign = make([]int, len(ys))
-	var cm, cc []float64 // centres' coordinates, row by row, and squared norms
-	var bp blockProducts
+	bp, _ := coverPool.Get().(*blockProducts)
+	if bp == nil {
+		bp = new(blockProducts)
+	}
+	defer coverPool.Put(bp)
+	cm := bp.rows[:0] // centres' coordinates, row by row
+	var cc []float64  // and squared norms
 	for b := 0; b < len(ys); b += block {
 		part := ys[b:min(b+block, len(ys))]
 		nc := len(centres)
@@ -205,6 +212,7 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 				found = len(centres)
 				centres = append(centres, b+i)
 				cm = append(cm, y...)
+				bp.rows = cm
 				cc = append(cc, yy)
 			}
 			assign[b+i] = centres[found]
@@ -214,8 +222,11 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 }
 
 // blockProducts computes, for a block of points, the inner products with m points held
-// row by row, as one float64 matrix product, reusing its buffers.
-type blockProducts struct{ yb, g []float64 }
+// row by row, as one float64 matrix product, reusing its buffers (and, for cover, the
+// rows' buffer).
+type blockProducts struct{ yb, g, rows []float64 }
+
+var coverPool sync.Pool // of *blockProducts
 
 // of returns g with g[i*m+j] = ys[i]'rows_j (nothing when m = 0).
 func (bp *blockProducts) of(ys [][]float64, rows []float64, m int) []float64 {
@@ -237,7 +248,7 @@ func (bp *blockProducts) of(ys [][]float64, rows []float64, m int) []float64 {
 
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, max(n, 2*cap(s)))
 	}
 	return s[:n]
 }
@@ -337,11 +348,12 @@ func (ms *shifter) screenAtHubs(ctx context.Context, evs []hubEval, visit func(i
 	}
 	return ms.sp.screenRows(ctx, ys, wide, func(i int, sc screener) {
 		ring := evs[i].hb.ring
-		c := make([]float32, len(ring))
+		cb := scratch32(len(ring))
+		defer release32(cb)
 		for r, k := range ring {
-			c[r] = sc.g[k]
+			(*cb)[r] = sc.g[k]
 		}
-		sc.g = c
+		sc.g = *cb
 		visit(i, sc)
 	})
 }

@@ -159,6 +159,26 @@ func (sc *screener) within(k int, r2 float64) bool {
 	return sc.inside(k, sc.value(k, sc.g[k]), sc.cut(r2))
 }
 
+var scratchPool sync.Pool
+
+// scratch32 returns a float32 slice of length n for work within one call (its values
+// are left over from earlier use); give it back with release32.
+func scratch32(n int) *[]float32 {
+	b, _ := scratchPool.Get().(*[]float32)
+	if b == nil || cap(*b) < n {
+		b = new([]float32)
+		*b = make([]float32, n)
+	}
+	*b = (*b)[:n]
+	return b
+}
+
+func release32(bs ...*[]float32) {
+	for _, b := range bs {
+		scratchPool.Put(b)
+	}
+}
+
 // sdot is the float32 inner product a'b.
 func sdot(a, b []float32) float32 {
 	return gonum.Implementation{}.Sdot(len(a), a, 1, b, 1) // pure Go: a cgo call costs more than the product

@@ -12,21 +12,24 @@ echo "== go test -race (compute, cli, internal)"
 # on Debian the README's command installs Slurm, so its end-to-end test must not skip
 if command -v dpkg >/dev/null; then export STEADFAST_REQUIRE_SLURM=1; fi
 go test -race ./compute/... ./cli/... ./internal/...
-echo "== headless builds without cgo (no GL, no X): linux (static and BLAS-loading), windows, macOS; the same groups with OpenBLAS and with gonum's Go BLAS"
+echo "== headless builds without cgo (no GL, no X): linux (static and BLAS-loading), windows, macOS; the same groups with OpenBLAS, with the Go kernel and with gonum's Go BLAS alone"
 tmp=$(mktemp -d)
 CGO_ENABLED=0 go build -tags headless,static -o "$tmp/static" .
 CGO_ENABLED=0 go build -tags headless -o "$tmp/headless" .
 CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -tags headless -o "$tmp/steadfast.exe" .
 CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 go build -tags headless -o "$tmp/steadfast-mac" .
 (ldd "$tmp/static" 2>&1 || true) | grep -q "not a dynamic executable"
-"$tmp/static" version | grep -q "native Go BLAS"
+"$tmp/static" version | grep -qE "AVX2 kernel|native Go BLAS"
+CGO_ENABLED=0 go build -tags headless,static,noasm -o "$tmp/noasm" .
+"$tmp/noasm" version | grep -q "native Go BLAS"
 "$tmp/headless" version | grep -q "OpenBLAS"
 for f in colon.csv leukemia.gct; do
   "$tmp/static" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/native.tsv"
   STEADFAST_BLAS=go "$tmp/headless" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/native2.tsv"
+  STEADFAST_BLAS=gonum "$tmp/headless" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/gonum.tsv"
+  "$tmp/noasm" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/noasm.tsv"
   "$tmp/headless" groups --data "../shared/data/$f" --method dgf 2>/dev/null > "$tmp/blas.tsv"
-  cmp "$tmp/native.tsv" "$tmp/blas.tsv"
-  cmp "$tmp/native2.tsv" "$tmp/blas.tsv"
+  for v in native native2 gonum noasm; do cmp "$tmp/$v.tsv" "$tmp/blas.tsv"; done
 done
 rm -rf "$tmp"
 echo "== go test (window, widgets, plots)"

@@ -2,13 +2,16 @@
 // of DGF and MIDS, the k-means assignments, the nearest-neighbour correlations) run on
 // an optimised BLAS when the machine has one, loaded at run time without cgo: OpenBLAS
 // (libopenblas) or, on macOS, Accelerate. Without one, or when the library fails a
-// product checked against gonum's at load, gonum's own Go BLAS does them: the same
-// results, as Steadfast decides every distance in its own float64 arithmetic.
+// product checked against gonum's at load, gonum's own Go BLAS does them, with the
+// float32 product C = A B' on an AVX2 kernel where the processor has AVX2 and FMA (see
+// goKernels): the same results, as Steadfast decides every distance in its own float64
+// arithmetic.
 //
-// Importing the package is enough. STEADFAST_BLAS=go keeps gonum's Go BLAS;
-// STEADFAST_BLAS=FILE loads that library instead of searching. The library runs one
-// thread per call and starts no pool of its own (OPENBLAS_NUM_THREADS=1 unless set):
-// Steadfast splits its products over its own goroutines.
+// Importing the package is enough. STEADFAST_BLAS=go loads no library (Go and the
+// kernel); STEADFAST_BLAS=gonum, gonum's Go BLAS alone; STEADFAST_BLAS=FILE loads that
+// library instead of searching. The library runs one thread per call and starts no pool
+// of its own (OPENBLAS_NUM_THREADS=1 unless set): Steadfast splits its products over
+// its own goroutines.
 package fastblas
 
 import (
@@ -16,6 +19,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -47,14 +51,23 @@ var name = "gonum's native Go BLAS"
 // Name says which BLAS does the matrix products, and why when it is gonum's.
 func Name() string { return name }
 
-var native bool
+var native, kernel bool
 
 // Native reports whether an optimised library (not gonum's Go BLAS) does the products.
 func Native() bool { return native }
 
+// Kernel reports whether the AVX2 kernel does the float32 products C = A B' (no
+// library loaded, a processor with AVX2 and FMA, STEADFAST_BLAS not gonum).
+func Kernel() bool { return kernel }
+
 func init() {
-	lib, why := load(os.Getenv("STEADFAST_BLAS"))
+	want := os.Getenv("STEADFAST_BLAS")
+	lib, why := load(want)
 	if lib == nil {
+		if haveKernel && !strings.EqualFold(want, "gonum") {
+			blas32.Use(goKernels{})
+			name, kernel = "Go: gonum's BLAS with Steadfast's AVX2 kernel for float32 products", true
+		}
 		if why != "" {
 			name += " (" + why + ")"
 		}

@@ -8,7 +8,7 @@ const canLoad = false
 // load finds no library: in static builds (-tags static) and on other systems gonum's Go BLAS
 // does the products.
 func load(want string) (*library, string) {
-	if want != "" && want != "go" {
+	if want != "" && want != "go" && want != "gonum" {
 		return nil, "this build cannot load a BLAS library"
 	}
 	return nil, ""

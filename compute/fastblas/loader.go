@@ -16,8 +16,8 @@ const canLoad = true
 // load opens the library named by want ("" searches the candidates, "go" opens none)
 // and returns it, or nil and why not.
 func load(want string) (*library, string) {
-	if strings.EqualFold(want, "go") {
-		return nil, "STEADFAST_BLAS=go"
+	if strings.EqualFold(want, "go") || strings.EqualFold(want, "gonum") {
+		return nil, "STEADFAST_BLAS=" + strings.ToLower(want)
 	}
 	paths := candidates()
 	if want != "" {

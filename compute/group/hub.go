@@ -136,7 +136,7 @@ func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)
 // on Leukemia took the same time, within the machine's noise, at 6, 12 and 24).
 func (sp *space) wideCheaper(m int) bool {
 	ratio := 4
-	if fastblas.Native() {
+	if fastblas.Native() || fastblas.Kernel() {
 		ratio = 12
 	}
 	return m*ratio > sp.len()

@@ -12,6 +12,8 @@ echo "== go test -race (compute, cli, internal)"
 # on Debian the README's command installs Slurm, so its end-to-end test must not skip
 if command -v dpkg >/dev/null; then export STEADFAST_REQUIRE_SLURM=1; fi
 go test -race ./compute/... ./cli/... ./internal/...
+echo "== go test (compute) with the Go kernels instead of OpenBLAS (what a machine without OpenBLAS runs)"
+STEADFAST_BLAS=go go test ./compute/...
 echo "== headless builds without cgo (no GL, no X): linux (static and BLAS-loading), windows, macOS; the same groups with OpenBLAS, with the Go kernel and with gonum's Go BLAS alone"
 tmp=$(mktemp -d)
 CGO_ENABLED=0 go build -tags headless,static -o "$tmp/static" .

@@ -3,12 +3,12 @@
 // an optimised BLAS when the machine has one, loaded at run time without cgo: OpenBLAS
 // (libopenblas) or, on macOS, Accelerate. Without one, or when the library fails a
 // product checked against gonum's at load, gonum's own Go BLAS does them, with the
-// float32 product C = A B' on an AVX2 kernel where the processor has AVX2 and FMA (see
+// products C = A B' on AVX2 kernels where the processor has AVX2 and FMA (see
 // goKernels): the same results, as Steadfast decides every distance in its own float64
 // arithmetic.
 //
 // Importing the package is enough. STEADFAST_BLAS=go loads no library (Go and the
-// kernel); STEADFAST_BLAS=gonum, gonum's Go BLAS alone; STEADFAST_BLAS=FILE loads that
+// kernels); STEADFAST_BLAS=gonum, gonum's Go BLAS alone; STEADFAST_BLAS=FILE loads that
 // library instead of searching. The library runs one thread per call and starts no pool
 // of its own (OPENBLAS_NUM_THREADS=1 unless set): Steadfast splits its products over
 // its own goroutines.
@@ -56,8 +56,8 @@ var native, kernel bool
 // Native reports whether an optimised library (not gonum's Go BLAS) does the products.
 func Native() bool { return native }
 
-// Kernel reports whether the AVX2 kernel does the float32 products C = A B' (no
-// library loaded, a processor with AVX2 and FMA, STEADFAST_BLAS not gonum).
+// Kernel reports whether the AVX2 kernels do the products C = A B' (no library
+// loaded, a processor with AVX2 and FMA, STEADFAST_BLAS not gonum).
 func Kernel() bool { return kernel }
 
 func init() {
@@ -66,7 +66,8 @@ func init() {
 	if lib == nil {
 		if haveKernel && !strings.EqualFold(want, "gonum") {
 			blas32.Use(goKernels{})
-			name, kernel = "Go: gonum's BLAS with Steadfast's AVX2 kernel for float32 products", true
+			blas64.Use(goKernels{})
+			name, kernel = "Go: gonum's BLAS with Steadfast's AVX2 kernels for C = A B'", true
 		}
 		if why != "" {
 			name += " (" + why + ")"

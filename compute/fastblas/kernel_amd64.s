@@ -2,12 +2,12 @@
 
 #include "textflag.h"
 
-// func kernel3x4(full, tail int, a *float32, lda int, at, b *float32, tiles int, out *float32, ldo int)
+// func kernel3x4(full, tail int, a *T, lda int, at, b *T, tiles int, out *T, ldo int)
 //
 // For each of the tiles: the 3 x 4 sums of products of three rows of A (at a, a+lda,
-// a+2*lda: full steps of 8 values, then, when tail is 1, one step from at, the three
-// rows' last values zero-padded to 8) and a tile of B packed by pack; the sums of row r
-// go to out[r*ldo + 4t .. 4t+3]. Needs AVX2 and FMA; tiles at least 1.
+// a+2*lda: full steps of one 256-bit register, then, when tail is 1, one step from at,
+// the three rows' last values zero-padded) and a tile of B packed by pack; the sums of
+// row r go to out[r*ldo + 4t .. 4t+3]. Needs AVX2 and FMA; tiles at least 1.
 TEXT ·kernel3x4(SB), NOSPLIT, $0-72
 	MOVQ full+0(FP), CX
 	MOVQ tail+8(FP), BX
@@ -23,7 +23,7 @@ TEXT ·kernel3x4(SB), NOSPLIT, $0-72
 	MOVQ ldo+64(FP), R11
 	SHLQ $2, R11
 
-tile:
+kernel3x4_tile:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -39,9 +39,9 @@ tile:
 	XORQ R13, R13
 	MOVQ CX, AX
 	TESTQ AX, AX
-	JZ tailstep
+	JZ kernel3x4_tail
 
-step:
+kernel3x4_step:
 	VMOVUPS (SI)(R13*1), Y12
 	VMOVUPS (R8)(R13*1), Y13
 	VMOVUPS (R9)(R13*1), Y14
@@ -64,11 +64,11 @@ step:
 	ADDQ $32, R13
 	ADDQ $128, DI
 	DECQ AX
-	JNZ step
+	JNZ kernel3x4_step
 
-tailstep:
+kernel3x4_tail:
 	TESTQ BX, BX
-	JZ fold
+	JZ kernel3x4_fold
 	VMOVUPS 0(R10), Y12
 	VMOVUPS 32(R10), Y13
 	VMOVUPS 64(R10), Y14
@@ -90,7 +90,7 @@ tailstep:
 	VFMADD231PS Y15, Y14, Y11
 	ADDQ $128, DI
 
-fold:
+kernel3x4_fold:
 	// fold each accumulator to 128 bits, then sum each one's four lanes: row r's four
 	// sums side by side
 	VEXTRACTF128 $1, Y0, X12
@@ -131,6 +131,121 @@ fold:
 	VMOVUPS X8, (DX)(R11*2)
 	ADDQ $16, DX
 	DECQ R12
-	JNZ tile
+	JNZ kernel3x4_tile
+	VZEROUPPER
+	RET
+
+// func dkernel3x4(full, tail int, a *T, lda int, at, b *T, tiles int, out *T, ldo int)
+//
+// For each of the tiles: the 3 x 4 sums of products of three rows of A (at a, a+lda,
+// a+2*lda: full steps of one 256-bit register, then, when tail is 1, one step from at,
+// the three rows' last values zero-padded) and a tile of B packed by pack; the sums of
+// row r go to out[r*ldo + 4t .. 4t+3]. Needs AVX2 and FMA; tiles at least 1.
+TEXT ·dkernel3x4(SB), NOSPLIT, $0-72
+	MOVQ full+0(FP), CX
+	MOVQ tail+8(FP), BX
+	MOVQ a+16(FP), SI
+	MOVQ lda+24(FP), AX
+	SHLQ $3, AX
+	LEAQ (SI)(AX*1), R8
+	LEAQ (SI)(AX*2), R9
+	MOVQ at+32(FP), R10
+	MOVQ b+40(FP), DI
+	MOVQ tiles+48(FP), R12
+	MOVQ out+56(FP), DX
+	MOVQ ldo+64(FP), R11
+	SHLQ $3, R11
+
+dkernel3x4_tile:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	XORQ R13, R13
+	MOVQ CX, AX
+	TESTQ AX, AX
+	JZ dkernel3x4_tail
+
+dkernel3x4_step:
+	VMOVUPD (SI)(R13*1), Y12
+	VMOVUPD (R8)(R13*1), Y13
+	VMOVUPD (R9)(R13*1), Y14
+	VMOVUPD 0(DI), Y15
+	VFMADD231PD Y15, Y12, Y0
+	VFMADD231PD Y15, Y13, Y4
+	VFMADD231PD Y15, Y14, Y8
+	VMOVUPD 32(DI), Y15
+	VFMADD231PD Y15, Y12, Y1
+	VFMADD231PD Y15, Y13, Y5
+	VFMADD231PD Y15, Y14, Y9
+	VMOVUPD 64(DI), Y15
+	VFMADD231PD Y15, Y12, Y2
+	VFMADD231PD Y15, Y13, Y6
+	VFMADD231PD Y15, Y14, Y10
+	VMOVUPD 96(DI), Y15
+	VFMADD231PD Y15, Y12, Y3
+	VFMADD231PD Y15, Y13, Y7
+	VFMADD231PD Y15, Y14, Y11
+	ADDQ $32, R13
+	ADDQ $128, DI
+	DECQ AX
+	JNZ dkernel3x4_step
+
+dkernel3x4_tail:
+	TESTQ BX, BX
+	JZ dkernel3x4_fold
+	VMOVUPD 0(R10), Y12
+	VMOVUPD 32(R10), Y13
+	VMOVUPD 64(R10), Y14
+	VMOVUPD 0(DI), Y15
+	VFMADD231PD Y15, Y12, Y0
+	VFMADD231PD Y15, Y13, Y4
+	VFMADD231PD Y15, Y14, Y8
+	VMOVUPD 32(DI), Y15
+	VFMADD231PD Y15, Y12, Y1
+	VFMADD231PD Y15, Y13, Y5
+	VFMADD231PD Y15, Y14, Y9
+	VMOVUPD 64(DI), Y15
+	VFMADD231PD Y15, Y12, Y2
+	VFMADD231PD Y15, Y13, Y6
+	VFMADD231PD Y15, Y14, Y10
+	VMOVUPD 96(DI), Y15
+	VFMADD231PD Y15, Y12, Y3
+	VFMADD231PD Y15, Y13, Y7
+	VFMADD231PD Y15, Y14, Y11
+	ADDQ $128, DI
+
+dkernel3x4_fold:
+	// sum each accumulator's four lanes: pairwise within 128-bit halves, then the
+	// halves of row r's four accumulators side by side
+	VHADDPD Y1, Y0, Y0
+	VHADDPD Y3, Y2, Y2
+	VPERM2F128 $0x20, Y2, Y0, Y12
+	VPERM2F128 $0x31, Y2, Y0, Y13
+	VADDPD Y13, Y12, Y0
+	VHADDPD Y5, Y4, Y4
+	VHADDPD Y7, Y6, Y6
+	VPERM2F128 $0x20, Y6, Y4, Y12
+	VPERM2F128 $0x31, Y6, Y4, Y13
+	VADDPD Y13, Y12, Y4
+	VHADDPD Y9, Y8, Y8
+	VHADDPD Y11, Y10, Y10
+	VPERM2F128 $0x20, Y10, Y8, Y12
+	VPERM2F128 $0x31, Y10, Y8, Y13
+	VADDPD Y13, Y12, Y8
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y4, (DX)(R11*1)
+	VMOVUPD Y8, (DX)(R11*2)
+	ADDQ $32, DX
+	DECQ R12
+	JNZ dkernel3x4_tile
 	VZEROUPPER
 	RET

@@ -4,7 +4,8 @@
 # beside the Windows binaries (where Windows looks first); under wine:
 #   1. the fastblas tests (load check, 200 random products against gonum's);
 #   2. `steadfast.exe version` names the DLL;
-#   3. DGF's groups on Colon from steadfast.exe equal the Linux binary's, byte for byte.
+#   3. DGF's groups on Colon from steadfast.exe equal the Linux binary's, byte for byte,
+#      with the DLL and with the Go kernels (STEADFAST_BLAS=go).
 # Needs gcc-mingw-w64-x86-64 and wine (Debian); run from anywhere:
 #   bash compute/fastblas/testdata/windows_blas.sh
 set -euo pipefail
@@ -36,4 +37,13 @@ if cmp -s windows.txt linux.txt; then
   echo "same groups ($(wc -l < linux.txt) lines)"
 else
   echo "FAIL: the groups differ"; diff windows.txt linux.txt | head; exit 1
+fi
+echo "== DGF on Colon: Windows binary without a DLL (the Go kernels) against the Linux binary"
+wine cmd /c "set STEADFAST_BLAS=go&& steadfast.exe version" 2>&1 | tr -d '\r' | grep -i "matrix products" | tee version.txt
+grep -q "AVX2 kernels" version.txt || { echo "FAIL: the kernels are not in use"; exit 1; }
+wine cmd /c "set STEADFAST_BLAS=go&& steadfast.exe groups --data colon.csv --method dgf" 2>/dev/null | tr -d '\r' > windows-go.txt
+if cmp -s windows-go.txt linux.txt; then
+  echo "same groups ($(wc -l < linux.txt) lines)"
+else
+  echo "FAIL: the groups differ"; diff windows-go.txt linux.txt | head; exit 1
 fi

@@ -101,65 +101,46 @@ func TestKernelLeavesOtherProductsToGonum(t *testing.T) {
 	}
 }
 
-func randoms32(r *rand.Rand, n int) []float32 {
-	v := make([]float32, n)
-	for i := range v {
-		v[i] = float32(r.NormFloat64())
-	}
 	return v
 }
 
 // BenchmarkSgemmNT times C = A B' at the shapes of DGF on Leukemia (72 samples): a block
-// of pairs (512 x 512), a block of points screened against every gene (32 x 7129), a
-// hub's ring (256 x 900), with the kernel and with gonum's Go BLAS.
+// of pairs (512 x 512), a block of points screened against every gene (32 x 7129, and
+// the other way round), a hub's ring (256 x 900), with the kernel, gonum's Go BLAS and
+// the loaded library.
 func BenchmarkSgemmNT(b *testing.B) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for _, s := range [][3]int{{512, 512, 72}, {32, 7129, 72}, {7129, 32, 72}, {256, 900, 72}} {
-		m, n, k := s[0], s[1], s[2]
-		a, bb, c := randoms32(r, m*k), randoms32(r, n*k), make([]float32, m*n)
-		for _, im := range []struct {
-			name string
-			gemm func()
-		}{
-			{"kernel", func() { goKernels{}.Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n) }},
-			{"gonum", func() { goKernels{}.Implementation.Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n) }},
-			{"openblas", func() { blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n) }},
-		} {
-			b.Run(fmt.Sprintf("%dx%dx%d/%s", m, n, k, im.name), func(b *testing.B) {
-				if (im.name == "kernel" && !haveKernel) || (im.name == "openblas" && !Native()) {
-					b.Skip("no AVX2/FMA, or no library loaded")
-				}
-				for i := 0; i < b.N; i++ {
-					im.gemm()
-				}
-				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
-			})
-		}
-	}
+	benchGemmNT(b, [][3]int{{512, 512, 72}, {32, 7129, 72}, {7129, 32, 72}, {256, 900, 72}},
+		func(v []float64) []float32 { return toFloat32(v) },
+		func(im blas.Float32, m, n, k int, a, bb, c []float32) {
+			im.Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n)
+		}, blas32.Implementation())
 }
 
-// BenchmarkDgemmNT times C = A B' in float64 at the shapes of DGF's covers (128 points
-// against 1000 centres) and nearest-neighbour distances (128 x 7129), Leukemia's 72
-// samples, with the kernel, gonum's Go BLAS and the loaded library.
+// BenchmarkDgemmNT is BenchmarkSgemmNT in float64, at the shapes of DGF's covers (128
+// points against 1000 centres) and nearest-neighbour distances (128 x 7129).
 func BenchmarkDgemmNT(b *testing.B) {
-	r := rand.New(rand.NewPCG(9, 10))
-	for _, s := range [][3]int{{128, 1000, 72}, {128, 7129, 72}} {
+	benchGemmNT(b, [][3]int{{128, 1000, 72}, {128, 7129, 72}},
+		func(v []float64) []float64 { return v },
+		func(im blas.Float64, m, n, k int, a, bb, c []float64) {
+			im.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n)
+		}, blas64.Implementation())
+}
+
+func benchGemmNT[T float, I any](b *testing.B, shapes [][3]int, conv func([]float64) []T, gemm func(im I, m, n, k int, a, bb, c []T), lib I) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, s := range shapes {
 		m, n, k := s[0], s[1], s[2]
-		a, bb, c := randoms(r, m*k), randoms(r, n*k), make([]float64, m*n)
+		a, bb, c := conv(randoms(r, m*k)), conv(randoms(r, n*k)), make([]T, m*n)
 		for _, im := range []struct {
 			name string
-			gemm func()
-		}{
-			{"kernel", func() { goKernels{}.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n) }},
-			{"gonum", func() { goKernels{}.Implementation.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n) }},
-			{"openblas", func() { blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, bb, k, 0, c, n) }},
-		} {
+			impl any
+		}{{"kernel", goKernels{}}, {"gonum", goKernels{}.Implementation}, {"openblas", lib}} {
 			b.Run(fmt.Sprintf("%dx%dx%d/%s", m, n, k, im.name), func(b *testing.B) {
 				if (im.name == "kernel" && !haveKernel) || (im.name == "openblas" && !Native()) {
 					b.Skip("no AVX2/FMA, or no library loaded")
 				}
 				for i := 0; i < b.N; i++ {
-					im.gemm()
+					gemm(im.impl.(I), m, n, k, a, bb, c)
 				}
 				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 			})

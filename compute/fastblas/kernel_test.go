@@ -101,9 +101,6 @@ func TestKernelLeavesOtherProductsToGonum(t *testing.T) {
 	}
 }
 
-	return v
-}
-
 // BenchmarkSgemmNT times C = A B' at the shapes of DGF on Leukemia (72 samples): a block
 // of pairs (512 x 512), a block of points screened against every gene (32 x 7129, and
 // the other way round), a hub's ring (256 x 900), with the kernel, gonum's Go BLAS and

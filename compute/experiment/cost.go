@@ -9,12 +9,12 @@ import (
 )
 
 // dgfSeconds is the time of one DGF run on n samples and p genes on a two-core laptop,
-// 0.1 + 1.5e-10 p^2 n seconds: fitted to BenchmarkDGFReal on the real sets (Colon 0.09 s,
-// Leukemia 0.78 s, Chowdary 8.2 s) and to a 10 x 10 CV CGS study on Leukemia (0.55 s per
+// 0.1 + 1.3e-10 p^2 n seconds: fitted to BenchmarkDGFReal on the real sets (Colon 0.07 s,
+// Leukemia 0.59 s, Chowdary 6.9 s) and to a 10 x 10 CV CGS study on Leukemia (0.48 s per
 // DGF run), each within a factor of two. Dense blobs of correlated probes cost more than
 // scattered genes, so it is a guide, not a promise.
 func dgfSeconds(n, p int) float64 {
-	return 0.1 + 1.5e-10*float64(p)*float64(p)*float64(n)
+	return 0.1 + 1.3e-10*float64(p)*float64(p)*float64(n)
 }
 
 // gaussianDGFSeconds is dgfSeconds with Gaussian weights, 0.2 + 8e-14 p^3 n seconds:

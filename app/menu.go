@@ -80,8 +80,8 @@ func (u *UI) openExample() { u.setData(study.Example(), "", dataset.Options{}) }
 func (u *UI) showAbout() {
 	dialog.ShowInformation("About Steadfast", fmt.Sprintf(
 		"Steadfast %s: stable biomarker discovery.\n\n"+
-			"Ranks features with several methods under a resampling protocol and shows how stable\n"+
-			"and how accurate each selection is (DRAGS, CGS, MIDS, the bootstrap wrapper, the Kalousis\n"+
+			"Ranks features with several methods under a resampling protocol and shows how stable "+
+			"and how accurate each selection is (DRAGS, CGS, MIDS, the bootstrap wrapper, the Kalousis "+
 			"measures and Nogueira's Phi). Report... writes a methods paragraph with the references.\n\n"+
 			"Go %s on %s/%s, %d cores; matrix products: %s.",
 		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name()), u.win)

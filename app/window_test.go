@@ -22,6 +22,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/fastblas"
 	"steadfast/compute/method"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
@@ -719,5 +720,32 @@ func TestReopenedRunReadsDataAsTheRunDid(t *testing.T) {
 	}
 	if s := onUI(func() []string { return u.data.Symbols }); len(s) != 3 || s[0] != "TP53" {
 		t.Errorf("symbols %v", s)
+	}
+}
+
+// Help > About names the version and the BLAS in use (fastblas.Name: the kernels, a
+// library or gonum's), and its description is one paragraph that the dialog wraps (hard
+// line breaks in it had left single words on lines of their own).
+func TestAboutSaysWhichBLAS(t *testing.T) {
+	u, w := newTestUI(t)
+	serialized(u.showAbout)
+	top := onUI(func() fyne.CanvasObject { return w.Canvas().Overlays().Top() })
+	if top == nil {
+		t.Fatal("no About dialog")
+	}
+	var texts []string
+	walk(top, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			texts = append(texts, l.Text)
+		}
+	})
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, "matrix products: "+fastblas.Name()) || !strings.Contains(all, experiment.Version) {
+		t.Errorf("About says %q; want the version %s and %q", all, experiment.Version, fastblas.Name())
+	}
+	for _, para := range strings.Split(all, "\n\n") {
+		if strings.HasPrefix(para, "Ranks features") && strings.Contains(para, "\n") {
+			t.Errorf("the description has hard line breaks: %q", para)
+		}
 	}
 }

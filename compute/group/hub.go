@@ -83,23 +83,38 @@ func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (
 	sum = append(dst[:0], hb.sum...)
 	count = hb.count
 	within := sc.cut(ms.h * ms.h)
-	lo, hi := ms.band(sc, margin)
-	for i, k := range hb.ring {
-		v := sc.value(int(k), sc.g[i])
-		in := sc.inside(int(k), v, within)
-		if margin > 0 && between(v, lo, hi) {
-			ring = append(ring, k)
-			inRing = append(inRing, in)
-		}
-		if in == hb.in[i] {
-			continue
-		}
+	flip := func(k int32, in bool) {
 		if in {
 			count++
 			floats.Add(sum, ms.sp.pt.RawRowView(int(k)))
 		} else {
 			count--
 			floats.Sub(sum, ms.sp.pt.RawRowView(int(k)))
+		}
+	}
+	if margin == 0 { // an evaluation: the memberships alone
+		mid, wide := within.band()
+		for i, k := range hb.ring {
+			in, sure := within.estimate(sc.value(int(k), sc.g[i]), mid, wide)
+			if !sure {
+				in = sc.exact(int(k)) <= within.r2
+			}
+			if in != hb.in[i] {
+				flip(k, in)
+			}
+		}
+		return sum, count, nil, nil
+	}
+	lo, hi := ms.band(sc, margin)
+	for i, k := range hb.ring {
+		v := sc.value(int(k), sc.g[i])
+		in := sc.inside(int(k), v, within)
+		if between(v, lo, hi) {
+			ring = append(ring, k)
+			inRing = append(inRing, in)
+		}
+		if in != hb.in[i] {
+			flip(k, in)
 		}
 	}
 	return sum, count, ring, inRing

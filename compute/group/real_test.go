@@ -116,7 +116,8 @@ func TestDGFOnRealDataIndependentOfOrderAndThreads(t *testing.T) {
 }
 
 // TestScreenerNeverMisjudges: the float32 screen decides ||y - x_k||^2 <= r2 exactly as
-// the float64 distance does, also for radii placed on the distances themselves.
+// the float64 distance does, also for radii placed on the distances themselves; so does
+// the estimate where it says it is sure.
 func TestScreenerNeverMisjudges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := mat.NewDense(40, 300, nil)
@@ -135,9 +136,19 @@ func TestScreenerNeverMisjudges(t *testing.T) {
 	ys := [][]float64{sp.pt.RawRowView(0), sp.pt.RawRowView(7)}
 	err := sp.screenRows(context.Background(), ys, []int{0, 1}, func(s int, sc screener) {
 		for k := 0; k < sp.len(); k++ {
-			for _, r2 := range []float64{sc.exact(k), sc.exact(k) * (1 + 1e-15), sc.exact(k) * (1 - 1e-15), 40, 80} {
-				if got, want := sc.within(k, r2), sc.exact(k) <= r2; got != want {
+			// radii on the distance, at the edges of the band the estimate leaves open,
+			// and far from both
+			est := sc.yy - 2*sc.value(k, sc.g[k])
+			for _, r2 := range []float64{sc.exact(k), sc.exact(k) * (1 + 1e-15), sc.exact(k) * (1 - 1e-15),
+				est + sc.err*(1-1e-6), est - sc.err*(1-1e-6), 40, 80} {
+				want := sc.exact(k) <= r2
+				if got := sc.within(k, r2); got != want {
 					t.Fatalf("point %d, feature %d, r2 %v: screened %v, exact %v", s, k, r2, got, want)
+				}
+				c := sc.cut(r2)
+				mid, wide := c.band()
+				if in, sure := c.estimate(sc.value(k, sc.g[k]), mid, wide); sure && in != want {
+					t.Fatalf("point %d, feature %d, r2 %v: estimated %v (sure), exact %v", s, k, r2, in, want)
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package group
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -46,33 +47,43 @@ func near(y, c []float64, r, h float64) bool {
 	return math.Sqrt(dist2(y, c))+1e-9*h <= r
 }
 
-// band returns the cutoffs of the radii h - margin and h + margin for the screened point.
-func (ms *shifter) band(sc screener, margin float64) (lo, hi cutoff) {
+// ringBand returns the values v of the screened point (see value) of the features that
+// may lie within margin of the sphere ||x - y|| = h, neither certainly within h - margin
+// nor certainly beyond h + margin, as one comparison: |v - mid| <= wide, wide a little
+// more than half the band so that rounding never leaves such a v outside (as
+// cutoff.band); every v when h <= margin.
+func (ms *shifter) ringBand(sc screener, margin float64) (mid, wide float64) {
 	lo2 := math.Inf(-1)
 	if r := ms.h - margin; r > 0 {
 		lo2 = r * r
 	}
-	return sc.cut(lo2), sc.cut((ms.h + margin) * (ms.h + margin))
+	lo, hi := sc.cut(lo2), sc.cut((ms.h+margin)*(ms.h+margin))
+	return cutoff{in: lo.in, out: hi.out}.band()
 }
 
 // hubFromScan builds the hub at the screened point from its distances to every feature.
 func (ms *shifter) hubFromScan(sc screener, reach, margin float64) *hub {
 	p, n := ms.sp.pt.Dims()
 	hb := &hub{c: sc.y, reach: reach, sum: make([]float64, n)}
-	lo, hi := ms.band(sc, margin)
+	mid, wide := ms.ringBand(sc, margin)
 	within := sc.cut(ms.h * ms.h)
+	rb, ib := scratchIdx.get(p), scratchIn.get(p)
+	defer scratchIdx.put(rb)
+	defer scratchIn.put(ib)
+	ring, in := *rb, *ib
+	m := 0
 	for k := 0; k < p; k++ {
 		v := sc.value(k, sc.g[k])
-		in := sc.inside(k, v, within)
-		if in {
+		ring[m], in[m] = int32(k), sc.inside(k, v, within)
+		if in[m] {
 			hb.count++
 			floats.Add(hb.sum, ms.sp.pt.RawRowView(k))
 		}
-		if between(v, lo, hi) {
-			hb.ring = append(hb.ring, int32(k))
-			hb.in = append(hb.in, in)
+		if math.Abs(v-mid) <= wide { // kept: no branch on it
+			m++
 		}
 	}
+	hb.ring, hb.in = slices.Clone(ring[:m]), slices.Clone(in[:m])
 	return hb
 }
 
@@ -105,19 +116,23 @@ func (ms *shifter) derive(hb *hub, sc screener, dst []float64, margin float64) (
 		}
 		return sum, count, nil, nil
 	}
-	lo, hi := ms.band(sc, margin)
+	rmid, rwide := ms.ringBand(sc, margin)
+	rb, ib := scratchIdx.get(len(hb.ring)), scratchIn.get(len(hb.ring))
+	defer scratchIdx.put(rb)
+	defer scratchIn.put(ib)
+	m := 0
 	for i, k := range hb.ring {
 		v := sc.value(int(k), sc.g[i])
 		in := sc.inside(int(k), v, within)
-		if between(v, lo, hi) {
-			ring = append(ring, k)
-			inRing = append(inRing, in)
+		(*rb)[m], (*ib)[m] = k, in
+		if math.Abs(v-rmid) <= rwide { // kept: no branch on it
+			m++
 		}
 		if in != hb.in[i] {
 			flip(k, in)
 		}
 	}
-	return sum, count, ring, inRing
+	return sum, count, slices.Clone((*rb)[:m]), slices.Clone((*ib)[:m])
 }
 
 // atHub screens the points ys against hb's ring and calls visit(i, sc) for each point,
@@ -130,8 +145,8 @@ func (ms *shifter) atHub(hb *hub, ys [][]float64, visit func(i int, sc screener)
 		return
 	}
 	_, n := ms.sp.pt.Dims()
-	cb, yb := scratch32(len(hb.ring)), scratch32(n)
-	defer release32(cb, yb)
+	cb, yb := scratch32.get(len(hb.ring)), scratch32.get(n)
+	defer scratch32.put(cb, yb)
 	c, y32 := *cb, *yb
 	for i, y := range ys {
 		for d, v := range y {
@@ -162,8 +177,8 @@ func (ms *shifter) atHubGathered(hb *hub, ys [][]float64, visit func(i int, sc s
 	_, n := ms.sp.pt.Dims()
 	m := len(hb.ring)
 	const block = 256
-	rb, ybb, cb := scratch32(m*n), scratch32(min(block, len(ys))*n), scratch32(min(block, len(ys))*m)
-	defer release32(rb, ybb, cb)
+	rb, ybb, cb := scratch32.get(m*n), scratch32.get(min(block, len(ys))*n), scratch32.get(min(block, len(ys))*m)
+	defer scratch32.put(rb, ybb, cb)
 	ring, yb, c := *rb, *ybb, *cb
 	for i, k := range hb.ring {
 		copy(ring[i*n:(i+1)*n], ms.sp.x32[int(k)*n:int(k+1)*n])
@@ -363,8 +378,8 @@ func (ms *shifter) screenAtHubs(ctx context.Context, evs []hubEval, visit func(i
 	}
 	return ms.sp.screenRows(ctx, ys, wide, func(i int, sc screener) {
 		ring := evs[i].hb.ring
-		cb := scratch32(len(ring))
-		defer release32(cb)
+		cb := scratch32.get(len(ring))
+		defer scratch32.put(cb)
 		for r, k := range ring {
 			(*cb)[r] = sc.g[k]
 		}

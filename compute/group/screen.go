@@ -156,10 +156,6 @@ func (c cutoff) estimate(v, mid, wide float64) (in, sure bool) {
 	return v > c.in, math.Abs(v-mid) > wide
 }
 
-// between reports whether ||y - x_k|| may lie between the radii of lo and hi, v as in
-// inside: x_k is neither certainly within lo nor certainly beyond hi.
-func between(v float64, lo, hi cutoff) bool { return v <= lo.in && v >= hi.out }
-
 // value is g - ||x_k||^2/2, the quantity the cutoffs test.
 func (sc *screener) value(k int, g float32) float64 { return float64(g) - sc.half[k] }
 
@@ -174,25 +170,31 @@ func (sc *screener) within(k int, r2 float64) bool {
 	return sc.inside(k, sc.value(k, sc.g[k]), sc.cut(r2))
 }
 
-var scratchPool sync.Pool
+// scratch hands out slices for work within one call, reused across calls (their values
+// are left over from earlier use): get one of length n, put it back when done.
+type scratch[T any] struct{ pool sync.Pool }
 
-// scratch32 returns a float32 slice of length n for work within one call (its values
-// are left over from earlier use); give it back with release32.
-func scratch32(n int) *[]float32 {
-	b, _ := scratchPool.Get().(*[]float32)
+func (s *scratch[T]) get(n int) *[]T {
+	b, _ := s.pool.Get().(*[]T)
 	if b == nil || cap(*b) < n {
-		b = new([]float32)
-		*b = make([]float32, n)
+		b = new([]T)
+		*b = make([]T, n)
 	}
 	*b = (*b)[:n]
 	return b
 }
 
-func release32(bs ...*[]float32) {
+func (s *scratch[T]) put(bs ...*[]T) {
 	for _, b := range bs {
-		scratchPool.Put(b)
+		s.pool.Put(b)
 	}
 }
+
+var (
+	scratch32  scratch[float32]
+	scratchIdx scratch[int32]
+	scratchIn  scratch[bool]
+)
 
 // sdot is the float32 inner product a'b.
 func sdot(a, b []float32) float32 {

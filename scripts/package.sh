@@ -10,7 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-linux}
 bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+# fyne package --release raises FyneApp.toml's Build; a release takes the number written
+# there (raise it by hand and commit), so the file is put back as it was
+cp FyneApp.toml "$bin/FyneApp.toml"
+trap 'cp "$bin/FyneApp.toml" FyneApp.toml; rm -rf "$bin"' EXIT
 go build -modfile=tools/go.mod -o "$bin/fyne" fyne.io/tools/cmd/fyne # for this machine, whatever GOOS says
 fyne() { "$bin/fyne" "$@"; }
 mkdir -p dist

@@ -212,10 +212,7 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 	}
 	const block = 128
 	assign = make([]int, len(ys))
-	bp, _ := coverPool.Get().(*blockProducts)
-	if bp == nil {
-		bp = new(blockProducts)
-	}
+	bp := coverPool.Get().(*blockProducts)
 	defer coverPool.Put(bp)
 	cm := bp.rows[:0] // centres' coordinates, row by row
 	var cc []float64  // and squared norms
@@ -256,7 +253,7 @@ func cover(ys [][]float64, r, h float64) (assign, centres []int) {
 // rows' buffer).
 type blockProducts struct{ yb, g, rows []float64 }
 
-var coverPool sync.Pool // of *blockProducts
+var coverPool = sync.Pool{New: func() any { return new(blockProducts) }}
 
 // of returns g with g[i*m+j] = ys[i]'rows_j (nothing when m = 0).
 func (bp *blockProducts) of(ys [][]float64, rows []float64, m int) []float64 {

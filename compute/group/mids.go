@@ -301,17 +301,11 @@ func (g Graph) relaxBy(mulE func(v, out []float64)) []float64 {
 // point). Dense products are gathered on all cores by blocks of rows.
 type adjProduct struct {
 	g     Graph
-	edges int
+	edges int   // entries of E: twice the edges
 	nz    []int // v's nonzeros, reused
 }
 
-func newAdjProduct(g Graph) *adjProduct {
-	m := &adjProduct{g: g}
-	for _, l := range g.Adj {
-		m.edges += len(l)
-	}
-	return m
-}
+func newAdjProduct(g Graph) *adjProduct { return &adjProduct{g: g, edges: 2 * g.Edges()} }
 
 func (m *adjProduct) mul(v, out []float64) {
 	work := 0

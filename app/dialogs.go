@@ -107,12 +107,16 @@ func (u *UI) ShowExport() {
 func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string]bool, w, h, unit, dpiText string) error {
 	wv, err1 := strconv.ParseFloat(strings.TrimSpace(w), 64)
 	hv, err2 := strconv.ParseFloat(strings.TrimSpace(h), 64)
-	if err1 != nil || err2 != nil || wv <= 0 || hv <= 0 || wv > 200 || hv > 200 {
-		return fmt.Errorf("width and height must be numbers between 0 and 200 %s", unit)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("width and height must be numbers (in %s)", unit)
 	}
 	dpi, err := strconv.Atoi(strings.TrimSpace(dpiText))
-	if err != nil || dpi < 30 || dpi > 2400 {
-		return fmt.Errorf("PNG resolution must be a whole number of dpi from 30 to 2400")
+	if err != nil {
+		return fmt.Errorf("PNG resolution must be a whole number of dpi")
+	}
+	opts, err := plots.NewExportOptions(wv, hv, unit, dpi)
+	if err != nil {
+		return err
 	}
 	var formats []string
 	for _, f := range plots.Formats {
@@ -125,10 +129,8 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 		return err
 	}
 	fig.Name = name
-	wl, _ := plots.Length(wv, unit)
-	hl, _ := plots.Length(hv, unit)
 	dir = strings.TrimSpace(dir)
-	paths, err := plots.Export(fig, dir, formats, plots.ExportOptions{Width: wl, Height: hl, DPI: dpi})
+	paths, err := plots.Export(fig, dir, formats, opts)
 	if err != nil {
 		return err
 	}

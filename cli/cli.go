@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Exit statuses.
@@ -191,9 +192,11 @@ func isBool(f *flag.Flag) bool {
 	return ok && b.IsBoolFlag()
 }
 
-// interruptible returns a context cancelled by Ctrl-C.
+// interruptible returns a context cancelled by Ctrl-C, SIGTERM (as Slurm and kill
+// send) or SIGHUP (the terminal closed): the command then stops, removes what it had
+// begun to write and exits 130.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 func newTSV(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 1<<16) }

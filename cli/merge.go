@@ -24,6 +24,9 @@ func mergeCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := study.Replaceable(*outDir, nil); err != nil {
+		return err
+	}
 	shards, err := study.LoadShards(dirs)
 	if err != nil {
 		return err
@@ -42,5 +45,5 @@ func mergeCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	return writeRun(c, res, *outDir, size, *out.report)
+	return writeRun(ctx, c, res, *outDir, size, *out.report)
 }

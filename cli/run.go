@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -39,6 +40,9 @@ func runCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := study.Replaceable(*outDir, nil); err != nil { // before the work, not after
+		return err
+	}
 	cfg, ds, err := openStudy(c, pos[0], *data)
 	if err != nil {
 		return err
@@ -55,7 +59,7 @@ func runCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	return writeRun(c, res, *outDir, size, *out.report)
+	return writeRun(ctx, c, res, *outDir, size, *out.report)
 }
 
 // runShard runs shard i of n and saves it in outDir.
@@ -66,7 +70,7 @@ func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, out
 	if err != nil {
 		return err
 	}
-	if err := study.SaveShard(outDir, sh); err != nil {
+	if err := study.SaveShard(ctx, outDir, sh); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.out, filepath.Join(outDir, study.ShardFile))
@@ -169,18 +173,22 @@ func (o outputs) size() (plots.ExportOptions, error) {
 // writeRun writes res into a fresh folder put in outDir's place: result.json, every
 // figure in every format with its CSV, the tables, and the report when asked; then it
 // lists the files on standard output.
-func writeRun(c *call, res *experiment.Result, outDir string, size plots.ExportOptions, report bool) error {
+func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir string, size plots.ExportOptions, report bool) error {
 	for _, m := range res.Methods {
 		if m.Unconverged > 0 {
 			c.note("%s: %d model fits (linear SVM or L1-logistic) stopped at their iteration cap before meeting the tolerance; its ranking may depend on solver precision (for an SVM raise maxIter in the method's params, e.g. \"maxIter\": 10000)", m.Label, m.Unconverged)
 		}
 	}
 	var written []string
-	err := study.WriteFolder(outDir, func(tmp string) error {
+	err := study.WriteFolder(ctx, outDir, func(tmp string) error {
 		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res, nil); err != nil {
 			return err
 		}
 		for _, f := range append(plots.All(res), tables(res)...) {
+			beforeFigure()
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			formats := plots.Formats
 			if f.Build == nil {
 				formats = nil
@@ -191,7 +199,7 @@ func writeRun(c *call, res *experiment.Result, outDir string, size plots.ExportO
 			}
 			written = append(written, within(tmp, outDir, paths)...)
 		}
-		if report {
+		if report && ctx.Err() == nil {
 			if err := writeReport(tmp, res, size); err != nil {
 				return err
 			}
@@ -207,6 +215,9 @@ func writeRun(c *call, res *experiment.Result, outDir string, size plots.ExportO
 	}
 	return nil
 }
+
+// beforeFigure is called before each figure a run writes (a test's hook).
+var beforeFigure = func() {}
 
 // writeReport writes report.html and report.pdf into dir.
 func writeReport(dir string, res *experiment.Result, size plots.ExportOptions) error {
@@ -256,24 +267,23 @@ func tables(res *experiment.Result) []plots.Figure {
 
 // exportSize checks and converts the figure size flags.
 func exportSize(width, height float64, unit string, dpi int) (plots.ExportOptions, error) {
-	if !(width > 0 && width <= 200 && height > 0 && height <= 200) || dpi < 30 || dpi > 2400 {
-		return plots.ExportOptions{}, errors.New("--width and --height must lie in (0, 200] and --dpi between 30 and 2400")
-	}
-	w, err := plots.Length(width, unit)
+	o, err := plots.NewExportOptions(width, height, unit, dpi)
 	if err != nil {
-		return plots.ExportOptions{}, err
+		return o, fmt.Errorf("--width, --height, --unit, --dpi: %v", err)
 	}
-	h, _ := plots.Length(height, unit)
-	return plots.ExportOptions{Width: w, Height: h, DPI: dpi}, nil
+	return o, nil
 }
 
 // exportFigures writes figs into a fresh folder put in dir's place, at 16 x 10 cm (PNG
 // at 300 dpi) in every format with their CSVs, and lists the files on standard error.
-func exportFigures(c *call, dir string, figs ...plots.Figure) error {
+func exportFigures(ctx context.Context, c *call, dir string, figs ...plots.Figure) error {
 	size, _ := exportSize(16, 10, "cm", 300)
 	var written []string
-	err := study.WriteFolder(dir, func(tmp string) error {
+	err := study.WriteFolder(ctx, dir, func(tmp string) error {
 		for _, f := range figs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			paths, err := plots.Export(f, tmp, plots.Formats, size)
 			if err != nil {
 				return err

@@ -70,7 +70,7 @@ func sampleSizeCommand(c *call) error {
 		for i := range plots.SyntheticMeasures {
 			figs = append(figs, plots.SampleSize(res, i))
 		}
-		return exportFigures(c, *dir, figs...)
+		return exportFigures(ctx, c, *dir, figs...)
 	}
 	return nil
 }

@@ -70,6 +70,9 @@ func slurmCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := job.checkPaths(); err != nil {
+		return err
+	}
 	job.partition, job.account, job.mem, job.time = *partition, *account, *mem, *limit
 	job.name = "steadfast-" + strings.TrimSuffix(ds.Name, filepath.Ext(ds.Name))
 	if job.time == "" {
@@ -136,55 +139,78 @@ func shardTime(cfg experiment.Config, ds *dataset.Dataset, tasks, cpus int) stri
 	return fmt.Sprintf("%d:%02d:00", h, int(d.Minutes())-60*h)
 }
 
-// write writes the folder: config.json (with the absolute data path and the workers),
-// shards.sbatch, merge.sbatch, submit.sh and Snakefile, and an empty logs folder.
+// write writes the job's files into its folder: config.json (with the absolute data
+// path and the workers), shards.sbatch, merge.sbatch, submit.sh and Snakefile, and an
+// empty logs folder. Written again (say, with another --time), it replaces only these
+// files and leaves the shards, logs and merged result alone; it refuses a folder whose
+// shards belong to another configuration.
 func (j *slurmJob) write(cfg experiment.Config) error {
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return err
 	}
-	files := map[string]string{
-		"shards.sbatch": j.shardsScript(),
-		"merge.sbatch":  j.mergeScript(),
-		"submit.sh":     j.submitScript(),
-		"Snakefile":     j.snakefile(),
+	if err := j.sameStudy(cfg); err != nil {
+		return err
 	}
-	return study.WriteFolder(j.dir, func(tmp string) error {
-		if err := study.WriteFile(filepath.Join(tmp, "config.json"), append(b, '\n')); err != nil {
-			return err
-		}
-		for name, text := range files {
-			if err := study.WriteFile(filepath.Join(tmp, name), []byte(text)); err != nil {
-				return err
-			}
-		}
-		if err := os.Chmod(filepath.Join(tmp, "submit.sh"), 0o755); err != nil {
-			return err
-		}
-		return os.Mkdir(filepath.Join(tmp, "logs"), 0o755)
-	})
+	files := map[string][]byte{
+		"config.json":   append(b, '\n'),
+		"shards.sbatch": []byte(j.shardsScript()),
+		"merge.sbatch":  []byte(j.mergeScript()),
+		"submit.sh":     []byte(j.submitScript()),
+		"Snakefile":     []byte(j.snakefile()),
+	}
+	if err := study.WriteFiles(j.dir, files, []string{"logs"}, []string{"logs", "shards", "result", ".snakemake"}); err != nil {
+		return err
+	}
+	return os.Chmod(filepath.Join(j.dir, "submit.sh"), 0o755)
 }
 
-// header is the #SBATCH lines every job shares.
+// sameStudy refuses to write cfg into a job folder holding shards of another study.
+func (j *slurmJob) sameStudy(cfg experiment.Config) error {
+	done, _ := filepath.Glob(filepath.Join(j.shardsAt, "*", study.ShardFile))
+	if len(done) == 0 {
+		return nil
+	}
+	old, err := study.LoadConfig(j.configPath)
+	if err == nil && experiment.ConfigHash(old) == experiment.ConfigHash(cfg) {
+		return nil
+	}
+	return fmt.Errorf("%s holds %d finished shards of another configuration; write this study into a new folder (or remove %s first)", j.dir, len(done), j.shardsAt)
+}
+
+// checkPaths refuses folder and binary paths that no job script can carry: a line
+// break (it would end the #SBATCH line) or a backslash (Slurm's output pattern reads it
+// as "no substitutions").
+func (j *slurmJob) checkPaths() error {
+	for _, p := range []string{j.dir, j.binary} {
+		if strings.ContainsAny(p, "\n\r\\") {
+			return fmt.Errorf("%q holds a line break or a backslash, which Slurm's scripts cannot carry; choose a path without them", p)
+		}
+	}
+	return nil
+}
+
+// header is the #SBATCH lines every job shares; output is the log's path, written as a
+// Slurm filename pattern (%a the array task).
 func (j *slurmJob) header(name string, cpus int, output string) string {
 	var b strings.Builder
 	b.WriteString("#!/bin/bash\n")
-	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", name)
+	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", sbatchQuote(name))
 	fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", cpus)
-	fmt.Fprintf(&b, "#SBATCH --mem=%s\n", j.mem)
-	fmt.Fprintf(&b, "#SBATCH --time=%s\n", j.time)
-	fmt.Fprintf(&b, "#SBATCH --output=%s\n", output)
+	fmt.Fprintf(&b, "#SBATCH --mem=%s\n", sbatchQuote(j.mem))
+	fmt.Fprintf(&b, "#SBATCH --time=%s\n", sbatchQuote(j.time))
+	fmt.Fprintf(&b, "#SBATCH --output=%s\n", sbatchQuote(output))
 	if j.partition != "" {
-		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.partition)
+		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", sbatchQuote(j.partition))
 	}
 	if j.account != "" {
-		fmt.Fprintf(&b, "#SBATCH --account=%s\n", j.account)
+		fmt.Fprintf(&b, "#SBATCH --account=%s\n", sbatchQuote(j.account))
 	}
 	return b.String()
 }
 
 func (j *slurmJob) shardsScript() string {
-	return j.header(j.name, j.cpus, filepath.Join(j.logs, "shard-%a.log")) +
+	return j.header(j.name, j.cpus, slurmPattern(j.logs)+"/shard-%a.log") +
 		fmt.Sprintf("#SBATCH --array=1-%d\n", j.tasks) +
 		"# Written by steadfast slurm: shard I of the study, I = the array task.\nset -eu\n" +
 		fmt.Sprintf("exec %s run %s --shard \"${SLURM_ARRAY_TASK_ID}/%d\" -o %s/\"${SLURM_ARRAY_TASK_ID}\"\n",
@@ -192,7 +218,7 @@ func (j *slurmJob) shardsScript() string {
 }
 
 func (j *slurmJob) mergeScript() string {
-	return j.header(j.name+"-merge", 1, filepath.Join(j.logs, "merge.log")) +
+	return j.header(j.name+"-merge", 1, slurmPattern(j.logs)+"/merge.log") +
 		"# Written by steadfast slurm: merges the shards once every array task has succeeded.\nset -eu\n" +
 		fmt.Sprintf("exec %s merge %s -o %s --report\n", shQuote(j.binary), shQuoteAll(j.shardDirs), shQuote(j.merged))
 }
@@ -201,22 +227,24 @@ func (j *slurmJob) submitScript() string {
 	return "#!/bin/sh\n# Written by steadfast slurm: submits the shards, then the merge after all of them succeed.\nset -eu\n" +
 		fmt.Sprintf("array=$(sbatch --parsable %s)\narray=${array%%%%;*}\n", shQuote(filepath.Join(j.dir, "shards.sbatch"))) +
 		fmt.Sprintf("merge=$(sbatch --parsable --dependency=afterok:\"$array\" %s)\n", shQuote(filepath.Join(j.dir, "merge.sbatch"))) +
-		fmt.Sprintf("echo \"shards: job $array (%d tasks); merge: job ${merge%%%%;*}; result in %s\"\n", j.tasks, j.merged)
+		fmt.Sprintf("echo \"shards: job $array (%d tasks); merge: job ${merge%%%%;*}; result in\" %s\n", j.tasks, shQuote(j.merged))
 }
 
 // snakefile does the same as the sbatch scripts through Snakemake (--cluster or a
-// Slurm profile, or locally with --cores).
+// Slurm profile, or locally with --cores). Paths are Python string literals, and
+// Snakemake quotes them for the shell ({X:q}).
 func (j *slurmJob) snakefile() string {
 	var b strings.Builder
 	b.WriteString("# Written by steadfast slurm: the study's shards and their merge as Snakemake rules.\n")
-	fmt.Fprintf(&b, "N = %d\nSTEADFAST = %q\nCONFIG = %q\n\n", j.tasks, j.binary, j.configPath)
-	fmt.Fprintf(&b, "workdir: %q\n\n", j.dir)
+	fmt.Fprintf(&b, "N = %d\nSTEADFAST = %s\nCONFIG = %s\n\n", j.tasks, pyQuote(j.binary), pyQuote(j.configPath))
+	fmt.Fprintf(&b, "workdir: %s\n\n", pyQuote(j.dir))
 	b.WriteString("rule all:\n    input: \"result/result.json\"\n\n")
 	fmt.Fprintf(&b, "rule shard:\n    output: \"shards/{i}/shard.gob.gz\"\n    threads: %d\n    resources: mem_mb=%d, runtime=%d\n", j.cpus, j.memMB, j.minutes)
-	b.WriteString("    shell: \"'{STEADFAST}' run '{CONFIG}' --shard {wildcards.i}/{N} -o shards/{wildcards.i}\"\n\n")
+	b.WriteString("    params: steadfast=STEADFAST, config=CONFIG\n")
+	b.WriteString("    shell: \"{params.steadfast:q} run {params.config:q} --shard {wildcards.i}/{N} -o shards/{wildcards.i}\"\n\n")
 	b.WriteString("rule merge:\n    input: expand(\"shards/{i}/shard.gob.gz\", i=range(1, N + 1))\n    output: \"result/result.json\"\n")
-	b.WriteString("    params: dirs=\" \".join(f\"shards/{i}\" for i in range(1, N + 1))\n")
-	b.WriteString("    shell: \"'{STEADFAST}' merge {params.dirs} -o result --report\"\n")
+	b.WriteString("    params: steadfast=STEADFAST, dirs=[f\"shards/{i}\" for i in range(1, N + 1)]\n")
+	b.WriteString("    shell: \"{params.steadfast:q} merge {params.dirs:q} -o result --report\"\n")
 	return b.String()
 }
 
@@ -308,6 +336,47 @@ func parseSlurmTime(s string) (int, error) {
 		return 0, bad
 	}
 	return (secs + 59) / 60, nil
+}
+
+// sbatchQuote quotes s for an #SBATCH line, which sbatch splits at blanks and reads
+// quotes, backslashes and # in: every character but letters, digits and ._/-:=+,@%
+// gets a backslash.
+func sbatchQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if !(r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-:=+,@%", r))) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// slurmPattern escapes a path for a Slurm filename pattern (% is %%).
+func slurmPattern(path string) string {
+	return strings.ReplaceAll(path, "%", "%%")
+}
+
+// pyQuote writes s as a Python string literal: backslashes, quotes and every
+// character outside printable ASCII escaped.
+func pyQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '"':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // shQuote quotes s for a POSIX shell.

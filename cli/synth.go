@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"steadfast/compute/dataset"
+	"steadfast/compute/memlimit"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
 )
@@ -35,6 +37,13 @@ func synthCommand(c *call) error {
 	}
 	if *path == "" {
 		return errors.New("synth needs -o FILE.csv")
+	}
+	if _, err := os.Lstat(*path); err == nil {
+		return fmt.Errorf("%s exists; Steadfast does not replace it: choose another name or remove it first", *path)
+	}
+	// the values (8 bytes) and their CSV text (about 9 bytes) at once
+	if err := memlimit.Check(fmt.Sprintf("a synthetic set of %d samples x %d features", *n, p.Features), 17*float64(*n)*float64(p.Features)); err != nil {
+		return err
 	}
 	ds, _ := synth.Generate(p, *n, *seed, *part)
 	var b bytes.Buffer

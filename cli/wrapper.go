@@ -65,7 +65,7 @@ func wrapperCommand(c *call) error {
 		return err
 	}
 	if *dir != "" {
-		return exportFigures(c, *dir, plots.AUCvsNa(ds.Name, nas, aucs, base))
+		return exportFigures(ctx, c, *dir, plots.AUCvsNa(ds.Name, nas, aucs, base))
 	}
 	return nil
 }

@@ -136,14 +136,55 @@ type ExportOptions struct {
 	DPI           int // PNG only
 }
 
+// Export limits: sides up to 2 m (a poster), 30 to 2400 dpi, and PNGs up to 250
+// million pixels (1 GB as RGBA), so no typed size exhausts memory.
+const (
+	MaxSide   = 200 * vg.Centimeter
+	MinDPI    = 30
+	MaxDPI    = 2400
+	MaxPixels = 250e6
+)
+
+// NewExportOptions checks a size typed in unit (cm, mm or in) and a PNG resolution
+// against the export limits and returns them as options.
+func NewExportOptions(width, height float64, unit string, dpi int) (ExportOptions, error) {
+	w, err := Length(width, unit)
+	if err != nil {
+		return ExportOptions{}, err
+	}
+	h, _ := Length(height, unit)
+	o := ExportOptions{Width: w, Height: h, DPI: dpi}
+	return o, o.check(unit)
+}
+
+// check refuses options beyond the export limits; unit names the user's unit.
+func (o ExportOptions) check(unit string) error {
+	max, _ := Length(1, unit)
+	if !(o.Width > 0 && o.Width <= MaxSide && o.Height > 0 && o.Height <= MaxSide) {
+		return fmt.Errorf("width and height must lie above 0 and at most %.4g %s (2 m)", float64(MaxSide/max), unit)
+	}
+	if o.DPI < MinDPI || o.DPI > MaxDPI {
+		return fmt.Errorf("the PNG resolution must be a whole number of dpi from %d to %d", MinDPI, MaxDPI)
+	}
+	if px := o.pixels(); px > MaxPixels {
+		return fmt.Errorf("a PNG of %.0f x %.0f cm at %d dpi would have %.0f million pixels, more than %.0f million: lower the resolution or the size", float64(o.Width/vg.Centimeter), float64(o.Height/vg.Centimeter), o.DPI, px/1e6, MaxPixels/1e6)
+	}
+	return nil
+}
+
+// pixels is the pixel count of a PNG at o's size and resolution.
+func (o ExportOptions) pixels() float64 {
+	return float64(o.Width/vg.Inch) * float64(o.DPI) * float64(o.Height/vg.Inch) * float64(o.DPI)
+}
+
 // Export writes f to dir as name.FORMAT for each format and name.csv with its numbers,
 // and returns the paths written.
 func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, error) {
-	if o.Width <= 0 || o.Height <= 0 {
-		return nil, fmt.Errorf("figure size must be positive")
-	}
 	if o.DPI <= 0 {
 		o.DPI = 300
+	}
+	if err := o.check("cm"); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

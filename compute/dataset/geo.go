@@ -21,6 +21,7 @@ func isSeriesMatrix(b []byte) bool {
 type annotation struct {
 	key    string
 	values []string
+	set    map[int]bool // while reading: the samples given a value
 }
 
 // classChoice describes what an annotation would give as classes.
@@ -77,74 +78,202 @@ func (a annotation) usable() bool {
 // annotation: o.ClassName names a characteristics key ("tissue" in "tissue: tumor"),
 // "source_name" or "title"; without it the first characteristic that splits the samples
 // into 2 to 10 classes of two or more is taken, and a note lists the other choices.
+// Annotations join the table's columns by GSM id (!Sample_geo_accession), never by
+// position; a key given on two characteristics lines is offered twice ("key (2)").
 func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 	ls, notes, err := lines(file, b)
 	if err != nil {
 		return nil, err
 	}
-	var anns []annotation
-	byKey := map[string]int{}
-	add := func(key string, i int, v string) {
-		k, ok := byKey[key]
-		if !ok {
-			k = len(anns)
-			byKey[key] = k
-			anns = append(anns, annotation{key: key})
-		}
-		for len(anns[k].values) <= i {
-			anns[k].values = append(anns[k].values, "")
-		}
-		anns[k].values[i] = v
-	}
-	begin, end := -1, -1
+	sc := seriesScan{begin: -1, end: -1, byKey: map[string]int{}}
 	for i, l := range ls {
-		switch {
-		case strings.HasPrefix(l, "!series_matrix_table_begin"):
-			begin = i + 1
-		case strings.HasPrefix(l, "!series_matrix_table_end"):
-			end = i
-		case begin < 0 && strings.HasPrefix(l, "!Sample_characteristics_ch1"):
-			for s, cell := range strings.Split(l, "\t")[1:] {
-				cell = unquote(cell)
-				key, val, ok := strings.Cut(cell, ":")
-				if !ok {
-					key, val = "characteristics", cell
-				}
-				add(strings.TrimSpace(key), s, strings.TrimSpace(val))
-			}
-		case begin < 0 && (strings.HasPrefix(l, "!Sample_source_name_ch1") || strings.HasPrefix(l, "!Sample_title")):
-			key := "title"
-			if strings.HasPrefix(l, "!Sample_source_name_ch1") {
-				key = "source_name"
-			}
-			for s, cell := range strings.Split(l, "\t")[1:] {
-				add(key, s, unquote(cell))
-			}
-		}
+		sc.line(i, l)
 	}
-	if begin < 0 || end < 0 || end < begin {
+	if sc.begin < 0 || sc.end < 0 || sc.end < sc.begin {
 		return nil, &ParseError{File: file, Msg: "a GEO series matrix without its !series_matrix_table_begin ... _end table; is the file complete?"}
 	}
-	if end-begin < 2 {
-		return nil, &ParseError{File: file, Line: begin, Msg: "the series matrix table holds no expression values; many RNA-seq series keep them in the series' supplementary files (download the count table there)"}
+	if sc.end-sc.begin < 2 {
+		return nil, &ParseError{File: file, Line: sc.begin, Msg: "the series matrix table holds no expression values; many RNA-seq series keep them in the series' supplementary files (download the count table there)"}
 	}
-	header := strings.Split(ls[begin], "\t")
-	n := len(header) - 1
-	samples := make([]string, n)
+	header := strings.Split(ls[sc.begin], "\t")
+	samples := make([]string, len(header)-1)
 	for s := range samples {
 		samples[s] = unquote(header[s+1])
 	}
-	ann, note, err := chooseAnnotation(file, anns, n, o.ClassName)
+	anns, note, err := sc.bySample(file, samples)
 	if err != nil {
 		return nil, err
 	}
-	t, err := readGEOTable(file, ls, begin, end, 1)
+	notes = append(notes, sc.notes...)
+	if note != "" {
+		notes = append(notes, note)
+	}
+	ann, note, err := chooseAnnotation(file, anns, len(samples), o.ClassName)
+	if err != nil {
+		return nil, err
+	}
+	t, err := readGEOTable(file, ls, sc.begin, sc.end, 1)
 	if err != nil {
 		return nil, err
 	}
 	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
-	ds.setLabels(ann.values[:n])
+	ds.setLabels(ann.values)
 	return t.finish(ds)
+}
+
+// seriesScan collects a series matrix's sample annotations, in the order of its
+// !Sample_geo_accession line, and where its table lies.
+type seriesScan struct {
+	begin, end int
+	ids        []string // the GSM ids of !Sample_geo_accession
+	idLine     int
+	anns       []annotation
+	byKey      map[string]int
+	notes      []string
+}
+
+// line takes in line i of the file.
+func (sc *seriesScan) line(i int, l string) {
+	cells := func() []string {
+		f := strings.Split(l, "\t")[1:]
+		for k := range f {
+			f[k] = unquote(f[k])
+		}
+		return f
+	}
+	switch {
+	case strings.HasPrefix(l, "!series_matrix_table_begin"):
+		sc.begin = i + 1
+	case strings.HasPrefix(l, "!series_matrix_table_end"):
+		sc.end = i
+	case sc.begin >= 0:
+	case strings.HasPrefix(l, "!Sample_geo_accession"):
+		sc.ids, sc.idLine = cells(), i+1
+	case strings.HasPrefix(l, "!Sample_characteristics_ch1"):
+		sc.characteristics(cells())
+	case strings.HasPrefix(l, "!Sample_source_name_ch1"):
+		sc.whole("source_name", cells())
+	case strings.HasPrefix(l, "!Sample_title"):
+		sc.whole("title", cells())
+	}
+}
+
+// characteristics takes in one characteristics line ("key: value" per sample). A key a
+// sample already has from an earlier line is filed as "key (2)", "key (3)", ...
+func (sc *seriesScan) characteristics(cells []string) {
+	renamed := map[string]string{}
+	for s, cell := range cells {
+		key, val, ok := strings.Cut(cell, ":")
+		if !ok {
+			key, val = "characteristics", cell
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		name := key
+		for k := 2; sc.has(name, s); k++ {
+			name = fmt.Sprintf("%s (%d)", key, k)
+		}
+		if name != key {
+			renamed[key] = name
+		}
+		sc.add(name, s, val)
+	}
+	for key, name := range renamed {
+		sc.notes = append(sc.notes, fmt.Sprintf("the sample characteristic %q is given on more than one line; each is offered as a class: %q and %q", key, key, name))
+	}
+}
+
+// whole files a line that is one annotation (title, source name).
+func (sc *seriesScan) whole(key string, cells []string) {
+	for s, v := range cells {
+		sc.add(key, s, v)
+	}
+}
+
+// has reports whether sample s has a value for key.
+func (sc *seriesScan) has(key string, s int) bool {
+	k, ok := sc.byKey[key]
+	return ok && s < len(sc.anns[k].values) && sc.anns[k].set[s]
+}
+
+func (sc *seriesScan) add(key string, s int, v string) {
+	k, ok := sc.byKey[key]
+	if !ok {
+		k = len(sc.anns)
+		sc.byKey[key] = k
+		sc.anns = append(sc.anns, annotation{key: key, set: map[int]bool{}})
+	}
+	a := &sc.anns[k]
+	for len(a.values) <= s {
+		a.values = append(a.values, "")
+	}
+	a.values[s], a.set[s] = v, true
+}
+
+// bySample returns the annotations with one value per table column, joined by GSM id.
+// Without an accession line the columns are taken in the annotations' order, and the
+// note says so; ids the table and the accession line do not share are refused.
+func (sc *seriesScan) bySample(file string, samples []string) ([]annotation, string, error) {
+	if len(sc.ids) == 0 {
+		return sc.anns, "the file has no !Sample_geo_accession line, so sample annotations are matched to the table's columns by position", nil
+	}
+	at := map[string]int{}
+	for i, id := range sc.ids {
+		if _, twice := at[id]; twice {
+			return nil, "", &ParseError{File: file, Line: sc.idLine, Column: i + 2, Msg: fmt.Sprintf("sample %s is listed twice on the !Sample_geo_accession line", id)}
+		}
+		at[id] = i
+	}
+	var unknown []string
+	pos := make([]int, len(samples))
+	seen := map[string]bool{}
+	for s, id := range samples {
+		i, ok := at[id]
+		if !ok || seen[id] {
+			unknown = append(unknown, id)
+		}
+		pos[s], seen[id] = i, true
+	}
+	var absent []string
+	for _, id := range sc.ids {
+		if !seen[id] {
+			absent = append(absent, id)
+		}
+	}
+	if len(unknown) > 0 || len(absent) > 0 {
+		return nil, "", &ParseError{File: file, Line: sc.begin + 1, Msg: fmt.Sprintf("the table's columns and the !Sample_geo_accession line (line %d) disagree: %s; annotations join samples by GSM id, so the file must name each sample once in both (download it again from GEO)", sc.idLine, idMismatch(unknown, absent))}
+	}
+	out := make([]annotation, len(sc.anns))
+	for k, a := range sc.anns {
+		out[k] = annotation{key: a.key, values: make([]string, len(samples))}
+		for s, i := range pos {
+			if i < len(a.values) {
+				out[k].values[s] = a.values[i]
+			}
+		}
+	}
+	return out, "", nil
+}
+
+// idMismatch says which ids only the table has (or has twice) and which only the
+// accession line has.
+func idMismatch(unknown, absent []string) string {
+	var parts []string
+	if len(unknown) > 0 {
+		parts = append(parts, fmt.Sprintf("table columns without annotations or given twice: %s", someIDs(unknown)))
+	}
+	if len(absent) > 0 {
+		parts = append(parts, fmt.Sprintf("annotated samples without a table column: %s", someIDs(absent)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// someIDs lists up to six ids and how many more.
+func someIDs(ids []string) string {
+	s := strings.Join(ids[:min(len(ids), 6)], ", ")
+	if len(ids) > 6 {
+		s += fmt.Sprintf(" and %d more", len(ids)-6)
+	}
+	return s
 }
 
 // geoTable is the value table of a GEO file: probes as rows, samples as columns.

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,4 +109,101 @@ func FuzzReadSeriesMatrix(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSeriesMatrixJoinsClassesByGSMId: a table whose columns come in another order than
+// the !Sample_geo_accession line gives each sample its own class (worked by hand: GSM2
+// and GSM4 are normal whatever their column); a column missing from the table, or one
+// the accession line does not name, is refused with the ids.
+func TestSeriesMatrixJoinsClassesByGSMId(t *testing.T) {
+	swapped := strings.Replace(seriesMatrix, `"ID_REF"	"GSM1"	"GSM2"	"GSM3"	"GSM4"`, `"ID_REF"	"GSM2"	"GSM1"	"GSM4"	"GSM3"`, 1)
+	ds, err := readBytes("GSE0000_series_matrix.txt", []byte(swapped), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range map[string]string{"GSM1": "tumour", "GSM2": "normal", "GSM3": "tumour", "GSM4": "normal"} {
+		i := slices.Index(ds.Samples, s)
+		if got := ds.Classes[ds.Labels[i]]; got != want {
+			t.Errorf("%s is %s, want %s", s, got, want)
+		}
+	}
+	var cut []string // the table without its GSM3 column
+	for _, l := range strings.Split(seriesMatrix, "\n") {
+		if f := strings.Split(l, "\t"); len(f) == 5 && !strings.HasPrefix(l, "!") {
+			l = strings.Join(append(f[:3:3], f[4]), "\t")
+		}
+		cut = append(cut, l)
+	}
+	_, err = readBytes("g.txt", []byte(strings.Join(cut, "\n")), Options{})
+	if err == nil || !strings.Contains(err.Error(), "without a table column: GSM3") {
+		t.Errorf("a missing column: %v", err)
+	}
+	foreign := strings.Replace(seriesMatrix, `"ID_REF"	"GSM1"`, `"ID_REF"	"GSM9"`, 1)
+	if _, err := readBytes("g.txt", []byte(foreign), Options{}); err == nil || !strings.Contains(err.Error(), "without annotations or given twice: GSM9") {
+		t.Errorf("a foreign column: %v", err)
+	}
+}
+
+// TestSeriesMatrixOffersAKeyGivenTwice: two characteristics lines with the key
+// "treatment" keep both, the second as "treatment (2)", and say so.
+func TestSeriesMatrixOffersAKeyGivenTwice(t *testing.T) {
+	twice := strings.Replace(seriesMatrix, `"patient: 1"	"patient: 1"	"patient: 2"	"patient: 2"`,
+		"\"treatment: A\"\t\"treatment: A\"\t\"treatment: B\"\t\"treatment: B\"\n!Sample_characteristics_ch1\t\"treatment: X\"\t\"treatment: Y\"\t\"treatment: X\"\t\"treatment: Y\"", 1)
+	for key, want := range map[string]string{"treatment": "A,B", "treatment (2)": "X,Y"} {
+		ds, err := readBytes("g.txt", []byte(twice), Options{ClassName: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(ds.Classes, ","); got != want {
+			t.Errorf("%s: classes %s, want %s", key, got, want)
+		}
+		if !strings.Contains(strings.Join(ds.Notes, "; "), `"treatment" is given on more than one line`) {
+			t.Errorf("no note: %v", ds.Notes)
+		}
+	}
+}
+
+// gds is a GEO DataSet of four samples and two probes with the subsets given.
+func gds(subsets string) string {
+	return "^DATASET = GDS1\n!dataset_title = t\n" + subsets + "!dataset_table_begin\nID_REF\tIDENTIFIER\tGSM1\tGSM2\tGSM3\tGSM4\n" +
+		"p1\tA\t1\t2\t3\t4\np2\tB\t2\t3\t4\t6\n!dataset_table_end\n"
+}
+
+// TestGDSSampleInTwoSubsets: a sample in two subsets of the class's type is refused
+// (it had silently taken the later subset); another type is still usable.
+func TestGDSSampleInTwoSubsets(t *testing.T) {
+	text := gds(`^SUBSET = S1
+!subset_description = tumour
+!subset_sample_id = GSM1,GSM2
+!subset_type = disease state
+^SUBSET = S2
+!subset_description = normal
+!subset_sample_id = GSM2,GSM3,GSM4
+!subset_type = disease state
+^SUBSET = S3
+!subset_description = a
+!subset_sample_id = GSM1,GSM2
+!subset_type = batch
+^SUBSET = S4
+!subset_description = b
+!subset_sample_id = GSM3,GSM4
+!subset_type = batch
+`)
+	_, err := readBytes("GDS1.soft", []byte(text), Options{ClassName: "disease state"})
+	if err == nil || !strings.Contains(err.Error(), `sample GSM2 is in two subsets of the type "disease state"`) {
+		t.Errorf("two subsets: %v", err)
+	}
+	ds, err := readBytes("GDS1.soft", []byte(text), Options{ClassName: "batch"})
+	if err != nil || strings.Join(ds.Classes, ",") != "a,b" {
+		t.Errorf("batch: %v, %v", ds, err)
+	}
+}
+
+// TestGDSWithoutSubsets: a DataSet without subsets is refused with what to open instead
+// (it had listed an empty choice).
+func TestGDSWithoutSubsets(t *testing.T) {
+	_, err := readBytes("GDS1.soft", []byte(gds("")), Options{})
+	if err == nil || !strings.Contains(err.Error(), "defines no subsets") || !strings.Contains(err.Error(), "series matrix") {
+		t.Errorf("%v", err)
+	}
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 )
 
@@ -63,10 +64,16 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 	for j := range samples {
 		samples[j] = unquote(header[j+2])
 	}
-	anns := s.annotations(samples)
+	anns, conflicts := s.annotations(samples)
+	if len(anns) == 0 && o.ClassName == "" {
+		return nil, &ParseError{File: file, Msg: "the DataSet defines no subsets (^SUBSET blocks naming the samples' groups), so it says nothing of the samples' classes; open the series matrix of its GSE series instead (GSE..._series_matrix.txt.gz), which holds the sample characteristics"}
+	}
 	ann, note, err := chooseAnnotation(file, anns, len(samples), o.ClassName)
 	if err != nil {
 		return nil, err
+	}
+	if c, ok := conflicts[ann.key]; ok {
+		return nil, &ParseError{File: file, Msg: c + ", so the samples' classes by it are not defined; name another subset type as the class (--class TYPE, or Class on the Data tab), or correct the file"}
 	}
 	t, err := readGEOTable(file, ls, s.begin, s.end, 2)
 	if err != nil {
@@ -130,18 +137,25 @@ func (s *gdsScan) flush() {
 	s.cur, s.curType = nil, ""
 }
 
-// annotations turns the subset types into sample annotations over the table's samples
-// (a sample in no subset of a type has no value for it).
-func (s *gdsScan) annotations(samples []string) []annotation {
+// annotations turns the subset types into sample annotations over the table's samples,
+// joined by GSM id (a sample in no subset of a type has no value for it), and for each
+// type in which a sample is in two subsets, what is wrong with it.
+func (s *gdsScan) annotations(samples []string) ([]annotation, map[string]string) {
 	col := map[string]int{}
 	for j, id := range samples {
 		col[id] = j
 	}
 	var anns []annotation
+	conflicts := map[string]string{}
 	for _, typ := range s.types {
 		a := annotation{key: typ, values: make([]string, len(samples))}
+		in := map[string]string{}
 		for _, sub := range s.valueOf[typ] {
 			for _, id := range sub.samples {
+				if prev, ok := in[id]; ok && conflicts[typ] == "" {
+					conflicts[typ] = fmt.Sprintf("sample %s is in two subsets of the type %q (%q and %q)", id, typ, prev, sub.value)
+				}
+				in[id] = sub.value
 				if j, ok := col[id]; ok {
 					a.values[j] = sub.value
 				}
@@ -149,5 +163,5 @@ func (s *gdsScan) annotations(samples []string) []annotation {
 		}
 		anns = append(anns, a)
 	}
-	return anns
+	return anns, conflicts
 }

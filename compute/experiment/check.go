@@ -85,7 +85,13 @@ func (s *Selection) check(p int) error {
 		}
 		seen[j] = true
 	}
-	for _, g := range s.Groups {
+	if s.Relevance != nil && len(s.Relevance) != len(s.Groups) {
+		return fmt.Errorf("%d relevances for %d groups", len(s.Relevance), len(s.Groups))
+	}
+	for gi, g := range s.Groups {
+		if len(g) == 0 {
+			return fmt.Errorf("group %d has no members", gi+1)
+		}
 		for _, j := range g {
 			if j < 0 || j >= p {
 				return fmt.Errorf("group member %d outside 1..%d", j+1, p)

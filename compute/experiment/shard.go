@@ -127,7 +127,7 @@ func Merge(ctx context.Context, shards []*Shard, ds *dataset.Dataset) (*Result, 
 			if u.Task != want[k] {
 				return nil, fmt.Errorf("shard %d/%d holds unit %d where unit %d belongs: the file is damaged; run the shard again", sh.I, sh.N, u.Task+1, want[k]+1)
 			}
-			if err := u.check(p); err != nil {
+			if err := d.checkUnit(u, p); err != nil {
 				return nil, fmt.Errorf("shard %d/%d, unit %d: %v: the file is damaged; run the shard again", sh.I, sh.N, u.Task+1, err)
 			}
 			outs[u.Task] = u.out()
@@ -142,6 +142,10 @@ func Merge(ctx context.Context, shards []*Shard, ds *dataset.Dataset) (*Result, 
 	return res, nil
 }
 
+// maxUnits bounds the units a shard may claim its study has (a study of 100 methods
+// under the largest protocol has far fewer), so no count read from a file sizes a loop.
+const maxUnits = 1 << 24
+
 // checkShards checks that the shards come from one version, configuration and data
 // (dataHash), and that each of 1..N is there once.
 func checkShards(shards []*Shard, dataHash string) error {
@@ -149,15 +153,17 @@ func checkShards(shards []*Shard, dataHash string) error {
 		return fmt.Errorf("no shards to merge")
 	}
 	first := shards[0]
-	seen := make([]bool, first.N+1)
+	seen := map[int]bool{}
 	for _, sh := range shards {
 		switch {
+		case sh.N < 1 || sh.N > sh.Units || sh.Units > maxUnits || sh.I < 1 || sh.I > sh.N:
+			return fmt.Errorf("shard %d/%d of %d units: the file is damaged; run the shard again", sh.I, sh.N, sh.Units)
 		case sh.Version != Version:
 			return fmt.Errorf("shard %d/%d was written by Steadfast %s, this is %s: run every shard with one version", sh.I, sh.N, sh.Version, Version)
 		case sh.N != first.N:
 			return fmt.Errorf("shard %d/%d and shard %d/%d split the study differently: merge the shards of one split", first.I, first.N, sh.I, sh.N)
-		case sh.I < 1 || sh.I > sh.N:
-			return fmt.Errorf("shard %d/%d: the file is damaged", sh.I, sh.N)
+		case sh.Units != first.Units:
+			return fmt.Errorf("shard %d/%d and shard %d/%d count the study's units differently (%d and %d): merge the shards of one study", first.I, first.N, sh.I, sh.N, first.Units, sh.Units)
 		case sh.ConfigHash != first.ConfigHash || ConfigHash(sh.Config) != sh.ConfigHash:
 			return fmt.Errorf("shard %d/%d was run with another configuration than shard %d/%d: merge the shards of one study", sh.I, sh.N, first.I, first.N)
 		case sh.DataHash != first.DataHash:
@@ -201,6 +207,45 @@ func (u Unit) out() taskOut {
 		acc: u.Acc, correct: u.Correct, secs: u.Secs, unconverged: u.Unconverged}
 }
 
+// checkUnit reports a unit whose output does not fit its task in d: a ranking that is
+// not a permutation of the p features, groups or relevances out of place, or accuracies
+// that are not one per classifier and accuracy k, with one verdict per test sample.
+// A shard passes its checksum before this, so this guards against crafted files and
+// other versions: nothing the merge indexes is used unchecked.
+func (d *design) checkUnit(u Unit, p int) error {
+	if err := u.check(p); err != nil {
+		return err
+	}
+	if u.Relevance != nil && len(u.Relevance) != len(u.Groups) {
+		return fmt.Errorf("%d relevances for %d groups", len(u.Relevance), len(u.Groups))
+	}
+	if !(u.Secs >= 0 && u.Secs < 1e9) || u.Unconverged < 0 {
+		return fmt.Errorf("a time of %g s or %d unconverged fits", u.Secs, u.Unconverged)
+	}
+	t := d.tasks[u.Task]
+	if !t.eval || len(t.split.Test) == 0 {
+		if u.Acc != nil || u.Correct != nil {
+			return fmt.Errorf("accuracies for a unit that tests nothing")
+		}
+		return nil
+	}
+	if len(u.Acc) != len(d.cfg.Classifiers) || len(u.Correct) != len(d.cfg.Classifiers) {
+		return fmt.Errorf("accuracies of %d classifiers, not %d", len(u.Acc), len(d.cfg.Classifiers))
+	}
+	for _, cl := range d.cfg.Classifiers {
+		acc, right := u.Acc[cl], u.Correct[cl]
+		if len(acc) != len(d.accKs) || len(right) != len(d.accKs) {
+			return fmt.Errorf("%s: accuracies at %d ks, not %d", cl, len(acc), len(d.accKs))
+		}
+		for ki := range acc {
+			if !(acc[ki] >= 0 && acc[ki] <= 1) || len(right[ki]) != len(t.split.Test) {
+				return fmt.Errorf("%s: an accuracy of %g or %d verdicts for %d test samples", cl, acc[ki], len(right[ki]), len(t.split.Test))
+			}
+		}
+	}
+	return nil
+}
+
 // check reports a unit whose ranking is not a permutation of p features with p scores.
 func (u Unit) check(p int) error {
 	if len(u.Order) != p || len(u.Score) != p {
@@ -214,6 +259,9 @@ func (u Unit) check(p int) error {
 		seen[j] = true
 	}
 	for _, g := range u.Groups {
+		if len(g) == 0 {
+			return fmt.Errorf("a group without members")
+		}
 		if slices.ContainsFunc(g, func(j int) bool { return j < 0 || j >= p }) {
 			return fmt.Errorf("a group member outside the %d features", p)
 		}

@@ -3,7 +3,10 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"slices"
 
+	"steadfast/compute/memlimit"
 	"steadfast/compute/method"
 	"steadfast/compute/synth"
 )
@@ -37,6 +40,13 @@ type SyntheticResult struct {
 func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*SyntheticResult, error) {
 	if len(s.Sizes) == 0 || len(s.Methods) == 0 || s.K < 1 || s.TestSize < 2 {
 		return nil, fmt.Errorf("a synthetic study needs training sizes, methods, k >= 1 and a test set")
+	}
+	largest := slices.Max(s.Sizes)
+	// the test set, the largest training set and, on every core, a z-scored copy of a
+	// training set and its test set (8 bytes a value)
+	copies := float64(largest+s.TestSize) * float64(1+2*runtime.GOMAXPROCS(0))
+	if err := memlimit.Check(fmt.Sprintf("a sample-size study up to %d training and %d test samples of %d features", largest, s.TestSize, s.Preset.Features), 8*copies*float64(s.Preset.Features)); err != nil {
+		return nil, err
 	}
 	out := &SyntheticResult{Study: s}
 	for range s.Methods {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
@@ -114,99 +113,6 @@ func WriteFile(path string, b []byte) error {
 	if err := os.Rename(f.Name(), path); err != nil {
 		os.Remove(f.Name())
 		return err
-	}
-	return nil
-}
-
-// marker names the file that marks a folder as Steadfast's output.
-const marker = ".steadfast"
-
-// WriteFolder fills a new folder by write and puts it in dir's place only when write
-// succeeds: dir holds either its earlier contents or the whole new output, never a mix.
-// A dir that exists must be empty or an earlier Steadfast output (marked by a
-// .steadfast file, or holding result.json), so a folder of other files is never replaced.
-func WriteFolder(dir string, write func(tmp string) error) error {
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
-	if err := checkOutputFolder(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".new-")
-	if err != nil {
-		return fmt.Errorf("cannot write beside %s: %v", dir, err)
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := write(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	stamp := fmt.Sprintf("Written by Steadfast %s at %s. Steadfast replaces this folder as a whole when a new run is written to it.\n", experiment.Version, time.Now().Format(time.RFC3339))
-	if err := os.WriteFile(filepath.Join(tmp, marker), []byte(stamp), 0o644); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	return swapIn(tmp, dir)
-}
-
-// checkOutputFolder refuses a dir that is a file, or a folder holding files other than
-// a Steadfast output.
-func checkOutputFolder(dir string) error {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s is a file, not a folder; choose a folder for the output", dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	for _, name := range []string{marker, "result.json"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s holds other files and is not an earlier Steadfast output; choose a new or empty folder so nothing of yours is replaced", dir)
-}
-
-// swapIn puts the folder tmp in dir's place, removing dir's earlier contents.
-func swapIn(tmp, dir string) error {
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		o, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".old-")
-		if err != nil {
-			os.RemoveAll(tmp)
-			return err
-		}
-		os.Remove(o)
-		if err := os.Rename(dir, o); err != nil {
-			os.RemoveAll(tmp)
-			return fmt.Errorf("cannot replace %s: %v", dir, err)
-		}
-		old = o
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		os.RemoveAll(tmp)
-		return fmt.Errorf("cannot write %s (another run writing to it at the same time?): %v", dir, err)
-	}
-	if old != "" {
-		os.RemoveAll(old)
 	}
 	return nil
 }

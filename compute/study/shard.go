@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -34,26 +37,50 @@ func RunShard(ctx context.Context, cfg experiment.Config, ds *dataset.Dataset, i
 	return experiment.RunShard(ctx, cfg, ds, i, n, report)
 }
 
+// A shard file is gzip over: shardMagic, the SHA-256 of the payload, the payload's
+// length (8 bytes, big-endian) and the payload, the shard as gob. Reading checks the
+// gzip CRC, the length against maxShardPayload and the checksum before decoding, so a
+// damaged file is refused rather than merged into other numbers.
+const (
+	shardMagic      = "steadfast shard 2\n"
+	maxShardPayload = 1 << 30
+)
+
 // SaveShard writes sh into dir (replaced as a whole, see WriteFolder).
-func SaveShard(dir string, sh *experiment.Shard) error {
-	var raw bytes.Buffer
-	zw := gzip.NewWriter(&raw)
-	if err := gob.NewEncoder(zw).Encode(sh); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
+func SaveShard(ctx context.Context, dir string, sh *experiment.Shard) error {
+	raw, err := encodeShard(sh)
+	if err != nil {
 		return err
 	}
 	summary, err := json.MarshalIndent(sh, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFolder(dir, func(tmp string) error {
-		if err := WriteFile(filepath.Join(tmp, ShardFile), raw.Bytes()); err != nil {
+	return WriteFolder(ctx, dir, func(tmp string) error {
+		if err := WriteFile(filepath.Join(tmp, ShardFile), raw); err != nil {
 			return err
 		}
 		return WriteFile(filepath.Join(tmp, ShardSummary), append(summary, '\n'))
 	})
+}
+
+// encodeShard returns the bytes of sh's shard file.
+func encodeShard(sh *experiment.Shard) ([]byte, error) {
+	var payload bytes.Buffer
+	if err := gob.NewEncoder(&payload).Encode(sh); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(payload.Bytes())
+	var raw bytes.Buffer
+	zw := gzip.NewWriter(&raw)
+	zw.Write([]byte(shardMagic))
+	zw.Write(sum[:])
+	binary.Write(zw, binary.BigEndian, uint64(payload.Len()))
+	zw.Write(payload.Bytes())
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return raw.Bytes(), nil
 }
 
 // LoadShard reads the shard saved in dir (or the shard file dir names).
@@ -73,13 +100,45 @@ func LoadShard(dir string) (*experiment.Shard, error) {
 		return nil, err
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	sh, err := decodeShard(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a Steadfast shard (%v)", path, err)
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return sh, nil
+}
+
+// errDamaged is the advice for a shard file that fails a check.
+const errDamaged = "the file is damaged (changed since it was written, cut short or not a Steadfast shard); run the shard again"
+
+// decodeShard reads a shard file from r, checking it whole before decoding it.
+func decodeShard(r io.Reader) (*experiment.Shard, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not a Steadfast shard (%v)", err)
+	}
+	head := make([]byte, len(shardMagic)+sha256.Size+8)
+	if _, err := io.ReadFull(zr, head); err != nil || string(head[:len(shardMagic)]) != shardMagic {
+		return nil, fmt.Errorf("not a shard of this Steadfast version, or %s", errDamaged)
+	}
+	var want [sha256.Size]byte
+	copy(want[:], head[len(shardMagic):])
+	size := binary.BigEndian.Uint64(head[len(shardMagic)+sha256.Size:])
+	if size > maxShardPayload {
+		return nil, fmt.Errorf("declares %d bytes of content, more than a shard holds: %s", size, errDamaged)
+	}
+	payload, err := io.ReadAll(io.LimitReader(zr, int64(size)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, errDamaged)
+	}
+	if uint64(len(payload)) != size || sha256.Sum256(payload) != want {
+		return nil, fmt.Errorf("its content does not match its checksum: %s", errDamaged)
+	}
+	if _, err := io.Copy(io.Discard, zr); err != nil { // to the end: the gzip CRC and length
+		return nil, fmt.Errorf("%v: %s", err, errDamaged)
 	}
 	var sh experiment.Shard
-	if err := gob.NewDecoder(zr).Decode(&sh); err != nil {
-		return nil, fmt.Errorf("%s: damaged shard (%v); run the shard again", path, err)
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&sh); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, errDamaged)
 	}
 	return &sh, nil
 }

@@ -68,6 +68,13 @@ func TestLoadRunRefusesDamagedRuns(t *testing.T) {
 		{"methods disagree", "names 2 methods", edit(func(s *Saved) {
 			s.Result.Config.Methods = append(s.Result.Config.Methods, method.Spec{Name: "relieff"})
 		})},
+		{"group without members", "has no members", edit(func(s *Saved) {
+			s.Result.Methods[0].Reference.Groups = [][]int{{1}, {}}
+		})},
+		{"relevances for other groups", "relevances for", edit(func(s *Saved) {
+			s.Result.Methods[0].Reference.Groups = [][]int{{1}, {2}}
+			s.Result.Methods[0].Reference.Relevance = []float64{1}
+		})},
 		{"top feature out of range", "top feature", edit(func(s *Saved) { s.Result.Methods[0].Top[0].Feature = p })},
 		{"no result", "no results", []byte(`{"config":{"methods":[{"name":"fstat"}]}}`)},
 		{"cut short", "not a saved Steadfast run", b[:len(b)/2]},
@@ -116,28 +123,34 @@ func TestThrottleNeverConcurrent(t *testing.T) {
 	}
 }
 
-// TestWriteFolderIsAllOrNothing: a failed write leaves the earlier output untouched and
-// no temporary folder; a folder of the user's own files is never replaced.
+// TestWriteFolderIsAllOrNothing: a failed or cancelled write leaves the earlier output
+// untouched and no temporary folder; a folder of the user's own files is never replaced.
 func TestWriteFolderIsAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
+	ctx := context.Background()
 	write := func(name string) func(string) error {
 		return func(tmp string) error { return os.WriteFile(filepath.Join(tmp, name), []byte(name), 0o644) }
 	}
-	if err := WriteFolder(out, write("first.csv")); err != nil {
+	if err := WriteFolder(ctx, out, write("first.csv")); err != nil {
 		t.Fatal(err)
 	}
 	failing := func(tmp string) error {
 		os.WriteFile(filepath.Join(tmp, "half.csv"), nil, 0o644)
 		return errors.New("disk full")
 	}
-	if err := WriteFolder(out, failing); err == nil || err.Error() != "disk full" {
+	if err := WriteFolder(ctx, out, failing); err == nil || err.Error() != "disk full" {
 		t.Fatalf("failing write: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := WriteFolder(cancelled, out, write("late.csv")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled write: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "first.csv")); err != nil {
 		t.Error("the earlier output is gone after a failed write")
 	}
-	if err := WriteFolder(out, write("second.csv")); err != nil {
+	if err := WriteFolder(ctx, out, write("second.csv")); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(out)
@@ -148,13 +161,13 @@ func TestWriteFolderIsAllOrNothing(t *testing.T) {
 	if strings.Join(names, " ") != ".steadfast second.csv" {
 		t.Errorf("after the second write: %v", names)
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".out.*")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
 		t.Errorf("left behind: %v", left)
 	}
 	mine := filepath.Join(dir, "mine")
 	os.MkdirAll(mine, 0o755)
 	os.WriteFile(filepath.Join(mine, "thesis.docx"), []byte("x"), 0o644)
-	if err := WriteFolder(mine, write("a.csv")); err == nil {
+	if err := WriteFolder(ctx, mine, write("a.csv")); err == nil {
 		t.Error("a folder of the user's files was replaced")
 	}
 	if _, err := os.Stat(filepath.Join(mine, "thesis.docx")); err != nil {
@@ -162,10 +175,95 @@ func TestWriteFolderIsAllOrNothing(t *testing.T) {
 	}
 }
 
+// TestWriteFolderKeepsWhatTheUserAdded: an earlier output to which the user added a
+// file, or in which they changed one, is not replaced (it had been, whole, when it held
+// result.json), and the refusal names the file.
+func TestWriteFolderKeepsWhatTheUserAdded(t *testing.T) {
+	ctx := context.Background()
+	write := func(tmp string) error {
+		os.Mkdir(filepath.Join(tmp, "sub"), 0o755)
+		os.WriteFile(filepath.Join(tmp, "sub", "b.csv"), []byte("b"), 0o644)
+		return os.WriteFile(filepath.Join(tmp, "result.json"), []byte("{}"), 0o644)
+	}
+	for name, touch := range map[string]func(out string){
+		"a note added":          func(out string) { os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644) },
+		"a note in a subfolder": func(out string) { os.WriteFile(filepath.Join(out, "sub", "notes.txt"), []byte("mine"), 0o644) },
+		"a folder added":        func(out string) { os.Mkdir(filepath.Join(out, "data"), 0o755) },
+		"result.json edited":    func(out string) { os.WriteFile(filepath.Join(out, "result.json"), []byte(`{"mine":1}`), 0o644) },
+		"no marker":             func(out string) { os.Remove(filepath.Join(out, marker)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			if err := WriteFolder(ctx, out, write); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteFolder(ctx, out, write); err != nil {
+				t.Fatalf("an untouched earlier output is not replaced: %v", err)
+			}
+			touch(out)
+			before, _ := scanFolder(out, nil)
+			err := WriteFolder(ctx, out, write)
+			if err == nil || !strings.Contains(err.Error(), "choose a new or empty folder") {
+				t.Fatalf("replaced: %v", err)
+			}
+			after, _ := scanFolder(out, nil)
+			if len(before) != len(after) {
+				t.Errorf("the folder changed: %v -> %v", before, after)
+			}
+			for p, sum := range before {
+				if after[p] != sum {
+					t.Errorf("%s changed", p)
+				}
+			}
+		})
+	}
+}
+
+// TestWriteFolderTakesLongNames: a folder name of 250 characters (the temporary name
+// had added 13 and failed).
+func TestWriteFolderTakesLongNames(t *testing.T) {
+	out := filepath.Join(t.TempDir(), strings.Repeat("a", 250))
+	write := func(tmp string) error { return os.WriteFile(filepath.Join(tmp, "a.csv"), nil, 0o644) }
+	for i := 0; i < 2; i++ {
+		if err := WriteFolder(context.Background(), out, write); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestWriteFilesLeavesOtherWorkAlone: files written again replace only themselves; what
+// lies in the kept folders stays.
+func TestWriteFilesLeavesOtherWorkAlone(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "job")
+	files := map[string][]byte{"a.sh": []byte("a")}
+	if err := WriteFiles(dir, files, []string{"logs"}, []string{"logs", "shards"}); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "shards", "1"), 0o755)
+	os.WriteFile(filepath.Join(dir, "shards", "1", "shard.gob.gz"), []byte("s"), 0o644)
+	os.WriteFile(filepath.Join(dir, "logs", "shard-1.log"), []byte("l"), 0o644)
+	files["a.sh"] = []byte("a2")
+	if err := WriteFiles(dir, files, []string{"logs"}, []string{"logs", "shards"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"shards/1/shard.gob.gz", "logs/shard-1.log"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("%s is gone", p)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.sh")); string(b) != "a2" {
+		t.Errorf("a.sh holds %q", b)
+	}
+	os.WriteFile(filepath.Join(dir, "a.sh"), []byte("edited"), 0o644)
+	if err := WriteFiles(dir, files, nil, []string{"logs", "shards"}); err == nil {
+		t.Error("a script the user edited was replaced")
+	}
+}
+
 func TestLoadShardTakesFolderOrFile(t *testing.T) {
 	dir := t.TempDir()
 	sh := &experiment.Shard{Version: experiment.Version, I: 1, N: 1, Units: 0}
-	if err := SaveShard(filepath.Join(dir, "s"), sh); err != nil {
+	if err := SaveShard(context.Background(), filepath.Join(dir, "s"), sh); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{filepath.Join(dir, "s"), filepath.Join(dir, "s", ShardFile)} {

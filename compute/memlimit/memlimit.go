@@ -1,0 +1,55 @@
+// Package memlimit bounds what a computation may allocate by what the machine holds, so
+// that sizes read from flags, files or forms are refused with an estimate rather than
+// exhausting memory.
+package memlimit
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// fallback is the memory assumed where it cannot be read (8 GiB, a small laptop).
+const fallback = 8 << 30
+
+// Physical returns the machine's memory in bytes: MemTotal of /proc/meminfo, else 8 GiB.
+func Physical() float64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return fallback
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			if err == nil && kb > 0 {
+				return kb * 1024
+			}
+		}
+	}
+	return fallback
+}
+
+// Check refuses work estimated to need bytes when that exceeds three quarters of the
+// machine's memory, naming what and both figures.
+func Check(what string, bytes float64) error {
+	limit := 0.75 * Physical()
+	if bytes > limit {
+		return fmt.Errorf("%s would need about %s of memory, more than this machine can give (%s of %s); make it smaller", what, Size(bytes), Size(limit), Size(Physical()))
+	}
+	return nil
+}
+
+// Size writes a byte count as GB or MB, e.g. "3.2 GB".
+func Size(b float64) string {
+	switch {
+	case b >= 1e12:
+		return fmt.Sprintf("%.0f GB", b/1e9)
+	case b >= 1e9:
+		return fmt.Sprintf("%.1f GB", b/1e9)
+	}
+	return fmt.Sprintf("%.0f MB", b/1e6)
+}

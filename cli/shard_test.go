@@ -151,7 +151,7 @@ func TestSlurmCommandWritesRunnableScripts(t *testing.T) {
 		return string(b)
 	}
 	shards, merge := read("shards.sbatch"), read("merge.sbatch")
-	for _, want := range []string{"#SBATCH --array=1-4", "#SBATCH --partition=short", "#SBATCH --mem=2G", "#SBATCH --cpus-per-task=3",
+	for _, want := range []string{"#SBATCH --array=1-4", `#SBATCH --partition="short"`, `#SBATCH --mem="2G"`, "#SBATCH --cpus-per-task=3",
 		`'/opt/steadfast-headless' run '` + job + `/config.json' --shard "${SLURM_ARRAY_TASK_ID}/4"`} {
 		if !strings.Contains(shards, want) {
 			t.Errorf("shards.sbatch lacks %q:\n%s", want, shards)

@@ -338,18 +338,11 @@ func parseSlurmTime(s string) (int, error) {
 	return (secs + 59) / 60, nil
 }
 
-// sbatchQuote quotes s for an #SBATCH line, which sbatch splits at blanks and reads
-// quotes, backslashes and # in: every character but letters, digits and ._/-:=+,@%
-// gets a backslash.
+// sbatchQuote quotes s for an #SBATCH line. sbatch ends a value at an unquoted blank
+// (a backslash does not protect one) or #, groups quoted text and reads a backslash as
+// escaping the next character: so s goes in double quotes, with " and \ escaped.
 func sbatchQuote(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if !(r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-:=+,@%", r))) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // slurmPattern escapes a path for a Slurm filename pattern (% is %%).

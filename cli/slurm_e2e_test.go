@@ -226,7 +226,7 @@ func TestSlurmArrayJobMergesToTheLocalRun(t *testing.T) {
 	if out, err := exec.Command(bin, "run", cfg, "-o", single, "--dpi", "30").CombinedOutput(); err != nil {
 		t.Fatalf("the local run: %v\n%s", err, out)
 	}
-	job := filepath.Join(dir, "job")
+	job := filepath.Join(dir, hostileName) // every script must quote it
 	cmd := cluster.command(bin, "slurm", cfg, "-o", job, "--tasks", "4", "--cpus", "1", "--mem", "1G", "--submit")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -282,15 +282,19 @@ func TestSnakefileMergesToTheLocalRun(t *testing.T) {
 	if out, err := exec.Command(bin, "run", cfg, "-o", single, "--dpi", "30").CombinedOutput(); err != nil {
 		t.Fatalf("the local run: %v\n%s", err, out)
 	}
-	job := filepath.Join(dir, "job")
+	job := filepath.Join(dir, hostileName) // every script must quote it
 	if out, err := exec.Command(bin, "slurm", cfg, "-o", job, "--tasks", "3", "--cpus", "1", "--binary", bin).CombinedOutput(); err != nil {
 		t.Fatalf("steadfast slurm: %v\n%s", err, out)
 	}
 	cmd := exec.Command("snakemake", "-s", filepath.Join(job, "Snakefile"), "--cores", "2")
+	cmd.Dir = dir // Snakemake's own .snakemake folder goes here, not into the repository
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("snakemake: %v\n%s", err, out)
 	}
 	if runNumbers(t, filepath.Join(job, "result")) != runNumbers(t, single) {
 		t.Error("the result merged by Snakemake differs from the local run")
+	}
+	if pwned, _ := filepath.Glob(filepath.Join(dir, "*", "PWNED")); len(pwned) > 0 {
+		t.Errorf("a script ran the command in the folder's name: %v", pwned)
 	}
 }

@@ -134,7 +134,7 @@ func TestSlurmAgainKeepsShardsAndResult(t *testing.T) {
 			t.Errorf("%s is gone", p)
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(job, "shards.sbatch")); !strings.Contains(string(b), "--time=9:00:00") {
+	if b, _ := os.ReadFile(filepath.Join(job, "shards.sbatch")); !strings.Contains(string(b), `--time="9:00:00"`) {
 		t.Error("the scripts were not rewritten")
 	}
 	other := strings.Replace(strings.ReplaceAll(cfgHead+"}", "{dir}", dir), `"seed":1`, `"seed":2`, 1)

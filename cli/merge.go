@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"os"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
@@ -37,6 +39,9 @@ func mergeCommand(c *call) error {
 	}
 	ds, err := c.openData(cfg)
 	if err != nil {
+		if _, missing := os.Stat(cfg.DataPath); *data == "" && missing != nil {
+			return fmt.Errorf("%v; the shards were run on %s: if the data moved, give the file with --data FILE", err, cfg.DataPath)
+		}
 		return err
 	}
 	ctx, stop := interruptible()

@@ -14,7 +14,7 @@ func midsCommand(c *call) error {
 	if _, err := c.parse(0); err != nil {
 		return err
 	}
-	if *eps <= 0 || *eps >= 1 {
+	if !(*eps > 0 && *eps < 1) { // NaN fails too
 		return errors.New("--epsilon must lie between 0 and 1")
 	}
 	ds, x, err := data.load(c, true)

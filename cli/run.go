@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -92,9 +93,10 @@ func parseShard(s string) (i, n int, err error) {
 }
 
 // openStudy loads the configuration at cfgPath, opens its data (data, when given,
-// instead of its dataPath, which is read relative to the configuration) and checks the
-// two together. The returned configuration names its data by absolute path, so a saved
-// run finds its data from anywhere.
+// instead of its dataPath) and checks the two together. dataPath, symbolsPath and
+// clsPath follow one rule: a relative path is taken as given when it exists, else
+// relative to the configuration's folder. The returned configuration names these files
+// by absolute path, so a saved run finds them from anywhere.
 func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Dataset, error) {
 	cfg, err := study.LoadConfig(cfgPath)
 	if err != nil {
@@ -107,12 +109,22 @@ func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Datas
 	} else {
 		cfg.DataPath = absIfExists(cfg.DataPath, filepath.Dir(cfgPath))
 	}
+	for _, p := range []*string{&cfg.Read.SymbolsPath, &cfg.Read.CLSPath} {
+		if *p != "" {
+			*p = absIfExists(*p, filepath.Dir(cfgPath))
+		}
+	}
 	ds, err := c.openData(cfg)
 	if err != nil {
+		if _, missing := os.Stat(cfg.DataPath); data == "" && missing != nil {
+			return cfg, nil, fmt.Errorf("%v; if the data moved, give the file with --data FILE", err)
+		}
 		return cfg, nil, err
 	}
-	if abs, err := filepath.Abs(cfg.DataPath); err == nil {
-		cfg.DataPath = abs
+	for _, p := range []*string{&cfg.DataPath, &cfg.Read.SymbolsPath, &cfg.Read.CLSPath} {
+		if abs, err := filepath.Abs(*p); err == nil && *p != "" {
+			*p = abs
+		}
 	}
 	if _, err := study.Plan(cfg, ds); err != nil {
 		return cfg, nil, err

@@ -288,7 +288,7 @@ func parseMemory(s string) (int, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v <= 0 || math.IsInf(v, 0) {
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("--mem %q: give the memory of a shard as Slurm writes it, e.g. 4G or 4000M", s)
 	}
 	return max(1, int(math.Ceil(v*unit))), nil

@@ -62,3 +62,11 @@ func toUTF8(b []byte) ([]byte, string) {
 	}
 	return out, "not UTF-8: read as Latin-1 (Windows-1252) text"
 }
+
+// Text returns a text file's bytes as UTF-8 without a byte-order mark, whatever
+// encoding toUTF8 recognises (a configuration saved by Windows Notepad as "Unicode" is
+// UTF-16).
+func Text(b []byte) []byte {
+	b, _ = toUTF8(b)
+	return bytes.TrimPrefix(b, []byte("\ufeff"))
+}

@@ -108,7 +108,7 @@ func TestQuotedLineBreaks(t *testing.T) {
 }
 
 // TestGeneSymbols: a GCT's Description column and a GEO platform table (ID, Gene
-// Symbol; "A /// B" keeps A) give symbols that follow the features through dropping.
+// Symbol; "A /// B" keeps both) give symbols that follow the features through dropping.
 func TestGeneSymbols(t *testing.T) {
 	dir := t.TempDir()
 	gct := "#1.2\n3\t4\nName\tDescription\ts1\ts2\ts3\ts4\n1007_s_at\tDDR1\t1\t2\t3\t4\n1053_at\tRFC2\t5\t5\t5\t5\n117_at\tna\t3\t4\t1\t0\n"
@@ -131,7 +131,7 @@ func TestGeneSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(ds.Symbols, ",") != "DDR1,,HSPA6" || !strings.Contains(strings.Join(ds.Notes, ";"), "symbols for 2 of 3") {
+	if strings.Join(ds.Symbols, ",") != "DDR1 /// MIR4640,,HSPA6" || !strings.Contains(strings.Join(ds.Notes, ";"), "symbols for 2 of 3") {
 		t.Errorf("from the platform table: %q %v", ds.Symbols, ds.Notes)
 	}
 }

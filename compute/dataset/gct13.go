@@ -59,11 +59,10 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 	}
 	ds := &Dataset{Name: file, X: mat.NewDense(nSamp, nGenes, nil), Samples: trimAll(header[1+nRowMeta:]), Notes: notes, ClassChoices: classChoices(anns)}
 	names := make([]string, nGenes)
-	symCol := -1 // a row-metadata column of symbols
-	for m := 1; m <= nRowMeta; m++ {
-		if isSymbolHeader(header[m]) && symCol < 0 {
-			symCol = m
-		}
+	symCol := -1 // the row-metadata column that names symbols best
+	if j := bestSymbolColumn(header[1 : 1+nRowMeta]); j >= 0 {
+		symCol = j + 1
+		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols from the row-metadata column %q", strings.TrimSpace(header[symCol])))
 	}
 	descs := make([]string, nGenes)
 	for g := 0; g < nGenes; g++ {

@@ -56,6 +56,16 @@ type Options struct {
 	SymbolsPath string      `json:"symbolsPath,omitempty"` // probe-to-symbol annotation (see ReadSymbols)
 }
 
+// Check refuses options no reader knows: an orientation other than "", "rows" and
+// "columns" (it had fallen back to detection without a word).
+func (o Options) Check() error {
+	switch o.Orientation {
+	case Auto, SamplesAsRows, SamplesAsColumns:
+		return nil
+	}
+	return fmt.Errorf("orientation %q: give \"rows\" (samples are the table's rows), \"columns\" (samples are its columns) or leave it out to detect it", o.Orientation)
+}
+
 // MaxFileSize is the largest file the readers accept (2 GiB).
 const MaxFileSize = 2 << 30
 
@@ -124,6 +134,9 @@ func bytesText(n int64) string {
 // .gct (with its .cls), .arff, anything else as delimited text.
 func ReadFile(path string, o Options) (*Dataset, error) {
 	name := filepath.Base(path)
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
 	b, err := ReadLimited(path, MaxFileSize)
 	if err != nil {
 		return nil, err
@@ -142,7 +155,7 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)
 	}
 	if o.SymbolsPath != "" {
-		sym, err := ReadSymbols(o.SymbolsPath)
+		sym, used, err := ReadSymbols(o.SymbolsPath)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +163,7 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 		if found == 0 {
 			return nil, &ParseError{File: filepath.Base(o.SymbolsPath), Msg: fmt.Sprintf("names none of the %d features of %s; is it the annotation of this platform?", len(ds.Features), name)}
 		}
-		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols for %d of %d features from %s", found, len(ds.Features), filepath.Base(o.SymbolsPath)))
+		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols for %d of %d features from %s (%s)", found, len(ds.Features), filepath.Base(o.SymbolsPath), used))
 	}
 	if note != "" {
 		ds.Notes = append([]string{note}, ds.Notes...)

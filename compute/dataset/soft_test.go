@@ -43,7 +43,7 @@ func TestReadGDS507(t *testing.T) {
 // table with "Gene symbol" in its third column): 13,179 of GDS507's probes have a
 // symbol (testdata/geo/geo_sklearn.txt).
 func TestSymbolsFromGEOAnnot(t *testing.T) {
-	sym, err := ReadSymbols(filepath.Join("testdata", "geo", "GPL97.annot.gz"))
+	sym, _, err := ReadSymbols(filepath.Join("testdata", "geo", "GPL97.annot.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

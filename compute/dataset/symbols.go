@@ -3,66 +3,99 @@ package dataset
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
 // symbolHeaders name a symbol column in an annotation table (a GEO platform table, a
-// GCT's row metadata).
-var symbolHeaders = []string{"gene symbol", "gene_symbol", "symbol", "genesymbol", "gene", "description", "identifier"}
+// GCT's row metadata), best first: a column named for symbols wins over an IDENTIFIER,
+// and both over Agilent's GENE (Entrez ids) or a description.
+var symbolHeaders = []string{"gene symbol", "gene_symbol", "genesymbol", "symbol", "gene symbols", "hgnc symbol", "hgnc_symbol", "identifier", "gene", "description"}
+
+// idHeaders name the feature-id column of an annotation table.
+var idHeaders = []string{"id", "id_ref", "probe", "probeid", "probe_id", "probe id", "probeset", "probeset_id", "probe set id", "probe_set_id", "feature", "feature_id", "spot_id", "name"}
 
 func isSymbolHeader(s string) bool { return oneOf(s, symbolHeaders) }
 
-// cleanSymbol keeps the first of several symbols ("DDR1 /// MIR4640" -> "DDR1") and
-// drops placeholders.
+// symbolRank is h's place among symbolHeaders, len(symbolHeaders) when it is none.
+func symbolRank(h string) int {
+	h = strings.TrimSpace(strings.Trim(strings.TrimSpace(h), `"`))
+	for i, s := range symbolHeaders {
+		if strings.EqualFold(h, s) {
+			return i
+		}
+	}
+	return len(symbolHeaders)
+}
+
+// bestSymbolColumn returns the index of the header that names symbols best, -1 when
+// none does.
+func bestSymbolColumn(head []string) int {
+	best, rank := -1, len(symbolHeaders)
+	for j, h := range head {
+		if r := symbolRank(h); r < rank {
+			best, rank = j, r
+		}
+	}
+	return best
+}
+
+// cleanSymbol tidies a symbol cell: several symbols ("DDR1 /// MIR4640", "A // B")
+// are kept, joined by " /// ", and placeholders ("---", "NA") dropped.
 func cleanSymbol(s string) string {
-	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), `"`))
-	if i := strings.Index(s, "///"); i >= 0 {
-		s = strings.TrimSpace(s[:i])
+	var parts []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "///", "//"), "//") {
+		p = strings.TrimSpace(strings.Trim(strings.TrimSpace(p), `"`))
+		switch strings.ToLower(p) {
+		case "", "na", "---", "-", "null":
+			continue
+		}
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
 	}
-	switch strings.ToLower(s) {
-	case "", "na", "---", "-", "null":
-		return ""
+	return strings.Join(parts, " /// ")
+}
+
+// joinSymbols adds b's symbols to a's, each once ("A /// B").
+func joinSymbols(a, b string) string {
+	if a == "" {
+		return b
 	}
-	return s
+	return cleanSymbol(a + " /// " + b)
 }
 
 // ReadSymbols reads a probe-to-symbol annotation: two columns (id, symbol), or a table
 // whose header names an ID column and a symbol column (a GEO platform table: "ID" and
 // "Gene Symbol"; a GEO .annot or SOFT file's platform table; a GDS's ID_REF and
-// IDENTIFIER); tab- or comma-separated; lines starting with #, ! or ^ are skipped.
-func ReadSymbols(path string) (map[string]string, error) {
+// IDENTIFIER; the symbol column chosen by symbolHeaders' order); tab- or
+// comma-separated; lines starting with #, ! or ^ are skipped. A probe given several
+// symbols (in one cell or on several lines) gets them all, joined by " /// ". It also
+// says which columns it used.
+func ReadSymbols(path string) (map[string]string, string, error) {
 	b, err := ReadLimited(path, MaxFileSize)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	name := filepath.Base(path)
 	if b, _, err = gunzip(name, b, MaxFileSize); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	b, _ = toUTF8(b)
 	ls, _, err := lines(name, b)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rows := annotationRows(ls)
 	if len(rows) == 0 {
-		return nil, &ParseError{File: name, Msg: "holds no annotation lines"}
+		return nil, "", &ParseError{File: name, Msg: "holds no annotation lines"}
 	}
 	sep := detectSep(rows)
 	head := splitFields(rows[0], sep)
-	idCol, symCol, start := 0, 1, 0
-	named := false
-	for j, h := range head {
-		switch h = strings.TrimSpace(strings.Trim(h, `"`)); {
-		case strings.EqualFold(h, "ID") || strings.EqualFold(h, "ID_REF") || strings.EqualFold(h, "probe"):
-			idCol, start = j, 1
-		case isSymbolHeader(h) && !named:
-			symCol, start, named = j, 1, true
-		}
-	}
 	if len(head) < 2 {
-		return nil, &ParseError{File: name, Line: 1, Msg: "needs two columns: a feature id and its gene symbol"}
+		return nil, "", &ParseError{File: name, Line: 1, Msg: "needs two columns: a feature id and its gene symbol"}
 	}
+	idCol, symCol, start := symbolColumns(head)
 	out := map[string]string{}
 	for _, l := range rows[start:] {
 		f := splitFields(l, sep)
@@ -70,13 +103,40 @@ func ReadSymbols(path string) (map[string]string, error) {
 			continue
 		}
 		if sym := cleanSymbol(f[symCol]); sym != "" {
-			out[strings.Trim(f[idCol], `"`)] = sym
+			id := strings.TrimSpace(strings.Trim(f[idCol], `"`))
+			out[id] = joinSymbols(out[id], sym)
 		}
 	}
 	if len(out) == 0 {
-		return nil, &ParseError{File: name, Msg: fmt.Sprintf("no symbols found in column %d (%q)", symCol+1, head[symCol])}
+		return nil, "", &ParseError{File: name, Msg: fmt.Sprintf("no symbols found in column %d (%q)", symCol+1, head[symCol])}
 	}
-	return out, nil
+	used := fmt.Sprintf("ids from column %d, symbols from column %d", idCol+1, symCol+1)
+	if start == 1 {
+		used = fmt.Sprintf("ids from column %d (%q), symbols from column %d (%q)", idCol+1, unquote(head[idCol]), symCol+1, unquote(head[symCol]))
+	}
+	return out, used, nil
+}
+
+// symbolColumns chooses the id and symbol columns from a header and says whether it
+// is one (start 1) or already a data line (start 0: column 1 ids, column 2 symbols).
+func symbolColumns(head []string) (idCol, symCol, start int) {
+	symCol = bestSymbolColumn(head)
+	idCol = -1
+	for j, h := range head {
+		if j != symCol && oneOf(strings.Trim(strings.TrimSpace(h), `"`), idHeaders) {
+			idCol = j
+			break
+		}
+	}
+	switch {
+	case symCol < 0 && idCol < 0:
+		return 0, 1, 0
+	case symCol < 0:
+		return idCol, map[bool]int{true: 1, false: 0}[idCol == 0], 1
+	case idCol < 0:
+		return map[bool]int{true: 1, false: 0}[symCol == 0], symCol, 1
+	}
+	return idCol, symCol, 1
 }
 
 // SetSymbols gives the features their symbols from an annotation and returns how many

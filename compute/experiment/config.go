@@ -169,6 +169,9 @@ func (c Config) Resolved(p int) (Config, error) {
 	}
 	if len(c.Ks) == 0 {
 		c.Ks = DefaultKs(c.Protocol, p)
+		if len(c.Ks) == 0 {
+			return c, fmt.Errorf("the %s grid of k starts above the %d features; give the ks to use (\"ks\": [1, 2] in the configuration, or the k grid in the window)", in.Label, p)
+		}
 	}
 	ks := append([]int(nil), c.Ks...)
 	sort.Ints(ks)

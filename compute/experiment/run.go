@@ -221,6 +221,9 @@ func run(ctx context.Context, cfg Config, ds, test *dataset.Dataset, progress fu
 	return res, nil
 }
 
+// MinFeatures is the fewest features a study runs on.
+const MinFeatures = 3
+
 // design is a planned study: the resolved configuration, its units of work, the
 // largest k kept of every ranking and the ks at which accuracy is measured.
 type design struct {
@@ -243,6 +246,9 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 	}
 	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
 		return nil, err
+	}
+	if p < MinFeatures {
+		return nil, fmt.Errorf("%s: %d features (after preprocessing); a stability study needs at least %d, since with fewer every selection holds nearly all of them and no stability measure is defined", ds.Name, p, MinFeatures)
 	}
 	d := &design{cfg: cfg, tasks: plan(cfg, ds), maxK: cfg.GridK}
 	d.mids = newSharedMIDS(cfg.Methods)

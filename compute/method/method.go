@@ -333,7 +333,7 @@ func Resolve(in Info, given map[string]float64) (map[string]float64, error) {
 		if !ok {
 			v = d.Default
 		}
-		if v < d.Min || v > d.Max {
+		if !(v >= d.Min && v <= d.Max) { // NaN fails too
 			return nil, fmt.Errorf("%s: %s = %g is outside %g..%g", in.Label, d.Label, v, d.Min, d.Max)
 		}
 		if d.Integer && v != float64(int(v)) {

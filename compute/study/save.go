@@ -30,6 +30,7 @@ func LoadConfig(path string) (experiment.Config, error) {
 	if err != nil {
 		return experiment.Config{}, err
 	}
+	b = dataset.Text(b)
 	name := filepath.Base(path)
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(b, &probe); err != nil {
@@ -39,6 +40,11 @@ func LoadConfig(path string) (experiment.Config, error) {
 	raw := b
 	if c, ok := probe["config"]; ok {
 		raw = c
+		for key := range probe {
+			if key != "config" && key != "result" && key != "tools" {
+				return cfg, fmt.Errorf("%s: a saved run holds \"config\", \"result\" and \"tools\", not %q: move that setting into \"config\" (it would have been ignored)", name, key)
+			}
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -73,6 +79,7 @@ func LoadRun(path string) (*Saved, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = dataset.Text(b)
 	name := filepath.Base(path)
 	var s Saved
 	if err := json.Unmarshal(b, &s); err != nil {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf16"
 )
 
 // table returns a CSV of n samples (rows) and p features g1..gp with a class column
@@ -185,8 +186,36 @@ func hostileCases() []hostile {
 				t.Fatal(err)
 			}
 		}},
-		{name: "data of the config missing", files: map[string]string{"c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "d.csv: cannot open"},
+		{name: "data of the config missing", files: map[string]string{"c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "if the data moved, give the file with --data FILE"},
+		// issue 23: values that had been taken silently, inputs refused for the wrong reason
+		{name: "saved run with a key beside config", files: map[string]string{"d.csv": good, "c.json": `{"config":` + cfgHead + `},"seed":5}`},
+			args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: `not "seed"`},
+		{name: "orientation sideways", files: cfg(`,"read":{"orientation":"sideways"}`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: `orientation "sideways"`},
+		{name: "mids epsilon NaN", files: map[string]string{"d.csv": good}, args: []string{"mids", "--data", "{dir}/d.csv", "--epsilon", "NaN"}, code: 2, want: "between 0 and 1"},
+		{name: "method parameter NaN", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "--method", "drags", "--param", "K=NaN"), code: 2, want: "outside"},
+		{name: "slurm mem NaN", files: cfg(""), args: []string{"slurm", "{dir}/c.json", "-o", "{dir}/job", "--tasks", "2", "--mem", "NaNG"}, code: 2, want: "--mem"},
+		{name: "UTF-16 configuration", files: map[string]string{"d.csv": good}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 0, want: "stability-simid.csv", setup: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "c.json"), []byte(utf16LE(strings.ReplaceAll(cfgHead+"}", "{dir}", dir))), 0o644)
+		}},
+		{name: "symbolsPath beside the configuration", files: map[string]string{"sub/d.csv": good, "sub/sym.txt": "ID\tSymbol\ng1\tDDR1\n",
+			"sub/c.json": `{"dataPath":"d.csv","read":{"symbolsPath":"sym.txt"},"methods":[{"name":"fstat"}],"protocol":"drags2008","classifiers":["svm"]}`},
+			args: []string{"run", "{dir}/sub/c.json", "-o", "{dir}/out"}, code: 0, want: "stability-simid.csv", note: "gene symbols for 1 of 30 features from sym.txt"},
+		{name: "one feature", files: map[string]string{"d.csv": table(20, 1, nil), "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "needs at least 3"},
+		{name: "two features", files: map[string]string{"d.csv": table(20, 2, nil), "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "needs at least 3"},
+		{name: "three features, DRAGS grid", files: map[string]string{"d.csv": table(20, 3, nil), "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: `give the ks to use`},
+		{name: "long output folder name", files: cfg(""), args: []string{"run", "{dir}/c.json", "-o", "{dir}/" + strings.Repeat("o", 250)}, code: 0, want: "stability-simid.csv"},
+		{name: "symbols Symbol,ProbeID", files: map[string]string{"d.csv": good, "s.csv": "Symbol,ProbeID\nDDR1,g1\nRFC2,g2\n"}, args: append(rank("d.csv"), "--symbols", "{dir}/s.csv"), code: 0, want: "g1", note: `ids from column 2 ("ProbeID")`},
 	}
+}
+
+// utf16LE is s as UTF-16 little-endian with a byte-order mark (Windows Notepad's
+// "Unicode").
+func utf16LE(s string) string {
+	b := []byte{0xFF, 0xFE}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
 }
 
 const gct = "#1.2\n2\t4\nName\tDescription\ts1\ts2\ts3\ts4\ng1\td\t1\t2\t3\t4\ng2\td\t3\t4\t1\t0\n"

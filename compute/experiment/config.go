@@ -137,6 +137,9 @@ func (c Config) Resolved(p int) (Config, error) {
 	if !ok {
 		return c, fmt.Errorf("unknown protocol %q (drags2008, cv10x10 or kalousis)", c.Protocol)
 	}
+	if p < MinFeatures {
+		return c, fmt.Errorf("%d features (after preprocessing); a stability study needs at least %d, since with fewer every selection holds nearly all of them and no stability measure is defined", p, MinFeatures)
+	}
 	if c.TopVariance < 0 {
 		return c, fmt.Errorf("topVariance must not be negative (0 keeps every feature)")
 	}

@@ -247,9 +247,6 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
 		return nil, err
 	}
-	if p < MinFeatures {
-		return nil, fmt.Errorf("%s: %d features (after preprocessing); a stability study needs at least %d, since with fewer every selection holds nearly all of them and no stability measure is defined", ds.Name, p, MinFeatures)
-	}
 	d := &design{cfg: cfg, tasks: plan(cfg, ds), maxK: cfg.GridK}
 	d.mids = newSharedMIDS(cfg.Methods)
 	for _, k := range cfg.Ks {

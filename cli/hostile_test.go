@@ -204,8 +204,27 @@ func hostileCases() []hostile {
 		{name: "two features", files: map[string]string{"d.csv": table(20, 2, nil), "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "needs at least 3"},
 		{name: "three features, DRAGS grid", files: map[string]string{"d.csv": table(20, 3, nil), "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: `give the ks to use`},
 		{name: "long output folder name", files: cfg(""), args: []string{"run", "{dir}/c.json", "-o", "{dir}/" + strings.Repeat("o", 250)}, code: 0, want: "stability-simid.csv"},
+		{name: "log-CPM, a sample without reads", files: map[string]string{"d.csv": counts(func(i, j int) string { return map[bool]string{true: "0"}[i == 4] })},
+			args: append(rank("d.csv"), "--log-cpm"), code: 0, want: "g1", note: "1 samples with a library size of 0 (no reads) left out of the log-CPM analysis: sample5"},
+		{name: "log-CPM on logged values", files: map[string]string{"d.csv": counts(func(i, j int) string { return map[bool]string{true: "-1.5"}[i == 2 && j == 3] })},
+			args: append(rank("d.csv"), "--log-cpm", "--drop-missing"), code: 2, want: "already logged"},
+		{name: "log-CPM, a count of 1e308", files: map[string]string{"d.csv": counts(func(i, j int) string { return map[bool]string{true: "1e308"}[i == 2 && j == 3] })},
+			args: append(rank("d.csv"), "--log-cpm"), code: 2, want: "check the file's units"},
+		{name: "quoted separators in the header", files: map[string]string{"q.csv": strings.Replace(good, "g2,", "\"IL1B; interleukin 1, beta\",", 1)},
+			args: rank("q.csv"), code: 0, want: "IL1B; interleukin 1, beta"},
 		{name: "symbols Symbol,ProbeID", files: map[string]string{"d.csv": good, "s.csv": "Symbol,ProbeID\nDDR1,g1\nRFC2,g2\n"}, args: append(rank("d.csv"), "--symbols", "{dir}/s.csv"), code: 0, want: "g1", note: `ids from column 2 ("ProbeID")`},
 	}
+}
+
+// counts is a table of 20 samples and 30 features of whole-number counts (feature 1
+// higher in class B); cell(i, j) may replace a value.
+func counts(cell func(i, j int) string) string {
+	return table(20, 30, func(i, j int) string {
+		if c := cell(i, j); c != "" {
+			return c
+		}
+		return fmt.Sprint((7*i+13*j)%50 + 100*(i%2)*map[bool]int{true: 1}[j == 1] + 10)
+	})
 }
 
 // utf16LE is s as UTF-16 little-endian with a byte-order mark (Windows Notepad's

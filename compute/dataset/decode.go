@@ -13,22 +13,34 @@ import (
 
 // gunzip returns b decompressed when it is gzip data (recognised by its magic bytes,
 // whatever the file's name), refusing more than limit bytes out; else b itself.
+// Concatenated members (bgzip) are read in turn, and zero bytes after the last
+// member (a padded download, which gunzip also accepts) are ignored.
 func gunzip(file string, b []byte, limit int64) ([]byte, bool, error) {
 	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
 		return b, false, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	r := bytes.NewReader(b)
+	zr, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but damaged: " + err.Error()}
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
-	if err != nil {
-		return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but cannot be decompressed (" + err.Error() + "); is the download complete?"}
+	var out bytes.Buffer
+	for {
+		zr.Multistream(false)
+		if _, err := io.Copy(&out, io.LimitReader(zr, limit+1-int64(out.Len()))); err != nil {
+			return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but cannot be decompressed (" + err.Error() + "); is the download complete?"}
+		}
+		if int64(out.Len()) > limit {
+			return nil, true, &ParseError{File: file, Msg: fmt.Sprintf("decompresses to more than the %s Steadfast reads", bytesText(limit))}
+		}
+		rest := b[len(b)-r.Len():]
+		if len(bytes.Trim(rest, "\x00")) == 0 {
+			return out.Bytes(), true, nil
+		}
+		if err := zr.Reset(r); err != nil {
+			return nil, true, &ParseError{File: file, Msg: fmt.Sprintf("holds %d bytes after its compressed data that are not gzip (%v); is the download complete?", len(rest), err)}
+		}
 	}
-	if int64(len(out)) > limit {
-		return nil, true, &ParseError{File: file, Msg: fmt.Sprintf("decompresses to more than the %s Steadfast reads", bytesText(limit))}
-	}
-	return out, true, nil
 }
 
 // toUTF8 returns text in UTF-8 with a note of what it was: UTF-16 with a byte-order

@@ -39,6 +39,8 @@ func TestReadsCompressedAndOtherEncodings(t *testing.T) {
 	}{
 		{"a.csv.gz", gz(t, table), "gzip", "Normal"},
 		{"b.csv", gz(t, table), "gzip", "Normal"},
+		{"padded.csv.gz", append(gz(t, table), make([]byte, 512)...), "gzip", "Normal"},       // gunzip accepts it
+		{"members.csv.gz", append(gz(t, table[:30]), gz(t, table[30:])...), "gzip", "Normal"}, // bgzip
 		{"c.txt", utf16le, "UTF-16", "Normal"},
 		{"d.csv", []byte(latin), "Latin-1", "Normé"},
 	} {
@@ -65,6 +67,10 @@ func TestReadsCompressedAndOtherEncodings(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.csv.gz"), gz(t, table)[:20], 0o644)
 	if _, err := ReadFile(filepath.Join(dir, "bad.csv.gz"), Options{}); err == nil || !strings.Contains(err.Error(), "gzip") {
 		t.Errorf("truncated gzip: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "junk.csv.gz"), append(gz(t, table), "junk after"...), 0o644)
+	if _, err := ReadFile(filepath.Join(dir, "junk.csv.gz"), Options{}); err == nil || !strings.Contains(err.Error(), "not gzip") {
+		t.Errorf("junk after the data: %v", err)
 	}
 }
 

@@ -110,6 +110,13 @@ func (d *Dataset) gct13Classes(file string, anns []annotation, o Options, clsFil
 		return err
 	}
 	d.Labels, d.Classes = labels, classes
+	if len(anns) > 0 {
+		var keys []string
+		for _, a := range anns {
+			keys = append(keys, a.classChoice())
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("class from %s, beside the file; its column-metadata rows offer classes too (%s): to use one, name it as the class (--class KEY, or Class on the Data tab)", clsFile, strings.Join(keys, "; ")))
+	}
 	return nil
 }
 

@@ -44,3 +44,27 @@ func TestReadGCT13(t *testing.T) {
 		t.Errorf("three counts: %v", err)
 	}
 }
+
+// TestGCT13WithCLSSaysSo: a .cls beside a GCT 1.3 whose metadata rows hold classes gives
+// the class, and a note says the rows offer others and how to take one (it had
+// overridden them without a word); a byte-order mark does not make it a GCT 1.2.
+func TestGCT13WithCLSSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.gct")
+	os.WriteFile(path, []byte("\xEF\xBB\xBF"+gct13), 0o644)
+	ds, err := ReadFile(path, Options{})
+	if err != nil || strings.Join(ds.Classes, ",") != "1,2" {
+		t.Fatalf("with a BOM: %v, %v", ds, err)
+	}
+	os.WriteFile(filepath.Join(dir, "x.cls"), []byte("4 2 1\n# a b\n0 0 1 1\n"), 0o644)
+	ds, err = ReadFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ds.Classes, ",") != "a,b" {
+		t.Errorf("classes %v, want the CLS's a,b", ds.Classes)
+	}
+	if notes := strings.Join(ds.Notes, "; "); !strings.Contains(notes, "class from x.cls") || !strings.Contains(notes, `"tissue" (tumour 2, normal 2)`) {
+		t.Errorf("notes: %s", notes)
+	}
+}

@@ -218,7 +218,7 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 	}
 	switch strings.ToLower(filepath.Ext(plain)) {
 	case ".gct":
-		if strings.HasPrefix(strings.TrimSpace(string(b[:min(len(b), 16)])), "#1.3") {
+		if strings.HasPrefix(strings.TrimLeft(string(b[:min(len(b), 16)]), "\ufeff \t\r\n"), "#1.3") { // a BOM too
 			return readGCT13File(path, plain, name, b, o)
 		}
 		clsName, cls, err := readCLSBeside(path, plain, o)
@@ -323,17 +323,35 @@ var classNames = []string{"class", "label", "labels", "type", "group", "diagnosi
 
 func isClassName(s string) bool { return oneOf(s, classNames) }
 
-// detectSep picks tab, semicolon or comma, whichever splits the header most consistently.
+// countUnquoted counts sep in l outside double-quoted fields ("IL1B; interleukin 1,
+// beta" holds no separator).
+func countUnquoted(l string, sep byte) int {
+	n, quoted := 0, false
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '"':
+			quoted = !quoted
+		case sep:
+			if !quoted {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// detectSep picks tab, semicolon or comma, whichever splits the header most
+// consistently (separators inside quotes not counted).
 func detectSep(ls []string) byte {
 	best, bestN := byte(','), 0
 	for _, sep := range []byte{'\t', ';', ','} {
-		n := strings.Count(ls[0], string(sep))
+		n := countUnquoted(ls[0], sep)
 		if n == 0 {
 			continue
 		}
 		ok := true
 		for _, l := range ls[1:min(len(ls), 5)] {
-			if strings.Count(l, string(sep)) != n {
+			if countUnquoted(l, sep) != n {
 				ok = false
 			}
 		}

@@ -29,6 +29,13 @@ func Open(path string, read dataset.Options, prep dataset.Prep) (*dataset.Datase
 // dropped), with a note of what was dropped, and the names dropped. It fails when no
 // feature is left.
 func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []string, error) {
+	if prep.LogCPM {
+		counted, err := dataset.CheckCounts(raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		raw = counted
+	}
 	ds, dropped := dataset.Preprocess(raw, prep)
 	if len(dropped) > 0 {
 		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))

@@ -569,6 +569,9 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 		classIdx = len(header) - 1
 	}
 	idCol, skip, notes := idColumns(rows, classIdx, orient)
+	if note := textColumns(rows, classIdx, idCol, skip, decimalComma, orient); note != "" {
+		notes = append(notes, note)
+	}
 	var featCols []int
 	var names []string
 	for j, h := range header {
@@ -628,6 +631,48 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 		ds.Notes = append(ds.Notes, "samples are the columns of this file")
 	}
 	return ds, nil
+}
+
+// textColumns marks in skip the columns (rows, when samples are columns) besides the
+// class and the ids that hold text or dates and no number at all: annotations such as
+// a sex or a sampling date, not measurements. The note names them.
+func textColumns(rows [][]string, classIdx, idCol int, skip map[int]bool, decimalComma bool, orient Orientation) string {
+	var names []string
+	for j := range rows[0] {
+		if j == classIdx || j == idCol || skip[j] {
+			continue
+		}
+		text := false
+		for _, r := range rows[1:] {
+			c := strings.TrimSpace(r[j])
+			if _, ok := parseCell(c, decimalComma); ok || isNumber(strings.Replace(c, ",", ".", 1)) {
+				if !isMissingCell(c) {
+					text = false
+					break
+				}
+				continue
+			}
+			text = true
+		}
+		if text {
+			skip[j] = true
+			names = append(names, fmt.Sprintf("%q", rows[0][j]))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	what := "columns"
+	if orient == SamplesAsColumns {
+		what = "rows"
+	}
+	return fmt.Sprintf("%d %s hold text or dates, not measurements, and are left out of the features as sample annotations: %s (to take one as the class, name it: --class NAME, or Class on the Data tab)", len(names), what, someIDs(names))
+}
+
+// isMissingCell reports whether a cell is empty or a missing-value code (NA, NaN, ?).
+func isMissingCell(s string) bool {
+	v, ok := parseCell(strings.TrimSpace(s), false)
+	return ok && math.IsNaN(v)
 }
 
 // idNames are headers of columns that number or name samples rather than measure them.

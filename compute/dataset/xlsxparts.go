@@ -22,7 +22,29 @@ type workbook struct {
 	parts   map[string]*zip.File
 	sheets  []string
 	sheetAt []string // the zip path of each sheet's worksheet part
+	hidden  []bool   // each sheet's state is hidden or veryHidden
+	active  int      // the sheet shown when the workbook is opened
 	strs    []string
+	dates   []bool // for each cell style (cellXfs), whether it shows a date
+	// what the last sheetRows call found besides text: formula cells without a saved
+	// value (read as empty) and merged ranges
+	noValue []cellPos
+	merged  []cellRange
+}
+
+// cellPos is a cell's row and column from 0; cellRange a merged range's corners.
+type (
+	cellPos   struct{ row, col int }
+	cellRange struct{ from, to cellPos }
+)
+
+// ref writes a cell position as Excel does ("B12").
+func (c cellPos) ref() string {
+	col := ""
+	for n := c.col + 1; n > 0; n = (n - 1) / 26 {
+		col = string(rune('A'+(n-1)%26)) + col
+	}
+	return fmt.Sprintf("%s%d", col, c.row+1)
 }
 
 // Excel's sheet limits; a cell reference beyond them is a damaged file, and taking it
@@ -44,9 +66,13 @@ func openWorkbook(b []byte) (*workbook, error) {
 	}
 	var book struct {
 		Sheets []struct {
-			Name string `xml:"name,attr"`
-			ID   string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
+			Name  string `xml:"name,attr"`
+			State string `xml:"state,attr"`
+			ID    string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
 		} `xml:"sheets>sheet"`
+		Views []struct {
+			Active int `xml:"activeTab,attr"`
+		} `xml:"bookViews>workbookView"`
 	}
 	var rels struct {
 		Rel []struct {
@@ -71,6 +97,17 @@ func openWorkbook(b []byte) (*workbook, error) {
 	for _, s := range book.Sheets {
 		w.sheets = append(w.sheets, s.Name)
 		w.sheetAt = append(w.sheetAt, target[s.ID])
+		w.hidden = append(w.hidden, s.State == "hidden" || s.State == "veryHidden")
+	}
+	if len(book.Views) > 0 && book.Views[0].Active >= 0 && book.Views[0].Active < len(w.sheets) {
+		w.active = book.Views[0].Active
+	}
+	if _, ok := w.parts["xl/styles.xml"]; ok {
+		st, err := w.read("xl/styles.xml")
+		if err != nil {
+			return nil, err
+		}
+		w.dates = dateStyles(st)
 	}
 	if _, ok := w.parts["xl/sharedStrings.xml"]; ok {
 		sst, err := w.read("xl/sharedStrings.xml")
@@ -122,6 +159,7 @@ func (w *workbook) rows(i int) ([][]string, error) {
 
 // sheetRows scans a worksheet part's XML (see rows).
 func (w *workbook) sheetRows(b []byte) ([][]string, error) {
+	w.noValue, w.merged = nil, nil
 	var rows [][]string
 	s := xmlScan{b: b}
 	row, col := -1, 0
@@ -145,9 +183,12 @@ func (w *workbook) sheetRows(b []byte) ([][]string, error) {
 			if col >= maxSheetCols {
 				return nil, fmt.Errorf("a cell of row %d is beyond Excel's last column (%d)", row+1, maxSheetCols)
 			}
-			text, err := w.cell(&s)
+			text, formula, err := w.cell(&s)
 			if err != nil {
 				return nil, err
+			}
+			if formula && text == "" {
+				w.noValue = append(w.noValue, cellPos{row, col})
 			}
 			r := rows[row]
 			cells, slots = cells+1, slots+max(0, col+1-len(r))
@@ -160,31 +201,62 @@ func (w *workbook) sheetRows(b []byte) ([][]string, error) {
 			r[col] = text
 			rows[row] = r
 			col++
+		case "mergeCell":
+			if m, ok := parseRange(s.attr("ref")); ok {
+				w.merged = append(w.merged, m)
+			}
 		}
 	}
 	return rows, s.err
 }
 
-// cell reads the cell whose start tag s has just read, to its end.
-func (w *workbook) cell(s *xmlScan) (string, error) {
+// parseRange reads a range reference ("C2:C5").
+func parseRange(ref string) (cellRange, bool) {
+	a, b, ok := strings.Cut(ref, ":")
+	if !ok {
+		return cellRange{}, false
+	}
+	from, ok1 := parseRef(a)
+	to, ok2 := parseRef(b)
+	return cellRange{from, to}, ok1 && ok2 && from.row <= to.row && from.col <= to.col && to.row < maxSheetRows && to.col < maxSheetCols
+}
+
+// parseRef reads a cell reference ("B12").
+func parseRef(ref string) (cellPos, bool) {
+	s := xmlScan{attrs: []byte(` r="` + ref + `"`)}
+	p := cellPos{row: s.index("r", -1, false), col: s.index("r", -1, true)}
+	return p, p.row >= 0 && p.col >= 0
+}
+
+// cell reads the cell whose start tag s has just read, to its end: its text (a
+// date-styled number as an ISO date) and whether it holds a formula.
+func (w *workbook) cell(s *xmlScan) (text string, formula bool, err error) {
 	typ := s.attr("t")
+	style, serr := strconv.Atoi(s.attr("s"))
+	date := serr == nil && style >= 0 && style < len(w.dates) && w.dates[style]
 	if s.closed {
-		return "", nil
+		return "", false, nil
 	}
 	var v, inline string
 	for s.next() {
 		switch string(s.name) {
 		case "/c":
-			return w.value(typ, v, inline)
+			text, err := w.value(typ, v, inline)
+			if date && err == nil && typ == "" {
+				text = excelDate(text)
+			}
+			return text, formula, err
 		case "v":
 			v = s.text("v")
+		case "f":
+			formula = true
 		case "t":
 			inline += s.text("t")
 		case "rPh":
 			s.skipTo("</rPh>")
 		}
 	}
-	return "", fmt.Errorf("a cell not closed before byte %d", s.at)
+	return "", false, fmt.Errorf("a cell not closed before byte %d", s.at)
 }
 
 // value is a cell's text from its type and its <v> or inline text.

@@ -15,6 +15,10 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/image/font/sfnt"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
 )
@@ -200,5 +204,32 @@ func TestReportPDF(t *testing.T) {
 		if !strings.Contains(string(txt), want) {
 			t.Errorf("the PDF's text lacks %q", want)
 		}
+	}
+}
+
+// fillCounter is a canvas that counts the path elements filled.
+type fillCounter struct {
+	vg.Canvas
+	elements int
+}
+
+func (c *fillCounter) Fill(p vg.Path) { c.elements += len(p) }
+
+// TestOutlineDrawsCJKFromTheFallback: a Chinese character, absent from Liberation Sans,
+// is drawn from the fallback font (the report PDF had drawn it as an empty box, the
+// notdef glyph of ten path elements: two rectangles); its advance is a full em.
+func TestOutlineDrawsCJKFromTheFallback(t *testing.T) {
+	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans", Size: 10}, 10)
+	var buf sfnt.Buffer
+	if idx, _ := face.Face.GlyphIndex(&buf, '腫'); idx != 0 {
+		t.Fatalf("Liberation Sans has 腫 (glyph %d): the test needs a character it lacks", idx)
+	}
+	var c fillCounter
+	end := outline(&c, face, vg.Point{}, "腫")
+	if c.elements < 40 {
+		t.Errorf("腫 drawn with %d path elements: the notdef box, not the character", c.elements)
+	}
+	if end < 9 || end > 11 {
+		t.Errorf("advance %v, want about the 10 pt em", end)
 	}
 }

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"image/color"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/image/font/sfnt"
@@ -9,6 +10,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+
+	"steadfast/assets/fonts"
 )
 
 // opaque returns c drawn over white: (r, g, b) + (1 - a) white, in premultiplied terms.
@@ -70,36 +73,53 @@ func (c epsCanvas) SetColor(clr color.Color) { c.CanvasWriterTo.SetColor(opaque(
 
 func (c epsCanvas) FillString(f font.Face, pt vg.Point, s string) { outline(c, f, pt, s) }
 
-// outline fills the outlines of s's glyphs on c from pt and returns where s ends.
+// fallback is the face for characters the figure font lacks (CJK): Droid Sans
+// Fallback, parsed once; nil if it cannot be.
+var fallback = sync.OnceValue(func() *sfnt.Font {
+	f, err := sfnt.Parse(fonts.DroidSansFallback)
+	if err != nil {
+		return nil
+	}
+	return f
+})
+
+// outline fills the outlines of s's glyphs on c from pt and returns where s ends. A
+// character the face lacks is drawn from the fallback face (it had been an empty box).
 func outline(c vg.Canvas, f font.Face, pt vg.Point, s string) vg.Length {
 	if f.Face == nil || f.Font.Size == 0 {
 		return pt.X
 	}
 	var buf sfnt.Buffer
-	ppem := fixed.Int26_6(f.Face.UnitsPerEm())
-	scale := float64(f.Font.Size) / float64(ppem) // points per font unit
 	x := pt.X
 	prev, hasPrev := sfnt.GlyphIndex(0), false
 	for _, r := range s {
 		if r == utf8.RuneError {
 			continue
 		}
-		idx, err := f.Face.GlyphIndex(&buf, r)
+		face := f.Face
+		idx, err := face.GlyphIndex(&buf, r)
+		if (err != nil || idx == 0) && fallback() != nil {
+			if i, err2 := fallback().GlyphIndex(&buf, r); err2 == nil && i != 0 {
+				face, idx, err = fallback(), i, nil
+			}
+		}
 		if err != nil {
 			continue
 		}
-		if hasPrev {
-			if k, err := f.Face.Kern(&buf, prev, idx, ppem, 0); err == nil {
+		ppem := fixed.Int26_6(face.UnitsPerEm())
+		scale := float64(f.Font.Size) / float64(ppem) // points per font unit
+		if hasPrev && face == f.Face {
+			if k, err := face.Kern(&buf, prev, idx, ppem, 0); err == nil {
 				x += vg.Length(float64(k) * scale)
 			}
 		}
-		if segs, err := f.Face.LoadGlyph(&buf, idx, ppem, nil); err == nil && len(segs) > 0 {
+		if segs, err := face.LoadGlyph(&buf, idx, ppem, nil); err == nil && len(segs) > 0 {
 			c.Fill(glyphPath(segs, x, pt.Y, scale))
 		}
-		if adv, err := f.Face.GlyphAdvance(&buf, idx, ppem, 0); err == nil {
+		if adv, err := face.GlyphAdvance(&buf, idx, ppem, 0); err == nil {
 			x += vg.Length(float64(adv) * scale)
 		}
-		prev, hasPrev = idx, true
+		prev, hasPrev = idx, face == f.Face
 	}
 	return x
 }

@@ -25,9 +25,15 @@ type shardStudy struct {
 }
 
 func newShardStudy(t testing.TB) *shardStudy {
+	return newShardStudyOf(t, method.Spec{Name: "fstat"}, method.Spec{Name: "drags", Params: map[string]float64{"K": 3}})
+}
+
+// newShardStudyOf is newShardStudy with the methods given (a fuzz target's workers run
+// it instrumented, where DRAGS takes minutes: they take the F-statistic alone).
+func newShardStudyOf(t testing.TB, methods ...method.Spec) *shardStudy {
 	ds, _ := synth.Generate(synth.Sized(40), 24, 3, 0)
 	cfg := experiment.DefaultConfig()
-	cfg.Methods = []method.Spec{{Name: "fstat"}, {Name: "drags", Params: map[string]float64{"K": 3}}}
+	cfg.Methods = methods
 	cfg.Protocol, cfg.Repeats, cfg.Ks = experiment.CV10x10, 1, []int{1, 2, 5}
 	cfg.Classifiers = []string{"svm", "1nn"}
 	s := &shardStudy{ds: ds}
@@ -192,7 +198,7 @@ func TestShardDeclaringHugeContentIsRefused(t *testing.T) {
 
 // FuzzDecodeShard: no input panics the shard decoder or the merge of what it accepts.
 func FuzzDecodeShard(f *testing.F) {
-	s := newShardStudy(f)
+	s := newShardStudyOf(f, method.Spec{Name: "fstat"})
 	f.Add(s.files[0])
 	f.Add(s.files[1])
 	var plain bytes.Buffer // an unchecked gob, as earlier versions wrote
@@ -207,7 +213,7 @@ func FuzzDecodeShard(f *testing.F) {
 // FuzzShardPayload: no shard content that passes the checksum (a crafted file) panics
 // the decoder or the merge, or is merged into a result unless it is the real shard.
 func FuzzShardPayload(f *testing.F) {
-	s := newShardStudy(f)
+	s := newShardStudyOf(f, method.Spec{Name: "fstat"})
 	for _, file := range s.files {
 		zr, _ := gzip.NewReader(bytes.NewReader(file))
 		var b bytes.Buffer

@@ -33,6 +33,7 @@ type kChooserView struct {
 	content fyne.CanvasObject
 	chart   *widgets.Chart
 	button  *widget.Button
+	self    *widget.Check
 	figure  plots.Figure
 	result  *study.KChooserResult
 }
@@ -41,7 +42,8 @@ func newKChooserView(u *UI) *kChooserView {
 	k := &kChooserView{u: u, chart: widgets.NewChart("Press Compute to see, for each K, how correlated every feature is with its K nearest features (DRAGS Fig. 1). A K whose box has spread but stays high is a good bandwidth; the papers use K = 5.")}
 	k.chart.OnError = u.showError
 	k.button = widget.NewButton("Compute for these data", k.compute)
-	k.content = container.NewBorder(container.NewHBox(k.button), nil, nil, nil, k.chart)
+	k.self = widget.NewCheck("Feature is its own first neighbour (DRAGS paper)", nil)
+	k.content = container.NewBorder(container.NewHBox(k.button, k.self), nil, nil, nil, k.chart)
 	return k
 }
 
@@ -50,9 +52,10 @@ func (k *kChooserView) compute() {
 	if !ok {
 		return
 	}
+	self := k.self.Checked
 	k.u.startTask("K chooser", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "nearest-neighbour correlations"})
-		vals, err := group.KNNCorrelations(ctx, dataset.ZScored(ds.X), group.ChooserKs)
+		vals, err := group.KNNCorrelations(ctx, dataset.ZScored(ds.X), group.ChooserKs, self)
 		if err != nil {
 			return nil, err
 		}

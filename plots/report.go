@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,9 +107,18 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	}
 	b.WriteString(".")
 	for _, m := range cfg.Methods {
-		if method.PaperMIDS(m) {
+		switch {
+		case method.PaperMIDS(m):
 			fmt.Fprintf(&b, " For %s the minimal independent dominating set was computed once on all samples, as in the MIDS paper, not inside each training set: the test samples shaped the filter, so its stability and accuracy are optimistic.", m.Name)
+		case method.GroupsFromAll(m):
+			b.WriteString(" For DRAGS the dense feature groups were found once on the expression values of all samples (not their classes), and only the groups' relevance was computed in each training set: the test samples shaped the groups, so its stability is optimistic.")
 		}
+		if (m.Name == "drags" || m.Name == "cgs") && m.Params["paper"] == 1 {
+			fmt.Fprintf(&b, " For %s the bandwidth counted each feature as its own first neighbour, as the DRAGS paper computed it (h = mean over features of the summed distance to the K-1 nearest others, divided by K).", strings.ToUpper(m.Name))
+		}
+	}
+	if slices.Contains(cfg.Classifiers, "wekasvm") || slices.Contains(cfg.Classifiers, "weka1nn") {
+		b.WriteString(" The Weka-default classifiers scaled every feature to [0,1] by its range in the training samples; the SVM used the hinge loss with C = 1, as Weka's SMO.")
 	}
 	fmt.Fprintf(&b, " The random seed was %d.", cfg.Seed)
 	var refs []string

@@ -111,12 +111,16 @@ func protocolLabel(res *experiment.Result) string {
 	return fmt.Sprintf("%s, %s%s", in.Label, res.Config.Mode, leakNote(res))
 }
 
-// leakNote warns, in every title drawn from a result, that a method ran in the MIDS
-// paper setting, whose filter saw the test samples.
+// leakNote warns, in every title drawn from a result, that a method ran with a part
+// fitted on all samples (the MIDS paper setting, DRAGS's groups from all samples), which
+// saw the test samples.
 func leakNote(res *experiment.Result) string {
 	for _, m := range res.Methods {
-		if method.PaperMIDS(m.Spec) {
+		switch {
+		case method.PaperMIDS(m.Spec):
 			return "; MIDS paper setting: MIDS fitted on all samples, test folds leak"
+		case method.GroupsFromAll(m.Spec):
+			return "; DRAGS groups found on all samples' expression, test folds leak"
 		}
 	}
 	return ""

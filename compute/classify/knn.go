@@ -82,3 +82,34 @@ func Accuracy(pred, truth []int) float64 {
 	}
 	return float64(ok) / float64(len(truth))
 }
+
+// MinMaxScale scales every column of train to [0,1] by its range on train, and the
+// same columns of others by that range (values outside it go below 0 or above 1), as
+// Weka's Normalize filter and IBk's distance do: x' = (x - min) / (max - min); a column
+// constant on train becomes 0.
+func MinMaxScale(train *mat.Dense, others ...*mat.Dense) {
+	n, d := train.Dims()
+	for j := 0; j < d; j++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := 0; i < n; i++ {
+			v := train.At(i, j)
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		scale := func(m *mat.Dense) {
+			rows, _ := m.Dims()
+			for i := 0; i < rows; i++ {
+				if hi > lo {
+					m.Set(i, j, (m.At(i, j)-lo)/(hi-lo))
+				} else {
+					m.Set(i, j, 0)
+				}
+			}
+		}
+		scale(train)
+		for _, o := range others {
+			if o != nil {
+				scale(o)
+			}
+		}
+	}
+}

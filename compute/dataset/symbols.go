@@ -15,8 +15,6 @@ var symbolHeaders = []string{"gene symbol", "gene_symbol", "genesymbol", "symbol
 // idHeaders name the feature-id column of an annotation table.
 var idHeaders = []string{"id", "id_ref", "probe", "probeid", "probe_id", "probe id", "probeset", "probeset_id", "probe set id", "probe_set_id", "feature", "feature_id", "spot_id", "name"}
 
-func isSymbolHeader(s string) bool { return oneOf(s, symbolHeaders) }
-
 // symbolRank is h's place among symbolHeaders, len(symbolHeaders) when it is none.
 func symbolRank(h string) int {
 	h = strings.TrimSpace(strings.Trim(strings.TrimSpace(h), `"`))

@@ -5,7 +5,9 @@ package experiment
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/method"
@@ -53,18 +55,20 @@ func LookupProtocol(p Protocol) (ProtocolInfo, bool) {
 	return ProtocolInfo{}, false
 }
 
-// Classifier names for accuracy.
-var Classifiers = []string{"svm", "1nn", "3nn"}
+// Classifier names for accuracy: Steadfast's own (on the z-scored training data, a
+// squared-hinge linear SVM as scikit-learn's LinearSVC) and Weka's defaults as the DRAGS
+// paper used them (SMO and IBk: every feature scaled to [0,1] by its training range, a
+// hinge-loss SVM with C = 1).
+var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn"}
+
+// classifierLabels name the classifiers in figures.
+var classifierLabels = map[string]string{"svm": "linear SVM", "1nn": "1-NN", "3nn": "3-NN",
+	"wekasvm": "linear SVM (Weka SMO defaults)", "weka1nn": "1-NN (Weka IBk defaults)"}
 
 // ClassifierLabel is how a classifier is named in figures.
 func ClassifierLabel(c string) string {
-	switch c {
-	case "svm":
-		return "linear SVM"
-	case "1nn":
-		return "1-NN"
-	case "3nn":
-		return "3-NN"
+	if l, ok := classifierLabels[c]; ok {
+		return l
 	}
 	return c
 }
@@ -203,13 +207,13 @@ func (c Config) Resolved(p int) (Config, error) {
 		if _, err := method.New(m); err != nil {
 			return c, err
 		}
-		if method.PaperMIDS(m) && c.TopVariance > 0 {
-			return c, fmt.Errorf("%s: the MIDS paper setting computes the MIDS on all features of all samples; it cannot be combined with topVariance", m.Name)
+		if method.FitsAllSamples(m) && c.TopVariance > 0 {
+			return c, fmt.Errorf("%s: its paper setting (MIDS or groups on all samples) works on all features of all samples; it cannot be combined with topVariance", m.Name)
 		}
 	}
 	for _, cl := range c.Classifiers {
-		if cl != "svm" && cl != "1nn" && cl != "3nn" {
-			return c, fmt.Errorf("unknown classifier %q (svm, 1nn, 3nn)", cl)
+		if !slices.Contains(Classifiers, cl) {
+			return c, fmt.Errorf("unknown classifier %q (%s)", cl, strings.Join(Classifiers, ", "))
 		}
 	}
 	if c.Workers <= 0 {

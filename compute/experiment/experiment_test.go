@@ -383,10 +383,11 @@ func TestMIDSPaperSetting(t *testing.T) {
 		}
 		x := mat.DenseCopyOf(ds.X)
 		dataset.Standardize(x)
-		all, err := method.PaperMIDSSet(context.Background(), cfg.Methods[0], x)
+		fitted, err := method.FitAllSamples(context.Background(), cfg.Methods[0], x)
 		if err != nil {
 			t.Fatal(err)
 		}
+		all := fitted.([]int)
 		in := map[int]bool{}
 		for _, j := range all {
 			in[j] = true

@@ -231,9 +231,9 @@ type design struct {
 	tasks []task
 	maxK  int
 	accKs []int
-	// paperMIDS holds, for each method in the MIDS paper setting, its MIDS computed
-	// once on all samples (see method.PaperMIDS).
-	paperMIDS map[int][]int
+	// fitted holds, for each method with a part fitted once on all samples (the MIDS
+	// paper setting, DRAGS's groups from all samples), that part (method.FitAllSamples).
+	fitted map[int]any
 	mids      *sharedMIDS
 }
 
@@ -279,7 +279,7 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 	for j, i := range idx {
 		mine[j] = d.tasks[i]
 	}
-	if err := d.fitPaperMIDS(ctx, ds); err != nil {
+	if err := d.fitAllSamples(ctx, ds); err != nil {
 		return err
 	}
 	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(j int) error {
@@ -311,26 +311,25 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 	return err
 }
 
-// fitPaperMIDS computes the MIDS on all samples (z-scored when the study z-scores) of
-// every method in the MIDS paper setting. It is the paper's leak: the test samples of
-// every split shape the filter.
-func (d *design) fitPaperMIDS(ctx context.Context, ds *dataset.Dataset) error {
+// fitAllSamples fits, for each method that asks for it (method.FitsAllSamples), its
+// part fitted on all samples (z-scored when the study z-scores), once for every split.
+func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 	for m, spec := range d.cfg.Methods {
-		if !method.PaperMIDS(spec) || d.paperMIDS[m] != nil {
+		if !method.FitsAllSamples(spec) || d.fitted[m] != nil {
 			continue
 		}
 		x := mat.DenseCopyOf(ds.X)
 		if d.cfg.ZScore {
 			dataset.Standardize(x)
 		}
-		set, err := method.PaperMIDSSet(ctx, spec, x)
+		v, err := method.FitAllSamples(ctx, spec, x)
 		if err != nil {
 			return err
 		}
-		if d.paperMIDS == nil {
-			d.paperMIDS = map[int][]int{}
+		if d.fitted == nil {
+			d.fitted = map[int]any{}
 		}
-		d.paperMIDS[m] = set
+		d.fitted[m] = v
 	}
 	return nil
 }
@@ -427,8 +426,8 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	}
 	xtr, ytr, xte, yte, order, keep := prepare(cfg, ds, test, t.split)
 	x := filterColumns(xtr, keep)
-	if set := d.paperMIDS[t.method]; set != nil {
-		ranker = method.WithMIDSSet(ranker, set)
+	if v := d.fitted[t.method]; v != nil {
+		ranker = method.WithFitted(ranker, v)
 	} else if set, err := d.mids.of(ctx, t, cfg.Methods[t.method], x); err != nil {
 		return taskOut{}, err
 	} else if set != nil {
@@ -470,9 +469,15 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, error) {
 	a := dataset.SelectFeatures(xtr, sel)
 	b := dataset.SelectFeatures(xte, sel)
+	if strings.HasPrefix(cl, "weka") {
+		classify.MinMaxScale(a, b)
+	}
 	switch cl {
-	case "svm":
+	case "svm", "wekasvm":
 		m := classify.LinearSVM{}
+		if cl == "wekasvm" {
+			m.Params = classify.SVMParams{C: 1, Loss: classify.Hinge}
+		}
 		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
 			return nil, err
 		}
@@ -503,9 +508,7 @@ func meanSD(v []float64) (float64, float64) {
 func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks []task, outs []taskOut, maxK int, accKs []int, sd *summaryData) MethodResult {
 	in, _ := method.Lookup(spec.Name)
 	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
-	if method.PaperMIDS(spec) {
-		mr.Label += method.PaperLabel
-	}
+	mr.Label += method.SettingLabel(spec)
 	_, p := ds.Dims()
 	var ref taskOut
 	var runs []taskOut

@@ -25,7 +25,20 @@ type DGFParams struct {
 	K         int  // neighbours for the bandwidth, 2..25
 	Gaussian  bool // Gaussian weights (sigma = h/2) on the features within h instead of equal ones
 	Eliminate bool // drop groups whose peak's mean distance to its K nearest features (other than one it sits on) exceeds h
-	MaxIter   int
+	// SelfNeighbour is the DRAGS paper's reading (§4.1: "when K=1, the bandwidth will be
+	// zero"): a point is its own first neighbour, so the mean over its K nearest is the
+	// sum over its K-1 nearest others divided by K, in the bandwidth and the elimination.
+	SelfNeighbour bool
+	MaxIter       int
+}
+
+// neighbours returns how many nearest others a mean distance sums over and what it
+// divides by: K and K, or, with SelfNeighbour, K-1 and K (the point itself at 0).
+func (p DGFParams) neighbours() (others int, divisor float64) {
+	if p.SelfNeighbour {
+		return p.K - 1, float64(p.K)
+	}
+	return p.K, float64(p.K)
 }
 
 // DGFResult is what DGF found.
@@ -67,7 +80,7 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 		return DGFResult{}, fmt.Errorf("DGF: feature %d holds a missing or non-finite value (NaN or Inf); drop the incomplete features first (Data tab: drop features with missing values)", j+1)
 	}
 	sp := newSpace(x)
-	h, err := sp.bandwidth(ctx, prm.K)
+	h, err := sp.bandwidth(ctx, prm)
 	if err != nil {
 		return DGFResult{}, err
 	}
@@ -87,9 +100,10 @@ func DGF(ctx context.Context, x *mat.Dense, prm DGFParams) (DGFResult, error) {
 	return DGFResult{Groups: groups, H: h, Peaks: len(peaks), Iterations: rounds, FullScans: ms.full.Load()}, nil
 }
 
-// kNearestScreened returns the mean distance from the screened point to its K nearest
-// features, leaving out feature self and every feature at squared distance <= zero.
-func kNearestScreened(sc screener, K, self int, zero float64) float64 {
+// kNearestScreened returns the sum of the distances from the screened point to its K
+// nearest features, leaving out feature self and every feature at squared distance
+// <= zero, divided by divisor (by divisor less the ones missing when fewer are found).
+func kNearestScreened(sc screener, K int, divisor float64, self int, zero float64) float64 {
 	p := sc.sp.len()
 	// in u = ||x_k||^2/2 - g_k the estimate is yy + 2u, give or take err
 	zeroU := (zero - sc.yy + sc.err) / 2 // u above it: certainly beyond zero
@@ -121,16 +135,16 @@ func kNearestScreened(sc screener, K, self int, zero float64) float64 {
 			d2 = append(d2, d)
 		}
 	}
-	K = min(K, len(d2))
-	if K == 0 {
+	found := min(K, len(d2))
+	if found == 0 {
 		return 0
 	}
-	partialSort(d2, K)
+	partialSort(d2, found)
 	s := 0.0
-	for _, v := range d2[:K] {
+	for _, v := range d2[:found] {
 		s += math.Sqrt(v)
 	}
-	return s / float64(K)
+	return s / (divisor - float64(K-found)) // fewer than K found: the mean of those
 }
 
 // stationary is one distinct stationary point of the mean shift.
@@ -228,7 +242,8 @@ func (sp *space) peakGroups(ctx context.Context, peaks []stationary, h float64, 
 		keep[r] = len(members) > 0
 		if prm.Eliminate {
 			// the K nearest features of the peak, not counting one it sits on
-			keep[r] = keep[r] && kNearestScreened(sc, prm.K, -1, 1e-12*h2) <= h
+			others, divisor := prm.neighbours()
+			keep[r] = keep[r] && kNearestScreened(sc, others, divisor, -1, 1e-12*h2) <= h
 		}
 	})
 	if err != nil {

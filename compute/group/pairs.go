@@ -103,9 +103,14 @@ func (nr *nearest) offer(j int, d float64) {
 }
 
 // bandwidth returns h, the mean over features of the mean distance to the K nearest
-// other features (SPEC section 2), from one pass over the pairs: each worker keeps the K
-// nearest it has seen, and the K smallest of their union are the K nearest.
-func (sp *space) bandwidth(ctx context.Context, K int) (float64, error) {
+// other features (SPEC section 2; with prm.SelfNeighbour, the sum over the K-1 nearest
+// others divided by K), from one pass over the pairs: each worker keeps the K nearest it
+// has seen, and the K smallest of their union are the K nearest.
+func (sp *space) bandwidth(ctx context.Context, prm DGFParams) (float64, error) {
+	K, divisor := prm.neighbours()
+	if K == 0 {
+		return 0, nil
+	}
 	p := sp.len()
 	procs := runtime.GOMAXPROCS(0)
 	near := make([]*nearest, procs)
@@ -145,7 +150,7 @@ func (sp *space) bandwidth(ctx context.Context, K int) (float64, error) {
 			s += math.Sqrt(d)
 		}
 		if k > 0 {
-			h += s / float64(k)
+			h += s / (divisor - float64(K-k))
 		}
 	}
 	return h / float64(p), nil

@@ -132,6 +132,9 @@ func groupRanking(groups []Group, f []float64, r *rand.Rand) score.Ranking {
 type DRAGS struct {
 	DGF     DGFParams
 	Densest int
+	// Fixed, when set, are the groups' members (densest first) found beforehand, on all
+	// samples: DGF is not run and only relevances and representatives come from x.
+	Fixed [][]int
 }
 
 // Rank implements score.Ranker.
@@ -145,11 +148,10 @@ func (d DRAGS) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 
 // Groups returns DRAGS's ranked groups.
 func (d DRAGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int) ([]Group, error) {
-	res, err := DGF(ctx, x, d.DGF)
+	groups, err := d.dense(ctx, x)
 	if err != nil {
 		return nil, err
 	}
-	groups := res.Groups // densest first
 	if d.Densest > 0 && len(groups) > d.Densest {
 		groups = groups[:d.Densest]
 	}
@@ -161,6 +163,19 @@ func (d DRAGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int) (
 		g.Representative = representativeByCorrelation(ps, g.Members, f)
 	}
 	sortByRelevance(ps, f, groups)
+	return groups, nil
+}
+
+// dense returns the dense groups, densest first: DGF's on x, or the Fixed ones.
+func (d DRAGS) dense(ctx context.Context, x *mat.Dense) ([]Group, error) {
+	if d.Fixed == nil {
+		res, err := DGF(ctx, x, d.DGF)
+		return res.Groups, err
+	}
+	groups := make([]Group, len(d.Fixed))
+	for i, m := range d.Fixed {
+		groups[i] = Group{Members: slices.Clone(m), Density: len(m), Representative: -1}
+	}
 	return groups, nil
 }
 

@@ -113,7 +113,7 @@ func TestKNNCorrelationsByHand(t *testing.T) {
 	// r(f0,f1) = 1, r(f0,f2) = -1. Nearest of f0: f1 (r 1), then f2 (r -1).
 	x := matFromCols([][]float64{{1, -1, 1, -1}, {1, -1, 1, -1}, {-1, 1, -1, 1}})
 	dataset.Standardize(x)
-	got, err := KNNCorrelations(context.Background(), x, []int{1, 2})
+	got, err := KNNCorrelations(context.Background(), x, []int{1, 2}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +123,20 @@ func TestKNNCorrelationsByHand(t *testing.T) {
 		for j := range want[i] {
 			if d := got[i][j] - want[i][j]; d > 1e-12 || d < -1e-12 {
 				t.Errorf("K=%d feature %d: %v, want %v", i+1, j, got[i][j], want[i][j])
+			}
+		}
+	}
+	// the paper's reading, the feature its own first neighbour (r = 1): K=1 -> 1 for all;
+	// K=2 -> (1 + nearest other)/2: f0, f1 (1 + 1)/2 = 1, f2 (1 - 1)/2 = 0
+	got, err = KNNCorrelations(context.Background(), x, []int{1, 2}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = [][]float64{{1, 1, 1}, {1, 1, 0}}
+	for i := range want {
+		for j := range want[i] {
+			if d := got[i][j] - want[i][j]; d > 1e-12 || d < -1e-12 {
+				t.Errorf("self, K=%d feature %d: %v, want %v", i+1, j, got[i][j], want[i][j])
 			}
 		}
 	}

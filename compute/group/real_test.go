@@ -476,9 +476,35 @@ func TestGaussianPathsEqualDirectMeanShift(t *testing.T) {
 func colonSpace(t *testing.T) (*space, float64) {
 	t.Helper()
 	sp := newSpace(realZ(t, "colon.csv").X)
-	h, err := sp.bandwidth(context.Background(), 5)
+	h, err := sp.bandwidth(context.Background(), DGFParams{K: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sp, h
+}
+
+// TestSelfNeighbourBandwidth: with the feature its own first neighbour (the DRAGS
+// paper's reading), the mean over its K nearest is the sum over its K-1 nearest others
+// divided by K, so h_self(K) = (K-1)/K h(K-1) exactly (worked from the definitions); on
+// Colon h(5) = 3.99 and h_self(5) = 3.14, the figures issue 24 reports from its own
+// scikit-learn re-implementation.
+func TestSelfNeighbourBandwidth(t *testing.T) {
+	sp := newSpace(realZ(t, "colon.csv").X)
+	h := func(prm DGFParams) float64 {
+		v, err := sp.bandwidth(context.Background(), prm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	h4, h5, self5 := h(DGFParams{K: 4}), h(DGFParams{K: 5}), h(DGFParams{K: 5, SelfNeighbour: true})
+	if d := self5 - 0.8*h4; math.Abs(d) > 1e-12*h4 {
+		t.Errorf("h_self(5) = %.15g, 4/5 h(4) = %.15g", self5, 0.8*h4)
+	}
+	if math.Abs(h5-3.99) > 0.005 || math.Abs(self5-3.14) > 0.005 {
+		t.Errorf("h(5) = %.4f (want 3.99), h_self(5) = %.4f (want 3.14)", h5, self5)
+	}
+	if v := h(DGFParams{K: 1, SelfNeighbour: true}); v != 0 {
+		t.Errorf("h_self(1) = %g; the paper: \"when K=1, the bandwidth will be zero\"", v)
+	}
 }

@@ -90,6 +90,7 @@ var Catalog = []Info{
 
 var dgfParams = []Param{
 	{Key: "K", Label: "K (bandwidth)", Help: "h = mean distance of every feature to its K nearest features; see the K chooser", Default: 5, Min: 2, Max: 25, Integer: true},
+	{Key: "paper", Label: "Paper bandwidth (own neighbour)", Help: "as Yu et al. 2008 computed h (\"when K=1, the bandwidth will be zero\"): a feature is its own first neighbour, so h and the elimination average over itself and its K-1 nearest others; off: its K nearest other features", Default: 0, Min: 0, Max: 1, Integer: true},
 	{Key: "gaussian", Label: "Gaussian kernel", Help: "Gaussian weights (sigma = h/2) on the features within h, instead of the paper's equal (flat kernel) weights", Default: 0, Min: 0, Max: 1, Integer: true},
 	{Key: "eliminate", Label: "Drop sparse groups", Help: "drop groups whose peak's mean distance to its K nearest features exceeds h", Default: 0, Min: 0, Max: 1, Integer: true},
 }
@@ -106,8 +107,14 @@ func withDefault(ps []Param, key string, v float64) []Param {
 }
 
 func dgfOf(p map[string]float64) group.DGFParams {
-	return group.DGFParams{K: int(p["K"]), Gaussian: p["gaussian"] == 1, Eliminate: p["eliminate"] == 1}
+	return group.DGFParams{K: int(p["K"]), Gaussian: p["gaussian"] == 1, Eliminate: p["eliminate"] == 1, SelfNeighbour: p["paper"] == 1}
 }
+
+// allSamplesParam finds DRAGS's groups once on all samples (their expression values,
+// not their classes); each training set then computes only the groups' relevance.
+var allSamplesParam = Param{Key: "allSamples", Label: "Groups from all samples (leaks)",
+	Help:    "find the dense groups once on all samples' expression values (not their classes) and compute only the relevance in each training set: the one reading that reaches the DRAGS paper's stability (Figs. 2-3); the test samples shape the groups, so stability comes out higher than a selection that saw only its training samples",
+	Default: 0, Min: 0, Max: 1, Integer: true}
 
 func init() {
 	Catalog = append(Catalog,
@@ -116,7 +123,7 @@ func init() {
 			// the DRAGS paper's runs drop low-density groups: elimination on by default
 			Params: append([]Param{
 				{Key: "densest", Label: "Densest groups", Help: "rank only the N densest groups (0: all; the CGS paper used 50)", Default: 0, Min: 0, Max: 1e6, Integer: true},
-			}, withDefault(dgfParams, "eliminate", 1)...),
+			}, append(withDefault(dgfParams, "eliminate", 1), allSamplesParam)...),
 			New: func(p map[string]float64) score.Ranker {
 				return group.DRAGS{DGF: dgfOf(p), Densest: int(p["densest"])}
 			}},
@@ -168,9 +175,21 @@ func PaperMIDS(spec Spec) bool {
 	return strings.HasSuffix(spec.Name, midsSuffix) && spec.Params["paper"] == 1
 }
 
-// PaperMIDSSet is the MIDS of x's correlation graph at spec's epsilon: in the paper
-// setting, computed once on all samples and given to every ranking (WithMIDSSet).
-func PaperMIDSSet(ctx context.Context, spec Spec, x *mat.Dense) ([]int, error) {
+// GroupsFromAll says whether spec is DRAGS with its groups found once on all samples
+// (see allSamplesParam).
+func GroupsFromAll(spec Spec) bool {
+	return spec.Name == "drags" && spec.Params["allSamples"] == 1
+}
+
+// FitsAllSamples says whether part of spec is fitted once on all samples, test folds
+// included (PaperMIDS or GroupsFromAll): its results are not those of a selection that
+// saw only its training samples, and every figure says so.
+func FitsAllSamples(spec Spec) bool { return PaperMIDS(spec) || GroupsFromAll(spec) }
+
+// FitAllSamples fits the part of spec fitted once on all samples (x, all samples,
+// z-scored as the study z-scores): the MIDS of a MIDS variant in the paper setting,
+// DRAGS's DGF groups. WithFitted gives it to each ranking.
+func FitAllSamples(ctx context.Context, spec Spec, x *mat.Dense) (any, error) {
 	in, ok := Lookup(spec.Name)
 	if !ok {
 		return nil, fmt.Errorf("unknown method %q", spec.Name)
@@ -179,7 +198,33 @@ func PaperMIDSSet(ctx context.Context, spec Spec, x *mat.Dense) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	if GroupsFromAll(spec) {
+		res, err := group.DGF(ctx, x, dgfOf(p))
+		if err != nil {
+			return nil, err
+		}
+		members := make([][]int, len(res.Groups))
+		for i, g := range res.Groups {
+			members[i] = g.Members
+		}
+		return members, nil
+	}
 	return MIDSSet(ctx, x, p["epsilon"])
+}
+
+// WithFitted returns r ranking with what FitAllSamples fitted: a MIDS variant within the
+// MIDS (a []int), DRAGS with the groups (a [][]int); r is returned unchanged otherwise.
+func WithFitted(r score.Ranker, fitted any) score.Ranker {
+	switch v := fitted.(type) {
+	case []int:
+		return WithMIDSSet(r, v)
+	case [][]int:
+		if d, ok := r.(group.DRAGS); ok {
+			d.Fixed = v
+			return d
+		}
+	}
+	return r
 }
 
 // MIDSSet is the MIDS of the graph joining x's features with |r| > epsilon (empty but
@@ -242,6 +287,26 @@ func Settings(spec Spec) string {
 
 // PaperLabel is the label of a method in the MIDS paper setting, which says so.
 const PaperLabel = " (paper setting: MIDS on all samples, leaks test folds)"
+
+// SettingLabel is what a method's label adds for its paper settings: the MIDS paper
+// setting, DRAGS or CGS with the point its own first neighbour, DRAGS's groups from all
+// samples; "" for none.
+func SettingLabel(spec Spec) string {
+	var parts []string
+	if PaperMIDS(spec) {
+		return PaperLabel
+	}
+	if (spec.Name == "drags" || spec.Name == "cgs" || spec.Name == "dgf") && spec.Params["paper"] == 1 {
+		parts = append(parts, "paper bandwidth: own first neighbour")
+	}
+	if GroupsFromAll(spec) {
+		parts = append(parts, "groups from all samples: test expression used")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
 
 // midsSuffix turns any method into its MIDS-prefiltered variant: "svmrfe+mids".
 const midsSuffix = "+mids"

@@ -680,6 +680,9 @@ func (u *UI) showResults() {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "%s S_W = %s, S_R = %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
+		if note := m.FewGroupsNote(); note != "" {
+			fmt.Fprintf(&b, " (note: %s)", note)
+		}
 		if m.Unconverged > 0 {
 			fmt.Fprintf(&b, " (warning: %d model fits stopped at their iteration cap; the ranking may depend on solver precision; for an SVM raise Max passes)", m.Unconverged)
 		}

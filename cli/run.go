@@ -190,6 +190,9 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir strin
 		if m.Unconverged > 0 {
 			c.note("%s: %d model fits (linear SVM or L1-logistic) stopped at their iteration cap before meeting the tolerance; its ranking may depend on solver precision (for an SVM raise maxIter in the method's params, e.g. \"maxIter\": 10000)", m.Label, m.Unconverged)
 		}
+		if note := m.FewGroupsNote(); note != "" {
+			c.note("%s", note)
+		}
 	}
 	var written []string
 	err := study.WriteFolder(ctx, outDir, func(tmp string) error {

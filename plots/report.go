@@ -117,6 +117,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 			fmt.Fprintf(&b, " For %s the bandwidth counted each feature as its own first neighbour, as the DRAGS paper computed it (h = mean over features of the summed distance to the K-1 nearest others, divided by K).", strings.ToUpper(m.Name))
 		}
 	}
+	for _, m := range res.Methods {
+		if note := m.FewGroupsNote(); note != "" {
+			b.WriteString(" " + strings.ToUpper(note[:1]) + note[1:] + ".")
+		}
+	}
 	if slices.Contains(cfg.Classifiers, "wekasvm") || slices.Contains(cfg.Classifiers, "weka1nn") {
 		b.WriteString(" The Weka-default classifiers scaled every feature to [0,1] by its range in the training samples; the SVM used the hinge loss with C = 1, as Weka's SMO.")
 	}

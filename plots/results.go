@@ -246,6 +246,9 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			p.Legend.Add(entry, l, sc)
 		}
 		ly.addTo(p)
+		if err := fewGroupsMarks(p, res, only, lowest, top); err != nil {
+			return nil, err
+		}
 		if len(random) > 1 {
 			l, err := plotter.NewLine(random)
 			if err != nil {
@@ -326,11 +329,35 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			p.Legend.Add(label, l, sc)
 		}
 		ly.addTo(p)
+		if err := fewGroupsMarks(p, res, only, p.Y.Min, p.Y.Max); err != nil {
+			return nil, err
+		}
 		return p, nil
 	}
 	f.Build = func() (*plot.Plot, error) { return build(-1) }
 	f.Panel, f.Panels = build, len(res.Methods)
 	return f
+}
+
+// fewGroupsMarks draws, for each group method (only, when it is 0 or more) that found
+// fewer groups than some k, a dotted vertical line in its colour where its selections
+// start to be filled with single features, with a legend entry saying so.
+func fewGroupsMarks(p *plot.Plot, res *experiment.Result, only int, bottom, top float64) error {
+	for i, mr := range res.Methods {
+		if mr.FewestGroups == nil || (only >= 0 && i != only) {
+			continue
+		}
+		x := float64(*mr.FewestGroups) + 0.5
+		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: bottom}, {X: x, Y: top}})
+		if err != nil {
+			return err
+		}
+		l.Color, _, _ = methodStyle(mr.Spec.Name, i)
+		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("%s: fewer groups than k beyond %d (filled by F)", mr.Label, *mr.FewestGroups), l)
+	}
+	return nil
 }
 
 // maxGridColumns is the most features the grid draws, names readable at 16 cm.

@@ -469,3 +469,34 @@ func TestCancelDuringSummary(t *testing.T) {
 		t.Errorf("cancelled after the rankings: %v, want context.Canceled", err)
 	}
 }
+
+// TestFewGroupsAreReported: DRAGS on 40 features in about 10 groups cannot fill k = 20
+// with groups; the result says how few it found (counted from the rankings' groups), and
+// a method that found enough, or a single-feature method, says nothing.
+func TestFewGroupsAreReported(t *testing.T) {
+	ds, _ := synth.Generate(synth.Sized(40), 30, 5, 0)
+	cfg := DefaultConfig()
+	cfg.Protocol, cfg.Repeats, cfg.Ks, cfg.Classifiers = DRAGS2008, 2, []int{2, 5, 20}, []string{"1nn"}
+	cfg.Methods = []method.Spec{{Name: "drags"}, {Name: "fstat"}}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := res.Methods[0]
+	if dr.FewestGroups == nil {
+		t.Fatal("no note of DRAGS's few groups")
+	}
+	fewest := len(dr.Reference.Groups)
+	for _, r := range dr.Runs {
+		fewest = min(fewest, len(r.Groups))
+	}
+	if *dr.FewestGroups != fewest || fewest >= 20 {
+		t.Errorf("fewest %d, the runs' groups say %d", *dr.FewestGroups, fewest)
+	}
+	if !strings.Contains(dr.FewGroupsNote(), "filled with single features by F") {
+		t.Errorf("note %q", dr.FewGroupsNote())
+	}
+	if res.Methods[1].FewestGroups != nil {
+		t.Error("the F-statistic has a note of groups")
+	}
+}

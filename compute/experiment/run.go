@@ -152,8 +152,22 @@ type MethodResult struct {
 	// Unconverged counts the model fits, over all rankings, that stopped at their
 	// iteration cap before meeting the tolerance (linear SVMs, stability selection's
 	// L1-logistic paths).
-	Unconverged int     `json:"unconverged,omitempty"`
-	Seconds     float64 `json:"seconds"`
+	Unconverged int `json:"unconverged,omitempty"`
+	// FewestGroups is, for a group method, the fewest groups any of its rankings found
+	// when that is below the largest k: beyond it a selection is filled with single
+	// features by F (nil when every ranking found enough groups).
+	FewestGroups *int    `json:"fewestGroups,omitempty"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// FewGroupsNote says that a group method found fewer groups than some k and what
+// filled the selection; "" when it found enough.
+func (m *MethodResult) FewGroupsNote() string {
+	if m.FewestGroups == nil {
+		return ""
+	}
+	g := *m.FewestGroups
+	return fmt.Sprintf("%s found as few as %d groups in some rankings: beyond k = %d its selections are filled with single features by F", m.Label, g, g)
 }
 
 // Progress reports finished units of work out of the total.
@@ -513,6 +527,7 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 	var ref taskOut
 	var runs []taskOut
 	accs := map[string][][]float64{}
+	fewest := -1
 	for i, t := range tasks {
 		if t.method != m {
 			continue
@@ -520,6 +535,9 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		o := outs[i]
 		mr.Seconds += o.secs
 		mr.Unconverged += o.unconverged
+		if o.groups != nil && len(o.groups) < cfg.Ks[len(cfg.Ks)-1] && (fewest < 0 || len(o.groups) < fewest) {
+			fewest = len(o.groups)
+		}
 		head := append([]int(nil), o.order[:min(maxK, len(o.order))]...)
 		var groups [][]int
 		if o.groups != nil {
@@ -647,6 +665,9 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 		}
 	}
 	mr.Top = topFeatures(ds, cfg.GridK, ref, runs, p)
+	if fewest >= 0 {
+		mr.FewestGroups = &fewest
+	}
 	return mr
 }
 

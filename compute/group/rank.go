@@ -212,6 +212,10 @@ func meanF(f []float64, members []int) float64 {
 type KMeans struct {
 	Clusters int
 	Restarts int
+	// Closest, when above 0, keeps as a cluster's group only its Closest members nearest
+	// the centre (all when it has fewer): the DRAGS paper's second way of matching K-means
+	// clusters for Sim_ID (Fig. 2, 5 features).
+	Closest int
 }
 
 // Rank implements score.Ranker.
@@ -341,8 +345,60 @@ func (k KMeans) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, 
 			continue
 		}
 		rep := representativeByCentre(ps, m, f)
+		if k.Closest > 0 && len(m) > k.Closest {
+			m = closestToCentre(ps, m, f, k.Closest)
+		}
 		groups = append(groups, Group{Members: m, Representative: rep, Density: len(m), Relevance: f[rep]})
 	}
 	sortByRelevance(ps, f, groups)
 	return groups, nil
+}
+
+// closestToCentre returns the c members nearest the mean of members' profiles,
+// ascending by index; ties at the cut go as in best (larger F first).
+func closestToCentre(ps points, members []int, f []float64, c int) []int {
+	_, n := ps.pt.Dims()
+	centre := make([]float64, n)
+	for _, j := range members {
+		floats.Add(centre, ps.pt.RawRowView(j))
+	}
+	floats.Scale(1/float64(len(members)), centre)
+	cc := dot(centre, centre)
+	byDist := slices.Clone(members)
+	d := make(map[int]float64, len(members))
+	for _, j := range members {
+		d[j] = ps.dist2(centre, cc, j)
+	}
+	sort.SliceStable(byDist, func(a, b int) bool {
+		if d[byDist[a]] != d[byDist[b]] {
+			return d[byDist[a]] < d[byDist[b]]
+		}
+		return before(ps, f, byDist[a], byDist[b])
+	})
+	out := byDist[:c]
+	slices.Sort(out)
+	return out
+}
+
+// DensestGroups ranks DGF's groups by density, densest first (DRAGS Fig. 2: the
+// stability of DGF's groups themselves, before relevance); representative = the member
+// most correlated on average with the others, as in DRAGS.
+type DensestGroups struct {
+	DGF DGFParams
+}
+
+// Rank implements score.Ranker.
+func (d DensestGroups) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (score.Ranking, error) {
+	res, err := DGF(ctx, x, d.DGF)
+	if err != nil {
+		return score.Ranking{}, err
+	}
+	f := score.FScores(x, y, classes)
+	ps := newPoints(x)
+	groups := res.Groups // densest first, ties by the peak's coordinates
+	for i := range groups {
+		groups[i].Representative = representativeByCorrelation(ps, groups[i].Members, f)
+		groups[i].Relevance = float64(groups[i].Density)
+	}
+	return groupRanking(groups, f, r), nil
 }

@@ -2,7 +2,9 @@ package group
 
 import (
 	"context"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -150,4 +152,38 @@ func matFromCols(cols [][]float64) *mat.Dense {
 		}
 	}
 	return x
+}
+
+// TestClosestToCentre: of five features (two samples: (0,0), (1,0), (0,1), (5,5),
+// (-1,0)) the centre is (1, 1.2) and the squared distances 2.44, 1.44, 1.04, 30.44,
+// 5.44 (worked by hand), so the three closest are features 0, 1 and 2.
+func TestClosestToCentre(t *testing.T) {
+	x := matFromCols([][]float64{{0, 0}, {1, 0}, {0, 1}, {5, 5}, {-1, 0}})
+	ps := newPoints(x)
+	got := closestToCentre(ps, []int{0, 1, 2, 3, 4}, make([]float64, 5), 3)
+	if !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("closest %v, want [0 1 2]", got)
+	}
+}
+
+// TestDensestGroupsRankByDensity: the DGF method lists Colon's groups densest first,
+// as DGF found them, whatever their relevance.
+func TestDensestGroupsRankByDensity(t *testing.T) {
+	x := realZ(t, "colon.csv")
+	rk, err := DensestGroups{DGF: DGFParams{K: 5, Eliminate: true}}.Rank(context.Background(), x.X, x.Labels, 2, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := DGF(context.Background(), x.X, DGFParams{K: 5, Eliminate: true})
+	if len(rk.Groups) < 20 {
+		t.Fatalf("%d groups", len(rk.Groups))
+	}
+	for i := 1; i < len(rk.Groups); i++ {
+		if len(rk.Groups[i]) > len(rk.Groups[i-1]) {
+			t.Fatalf("group %d (%d members) after a smaller one (%d)", i+1, len(rk.Groups[i]), len(rk.Groups[i-1]))
+		}
+	}
+	if !slices.Equal(rk.Groups[0], res.Groups[0].Members) {
+		t.Error("the first group is not DGF's densest")
+	}
 }

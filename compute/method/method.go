@@ -138,11 +138,19 @@ func init() {
 		Info{Name: "kmeans", Label: "K-means groups", Group: true, Surrogate: true,
 			Help: "features clustered by k-means (least within-cluster SS of the restarts), clusters ranked by the F of the feature nearest each centre",
 			Params: []Param{
-				{Key: "clusters", Label: "Clusters", Help: "number of feature clusters; select at most this many groups", Default: 50, Min: 1, Max: 1e5, Integer: true},
+				// the DRAGS paper selects the top k clusters with k < K: K = 100 stays above the largest k of every grid (50)
+				{Key: "clusters", Label: "Clusters", Help: "number of feature clusters K (at most the features); the top k of them are selected, so keep K above the largest k (the DRAGS paper: k < K)", Default: 100, Min: 1, Max: 1e5, Integer: true},
 				{Key: "restarts", Label: "Restarts", Help: "random k-means++ starts; the best is kept", Default: 50, Min: 1, Max: 1000, Integer: true},
+				{Key: "closest", Label: "Closest members", Help: "keep only this many features nearest each centre as its group (0: all; the DRAGS paper's Fig. 2 also matched clusters by their 5 closest)", Default: 0, Min: 0, Max: 1000, Integer: true},
 			},
 			New: func(p map[string]float64) score.Ranker {
-				return group.KMeans{Clusters: int(p["clusters"]), Restarts: int(p["restarts"])}
+				return group.KMeans{Clusters: int(p["clusters"]), Restarts: int(p["restarts"]), Closest: int(p["closest"])}
+			}},
+		Info{Name: "dgf", Label: "DGF (densest groups)", Group: true, Surrogate: true,
+			Help: "Yu et al. 2008: DGF's dense feature groups ranked by density, densest first, without class labels (DRAGS Fig. 2: the stability of the groups themselves)",
+			Params: withDefault(dgfParams, "eliminate", 1),
+			New: func(p map[string]float64) score.Ranker {
+				return group.DensestGroups{DGF: dgfOf(p)}
 			}},
 	)
 	// the MIDS variants shown in the forms; any other method takes +mids on the command line

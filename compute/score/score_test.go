@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -223,4 +224,19 @@ func planted(r *rand.Rand, n, p, j int, signal func(y int) float64) (*mat.Dense,
 		x.Set(i, j, signal(y[i]))
 	}
 	return x, y
+}
+
+// TestHalvingStopsAtFifty: with Halve, SVM-RFE halves the features until exactly 50
+// remain, then drops one at a time (the DRAGS paper's schedule; 127 had gone 63 -> 32).
+// Sizes worked by hand: 2000 -> 1000 -> 500 -> 250 -> 125 -> 63 -> 50 -> 49.
+func TestHalvingStopsAtFifty(t *testing.T) {
+	s := SVMRFE{Halve: true}
+	var sizes []int
+	for n := 2000; n > 48; n -= s.dropCount(n) {
+		sizes = append(sizes, n)
+	}
+	want := []int{2000, 1000, 500, 250, 125, 63, 50, 49}
+	if !slices.Equal(sizes, want) {
+		t.Errorf("sizes %v, want %v", sizes, want)
+	}
 }

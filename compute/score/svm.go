@@ -117,7 +117,7 @@ func unconverged(m classify.LinearSVM) int {
 func (s SVMRFE) dropCount(remaining int) int {
 	if s.Halve {
 		if remaining > 50 {
-			return remaining / 2
+			return min(remaining/2, remaining-50) // halve, but never below 50 (63 -> 50, not 32)
 		}
 		return 1
 	}

@@ -248,7 +248,7 @@ type design struct {
 	// fitted holds, for each method with a part fitted once on all samples (the MIDS
 	// paper setting, DRAGS's groups from all samples), that part (method.FitAllSamples).
 	fitted map[int]any
-	mids      *sharedMIDS
+	mids   *sharedMIDS
 }
 
 // newDesign resolves cfg for ds, checks ds against the protocol and plans the units.

@@ -147,7 +147,7 @@ func init() {
 				return group.KMeans{Clusters: int(p["clusters"]), Restarts: int(p["restarts"]), Closest: int(p["closest"])}
 			}},
 		Info{Name: "dgf", Label: "DGF (densest groups)", Group: true, Surrogate: true,
-			Help: "Yu et al. 2008: DGF's dense feature groups ranked by density, densest first, without class labels (DRAGS Fig. 2: the stability of the groups themselves)",
+			Help:   "Yu et al. 2008: DGF's dense feature groups ranked by density, densest first, without class labels (DRAGS Fig. 2: the stability of the groups themselves)",
 			Params: withDefault(dgfParams, "eliminate", 1),
 			New: func(p map[string]float64) score.Ranker {
 				return group.DensestGroups{DGF: dgfOf(p)}

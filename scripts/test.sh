@@ -4,16 +4,27 @@
 # widget and plot tests (run it under an X server: xvfb-run, as the README shows).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== .ci/run installs the README's packages"
+# the apt-get list of the README's test command and the list .ci/run installs must agree
+readme=$(grep -m1 -o 'apt-get install -y [^&]*xvfb[^&]*' README.md | sed 's/apt-get install -y //' | tr ' ' '\n' | grep . | sort)
+ci=$(grep -m1 -o 'for p in [^;]*' .ci/run | sed 's/for p in //' | tr ' ' '\n' | grep . | sort)
+if [ "$readme" != "$ci" ]; then
+  echo "README's test command installs: $readme"; echo ".ci/run installs: $ci"; exit 1
+fi
+# timeouts sized for a loaded 2-core machine (the default 10 minutes is not): a hang
+# guard, not a speed test
+timeout=45m
 echo "== go vet"
 go vet ./...
 echo "== staticcheck"
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 echo "== go test -race (compute, cli, internal)"
-# on Debian the README's command installs Slurm, so its end-to-end test must not skip
-if command -v dpkg >/dev/null; then export STEADFAST_REQUIRE_SLURM=1; fi
-go test -race ./compute/... ./cli/... ./internal/...
+# on Debian the README's command installs Slurm, Xvfb and xdotool, so their end-to-end
+# tests must not skip
+if command -v dpkg >/dev/null; then export STEADFAST_REQUIRE_SLURM=1 STEADFAST_REQUIRE_X=1; fi
+go test -race -timeout "$timeout" ./compute/... ./cli/... ./internal/...
 echo "== go test (compute) with the Go kernels instead of OpenBLAS (what a machine without OpenBLAS runs)"
-STEADFAST_BLAS=go go test ./compute/...
+STEADFAST_BLAS=go go test -timeout "$timeout" ./compute/...
 echo "== headless builds without cgo (no GL, no X): linux (static and BLAS-loading), windows, macOS; the same groups with OpenBLAS, with the Go kernel and with gonum's Go BLAS alone"
 tmp=$(mktemp -d)
 CGO_ENABLED=0 go build -tags headless,static -o "$tmp/static" .
@@ -34,5 +45,5 @@ for f in colon.csv leukemia.gct; do
   for v in native native2 gonum noasm; do cmp "$tmp/$v.tsv" "$tmp/blas.tsv"; done
 done
 rm -rf "$tmp"
-echo "== go test (window, widgets, plots)"
-go test . ./app/... ./widgets/... ./plots/...
+echo "== go test -race (window, widgets, plots)"
+go test -race -timeout "$timeout" . ./app/... ./widgets/... ./plots/...

@@ -56,7 +56,9 @@ func runCommand(c *call) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	res, err := study.Run(ctx, cfg, ds, c.progress())
+	pr := newProgressPrinter(c.errw, progressEvery)
+	defer pr.stop()
+	res, err := study.Run(ctx, cfg, ds, pr.report)
 	if err != nil {
 		return err
 	}
@@ -67,7 +69,9 @@ func runCommand(c *call) error {
 func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, outDir string) error {
 	ctx, stop := interruptible()
 	defer stop()
-	sh, err := study.RunShard(ctx, cfg, ds, i, n, c.progress())
+	pr := newProgressPrinter(c.errw, progressEvery)
+	defer pr.stop()
+	sh, err := study.RunShard(ctx, cfg, ds, i, n, pr.report)
 	if err != nil {
 		return err
 	}
@@ -142,22 +146,6 @@ func (c *call) openData(cfg experiment.Config) (*dataset.Dataset, error) {
 		c.note("%s", n)
 	}
 	return ds, nil
-}
-
-// progress prints the share of units done on standard error at every tenth, with the
-// time left (weighed by what each method's rankings cost) once it is known.
-func (c *call) progress() func(experiment.Progress) {
-	last := -1
-	return func(p experiment.Progress) {
-		if pct := 100 * p.Done / max(p.Total, 1); last < 0 || pct/10 != last/10 {
-			left := ""
-			if p.Left > 0 && p.Done < p.Total {
-				left = ", about " + text.Duration(p.Left) + " left"
-			}
-			fmt.Fprintf(c.errw, "%3d%% (%d/%d%s)\n", pct, p.Done, p.Total, left)
-			last = pct
-		}
-	}
 }
 
 // outputs are the flags of a run's written output: figure size and the report.

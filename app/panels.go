@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -125,9 +126,10 @@ func newProtocolPanel() *protocolPanel {
 	pp.accMax = widget.NewEntry()
 	pp.accMax.SetText("50")
 	cbox := container.NewHBox()
+	defaults := experiment.DefaultConfig().Classifiers
 	for _, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
-		ch.Checked = true
+		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
 		cbox.Add(ch)
 	}

@@ -173,7 +173,7 @@ func (u *UI) build() {
 	u.zCheck = widget.NewCheck("z-score every feature (inside each training set)", nil)
 	u.zCheck.Checked = true
 	u.sheetEntry = widget.NewEntry()
-	u.sheetEntry.SetPlaceHolder("the first (Excel workbooks)")
+	u.sheetEntry.SetPlaceHolder("the active sheet (Excel workbooks)")
 	u.symbolsEntry = widget.NewEntry()
 	u.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
 	readForm := widget.NewForm(

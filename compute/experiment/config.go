@@ -63,7 +63,7 @@ var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn"}
 
 // classifierLabels name the classifiers in figures.
 var classifierLabels = map[string]string{"svm": "linear SVM", "1nn": "1-NN", "3nn": "3-NN",
-	"wekasvm": "linear SVM (Weka SMO defaults)", "weka1nn": "1-NN (Weka IBk defaults)"}
+	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN"}
 
 // ClassifierLabel is how a classifier is named in figures.
 func ClassifierLabel(c string) string {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -14,7 +13,6 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
-	"steadfast/compute/group"
 	"steadfast/compute/score"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
@@ -55,11 +53,11 @@ func (k *kChooserView) compute() {
 	self := k.self.Checked
 	k.u.startTask("K chooser", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "nearest-neighbour correlations"})
-		vals, err := group.KNNCorrelations(ctx, dataset.ZScored(ds.X), group.ChooserKs, self)
+		r, err := study.KChooser(ctx, ds, self)
 		if err != nil {
 			return nil, err
 		}
-		return func() { k.show(&study.KChooserResult{Data: ds.Name, Ks: group.ChooserKs, Values: vals}) }, nil
+		return func() { k.show(r) }, nil
 	})
 }
 
@@ -139,11 +137,11 @@ func (v *wrapperView) start(sweep experiment.WrapperSweep) {
 		sweep.Progress = func(stage string, done, total int) {
 			report(experiment.Progress{Done: done, Total: total, Stage: stage})
 		}
-		aucs, base, err := sweep.Run(ctx, dataset.ZScored(ds.X), ds.X, ds.Labels, len(ds.Classes))
+		r, err := study.Wrapper(ctx, ds, sweep)
 		if err != nil {
 			return nil, err
 		}
-		return func() { v.show(&study.WrapperResult{Data: ds.Name, NAs: sweep.NAs, AUCs: aucs, Baselines: base}) }, nil
+		return func() { v.show(r) }, nil
 	})
 }
 
@@ -157,9 +155,6 @@ func (v *wrapperView) show(r *study.WrapperResult) {
 	v.figure = plots.AUCvsNa(r.Data, r.NAs, r.AUCs, r.Baselines)
 	v.chart.SetRender(renderer(v.figure))
 }
-
-// midsEpsilons is the threshold grid of the MIDS tab: the paper's range 0.5..0.8.
-var midsEpsilons = []float64{0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8}
 
 // midsView shows the MIDS of the data on screen: its size and the greedy set's against
 // epsilon, and at the chosen epsilon each MIDS gene with the genes it stands for.
@@ -182,7 +177,7 @@ func newMIDSView(u *UI) *midsView {
 	v.summary.Wrapping = fyne.TextWrapWord
 	v.chart.OnError = u.showError
 	var opts []string
-	for _, e := range midsEpsilons {
+	for _, e := range study.MIDSEpsilons {
 		opts = append(opts, strconv.FormatFloat(e, 'g', 3, 64))
 	}
 	v.epsilon = widget.NewSelect(opts, nil)
@@ -203,35 +198,10 @@ func (v *midsView) compute() {
 	}
 	chosen := max(v.epsilon.SelectedIndex(), 0)
 	v.u.startTask("MIDS", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		x := dataset.ZScored(ds.X)
-		report(experiment.Progress{Total: len(midsEpsilons) + 1, Stage: "correlation graphs"})
-		graphs, err := group.CorrelationGraphs(ctx, x, midsEpsilons)
+		r, err := study.MIDSSweep(ctx, ds, study.MIDSEpsilons, chosen, report)
 		if err != nil {
 			return nil, err
 		}
-		sets := make([][]int, len(graphs))
-		var mids, greedy, edges []int
-		for i, g := range graphs {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			report(experiment.Progress{Done: i + 1, Total: len(graphs) + 1, Stage: fmt.Sprintf("MIDS at |r| > %g", midsEpsilons[i])})
-			sets[i] = g.MIDS()
-			if err := g.CheckIDS(sets[i]); err != nil {
-				return nil, fmt.Errorf("internal error, please report: %v", err)
-			}
-			mids, greedy, edges = append(mids, len(sets[i])), append(greedy, len(g.GreedyMIS())), append(edges, g.Edges())
-		}
-		f, err := score.FStat{}.Rank(ctx, x, ds.Labels, len(ds.Classes), nil)
-		if err != nil {
-			return nil, err
-		}
-		_, p := x.Dims()
-		header, rows := midsRows(ds, graphs[chosen], sets[chosen], f.Score)
-		summary := fmt.Sprintf("%d genes; at |r| > %g: %d edges, MIDS %d genes (%.1f%%), greedy maximal independent set %d. Each MIDS gene below stands for the genes linked to it; the MIDS rankers (e.g. SVM-RFE + MIDS) choose among these genes only, computed again inside every training set.",
-			p, midsEpsilons[chosen], edges[chosen], mids[chosen], 100*float64(mids[chosen])/float64(p), greedy[chosen])
-		r := &study.MIDSResult{Data: ds.Name, Features: p, Epsilons: midsEpsilons, MIDS: mids, Greedy: greedy, Edges: edges,
-			Summary: summary, Header: header, Rows: rows}
 		return func() { v.show(r) }, nil
 	})
 }
@@ -248,26 +218,6 @@ func (v *midsView) show(r *study.MIDSResult) {
 	v.chart.SetRender(renderer(v.figure))
 	v.table.SetRows(r.Header, r.Rows, 150, 110, 70, 600)
 	v.summary.SetText(r.Summary)
-}
-
-// midsRows lists the MIDS genes, most linked first: name, genes it stands for, F, and
-// those genes.
-func midsRows(ds *dataset.Dataset, g group.Graph, set []int, f []float64) ([]string, [][]string) {
-	sorted := append([]int(nil), set...)
-	sort.SliceStable(sorted, func(a, b int) bool { return len(g.Adj[sorted[a]]) > len(g.Adj[sorted[b]]) })
-	rows := make([][]string, 0, len(sorted))
-	for _, j := range sorted {
-		names := make([]string, 0, min(len(g.Adj[j]), 30))
-		for _, k := range g.Adj[j][:min(len(g.Adj[j]), 30)] {
-			names = append(names, ds.Features[k])
-		}
-		more := ""
-		if len(g.Adj[j]) > 30 {
-			more = fmt.Sprintf(", ... (%d more)", len(g.Adj[j])-30)
-		}
-		rows = append(rows, []string{ds.Features[j], strconv.Itoa(len(g.Adj[j])), strconv.FormatFloat(f[j], 'f', 2, 64), strings.Join(names, ", ") + more})
-	}
-	return []string{"MIDS gene", "linked genes", "F", "genes it stands for"}, rows
 }
 
 // sampleSizeView runs the synthetic sample-size study (CGS 2009 Fig. 3, MIDS 2013

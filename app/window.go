@@ -687,22 +687,8 @@ func (u *UI) showResults() {
 			fmt.Fprintf(&b, " (warning: %d model fits stopped at their iteration cap; the ranking may depend on solver precision; for an SVM raise Max passes)", m.Unconverged)
 		}
 	}
-	for i := range res.Methods {
-		for j := i + 1; j < len(res.Methods); j++ {
-			pa, pb, pv, ok := experiment.StabilityTest(res, i, j, res.Config.GridK)
-			if !ok {
-				continue
-			}
-			more := res.Methods[i].Label
-			if pb > pa {
-				more = res.Methods[j].Label
-			}
-			pText := fmt.Sprintf("p = %.2g", pv)
-			if pv < 1e-4 {
-				pText = "p < 0.0001"
-			}
-			fmt.Fprintf(&b, "\nNogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, %s", res.Config.GridK, res.Methods[i].Label, pa, res.Methods[j].Label, pb, more, pText)
-		}
+	if tests := experiment.StabilityTests(res); tests != "" {
+		b.WriteString("\n" + tests)
 	}
 	u.numbers.SetText(b.String())
 	if f := u.currentFigure(tabAccuracy); f.Build != nil {

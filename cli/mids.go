@@ -3,7 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"steadfast/compute/group"
+	"steadfast/compute/study"
 )
 
 // midsCommand prints the size of the MIDS of the correlation graph at epsilon, then its
@@ -14,24 +14,19 @@ func midsCommand(c *call) error {
 	if _, err := c.parse(0); err != nil {
 		return err
 	}
-	if !(*eps > 0 && *eps < 1) { // NaN fails too
+	if !(*eps > 0 && *eps < 1) { // NaN fails too; checked before the data are read
 		return errors.New("--epsilon must lie between 0 and 1")
 	}
-	ds, x, err := data.load(c, true)
+	ds, _, err := data.load(c, true)
 	if err != nil {
 		return err
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	g, err := group.CorrelationGraph(ctx, x, *eps)
+	g, set, greedy, err := study.MIDSAt(ctx, ds, *eps)
 	if err != nil {
 		return err
 	}
-	set := g.MIDS()
-	if err := g.CheckIDS(set); err != nil {
-		return fmt.Errorf("internal error, please report: %v", err)
-	}
-	greedy := g.GreedyMIS()
 	fmt.Fprintf(c.errw, "%d features, %d edges at |r| > %g; MIDS %d, greedy maximal independent set %d\n", len(g.Adj), g.Edges(), *eps, len(set), len(greedy))
 	w := newTSV(c.out)
 	fmt.Fprintln(w, len(set))

@@ -216,6 +216,9 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir strin
 	for _, p := range written {
 		fmt.Fprintln(c.out, p)
 	}
+	if tests := experiment.StabilityTests(res); tests != "" {
+		fmt.Fprintln(c.errw, tests)
+	}
 	return nil
 }
 

@@ -48,10 +48,11 @@ func wrapperCommand(c *call) error {
 	} else {
 		fmt.Fprintf(c.errw, "K = 2 baseline skipped: it evaluates %s pairs (about %s); add --k2 to run it\n", text.Thousands(score.PairCount(p)), cost)
 	}
-	aucs, base, err := experiment.WrapperSweep{NAs: nas, Ne: *ne, Nae: *nae, K2: *k2, Seed: *seed}.Run(ctx, x, ds.X, ds.Labels, len(ds.Classes))
+	r, err := study.Wrapper(ctx, ds, experiment.WrapperSweep{NAs: nas, Ne: *ne, Nae: *nae, K2: *k2, Seed: *seed})
 	if err != nil {
 		return err
 	}
+	aucs, base := r.AUCs, r.Baselines
 	tw := newTSV(c.out)
 	fmt.Fprintln(tw, "na_percent\tsubsets\tauc")
 	for i, na := range nas {

@@ -216,6 +216,13 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 			tables = append(tables, tableOf(ErrorTable(res, cl), 100))
 		}
 	}
+	if tests := experiment.StabilityTests(res); tests != "" {
+		t := reportTable{Title: "Which method is more stable: Nogueira's test", Header: []string{"comparison"}}
+		for _, l := range strings.Split(tests, "\n") {
+			t.Rows = append(t.Rows, []string{l})
+		}
+		tables = append(tables, t)
+	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
 	var classes []string

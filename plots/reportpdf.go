@@ -105,6 +105,10 @@ func ReportPDF(w io.Writer, res *experiment.Result) error {
 	p.text("Methods", 12, true)
 	p.text(para, 10, false)
 	p.text(strings.Join(refs, "\n"), 8.5, false)
+	if tests := experiment.StabilityTests(res); tests != "" {
+		p.text("Which method is more stable: Nogueira's test", 12, true)
+		p.text(tests, 10, false)
+	}
 	p.text("Figures", 12, true)
 	for _, f := range All(res) {
 		if err := p.figure(f); err != nil {

@@ -1,9 +1,11 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"steadfast/compute/stability"
+	"strings"
 )
 
 // Comparison is McNemar's test of two methods' test predictions with one classifier on
@@ -99,4 +101,29 @@ func StabilityTest(res *Result, a, b, k int) (phiA, phiB, p float64, ok bool) {
 	}
 	_, p = stability.CompareNogueira(ea, eb)
 	return ea.Phi, eb.Phi, p, true
+}
+
+// StabilityTests says, for every two methods of res, which is more stable at the grid's
+// k by Nogueira's test, one line each ("" when no pair can be tested).
+func StabilityTests(res *Result) string {
+	var lines []string
+	k := res.Config.GridK
+	for i := range res.Methods {
+		for j := i + 1; j < len(res.Methods); j++ {
+			pa, pb, pv, ok := StabilityTest(res, i, j, k)
+			if !ok {
+				continue
+			}
+			more := res.Methods[i].Label
+			if pb > pa {
+				more = res.Methods[j].Label
+			}
+			pText := fmt.Sprintf("p = %.2g", pv)
+			if pv < 1e-4 {
+				pText = "p < 0.0001"
+			}
+			lines = append(lines, fmt.Sprintf("Nogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, %s", k, res.Methods[i].Label, pa, res.Methods[j].Label, pb, more, pText))
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -85,7 +85,8 @@ func catalogueMeasure(name, label string, lo, hi float64) Measure {
 		}}
 }
 
-// matched says whether a measure is a matching measure, computed for k <= 50 only.
+// matched says whether a measure is a matching measure, computed for k <=
+// experiment.MaxMatchedK only.
 func (m Measure) matched() bool { return m.Key == "simidm" || m.Key == "simvm" }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
@@ -159,7 +160,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 	bottom, top := 0.0, 1.0
 	for _, mr := range res.Methods {
 		for _, s := range mr.Stability {
-			if m.matched() && s.K > 50 {
+			if m.matched() && s.K > experiment.MaxMatchedK {
 				continue
 			}
 			v := m.Value(s)
@@ -214,7 +215,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			var xy plotter.XYs
 			var ks, los, his []float64
 			for _, s := range mr.Stability {
-				if m.matched() && s.K > 50 {
+				if m.matched() && s.K > experiment.MaxMatchedK {
 					continue
 				}
 				if math.IsNaN(m.Value(s)) {

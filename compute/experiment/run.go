@@ -674,9 +674,11 @@ func summarize(cfg Config, ds *dataset.Dataset, m int, spec method.Spec, tasks [
 // pair names two runs compared for stability; -1 is the all-sample reference.
 type pair struct{ a, b int }
 
-// maxMatchedK is the largest k for which the matched measures Sim_V^M and Sim_ID^M
-// (a k x k assignment per pair) are computed.
-const maxMatchedK = 50
+// MaxMatchedK is the largest k for which the costly pairwise measures are computed: the
+// matched measures Sim_V^M and Sim_ID^M (a k x k assignment per pair of selections) and
+// the similarity-adjusted catalogue measures (k x k similarities per pair). Figures
+// draw them up to it (plots).
+const MaxMatchedK = 50
 
 // groupOf returns the members of the i-th selected group of a run: its group for group
 // methods, else the single feature.
@@ -745,11 +747,11 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 			c := float64(common[ki])
 			id[ki] = append(id[ki], 2*c/float64(2*k))
 			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
-			if k > maxMatchedK {
+			if k > MaxMatchedK {
 				continue
 			}
 			if rv == nil {
-				m := min(maxMatchedK, len(a.order), len(b.order))
+				m := min(MaxMatchedK, len(a.order), len(b.order))
 				ca, cb := make([][]float64, m), make([][]float64, m)
 				for i := 0; i < m; i++ {
 					ca[i], cb[i] = centre(profiles, groupOf(a, i)), centre(profiles, groupOf(b, i))
@@ -772,7 +774,7 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 		pt := StabilityPoint{K: k}
 		pt.SimID, pt.SimIDSD = meanSD(id[ki])
 		pt.SS, pt.SSSD = meanSD(ss[ki])
-		if k <= maxMatchedK {
+		if k <= MaxMatchedK {
 			pt.SimVM, _ = meanSD(vm[ki])
 			pt.SimIDM, _ = meanSD(idm[ki])
 		}
@@ -808,7 +810,7 @@ func distinctLabels(ms []MethodResult) {
 
 // summaryData is what every method's summary shares: each feature's profile over all
 // samples (z-scored when the study z-scores), and for the similarity-adjusted measures
-// their ks (those up to maxMatchedK) and expectations for random selections.
+// their ks (those up to MaxMatchedK) and expectations for random selections.
 type summaryData struct {
 	profiles [][]float64
 	unit     [][]float64 // each profile centred and scaled to length 1: r = unit_f . unit_g
@@ -842,7 +844,7 @@ func newSummaryData(ctx context.Context, cfg Config, ds *dataset.Dataset) (*summ
 		sd.unit[f] = u
 	}
 	for _, k := range cfg.Ks {
-		if k <= maxMatchedK {
+		if k <= MaxMatchedK {
 			sd.adjKs = append(sd.adjKs, k)
 		}
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/group"
+	"steadfast/compute/method"
 )
 
 // groupsCommand prints the groups of one method on all samples, best first:
@@ -21,6 +21,7 @@ func groupsCommand(c *call) error {
 	gaussian := c.fs.Bool("gaussian", false, "DGF with Gaussian weights (sigma = h/2) on the features within h instead of the paper's flat kernel")
 	t := c.fs.Int("t", 10, "CGS bootstraps")
 	clusters := c.fs.Int("clusters", 50, "k-means clusters")
+	paper := c.fs.Bool("paper", false, "the DRAGS paper's bandwidth: a feature is its own first neighbour")
 	seed := c.fs.Uint64("seed", 1, "random seed")
 	if _, err := c.parse(0); err != nil {
 		return err
@@ -28,8 +29,8 @@ func groupsCommand(c *call) error {
 	if !slices.Contains([]string{"dgf", "drags", "cgs", "kmeans"}, *name) {
 		return fmt.Errorf("unknown group method %q (dgf, drags, cgs or kmeans)", *name)
 	}
-	if *K < 2 || *K > 25 || *t < 1 || *t > 1000 || *clusters < 1 {
-		return errors.New("--K must be 2..25, --t 1..1000 and --clusters at least 1")
+	if err := checkGroupFlags(*name, *K, *t, *clusters); err != nil {
+		return err
 	}
 	ds, x, err := data.load(c, true)
 	if err != nil {
@@ -42,7 +43,7 @@ func groupsCommand(c *call) error {
 	defer stop()
 	var groups []group.Group
 	r := dataset.Rand(*seed, 100)
-	dgf := group.DGFParams{K: *K, Gaussian: *gaussian}
+	dgf := group.DGFParams{K: *K, Gaussian: *gaussian, SelfNeighbour: *paper}
 	start := time.Now()
 	switch *name {
 	case "dgf": // DGF's groups, densest first, with DRAGS's relevance and representatives
@@ -72,4 +73,20 @@ func groupsCommand(c *call) error {
 		fmt.Fprintf(w, "%d\t%s\t%d\t%.6g\t%s\n", i+1, ds.Label(g.Representative), len(g.Members), g.Relevance, strings.Join(names, ","))
 	}
 	return w.Flush()
+}
+
+// checkGroupFlags checks the flags against the method catalogue's bounds (one owner for
+// each limit), naming the flag.
+func checkGroupFlags(name string, K, t, clusters int) error {
+	catalogue := map[string]string{"dgf": "drags", "drags": "drags", "cgs": "cgs", "kmeans": "kmeans"}[name]
+	in, _ := method.Lookup(catalogue)
+	given := map[string]float64{"K": float64(K), "t": float64(t), "clusters": float64(clusters)}
+	for _, flag := range []string{"K", "t", "clusters"} {
+		for _, d := range in.Params {
+			if d.Key == flag && !(given[flag] >= d.Min && given[flag] <= d.Max) {
+				return fmt.Errorf("--%s %d: give %s from %g to %g", flag, int(given[flag]), strings.ToLower(d.Label), d.Min, d.Max)
+			}
+		}
+	}
+	return nil
 }

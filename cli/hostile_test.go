@@ -144,8 +144,8 @@ func hostileCases() []hostile {
 		{name: "unknown flag", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "--fast"), code: 2, want: "not defined"},
 		{name: "stray argument", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "extra"), code: 2, want: "unexpected argument"},
 		{name: "unknown group method", files: map[string]string{"d.csv": good}, args: []string{"groups", "--data", "{dir}/d.csv", "--method", "hclust"}, code: 2, want: "unknown group method"},
-		{name: "groups K 1", files: map[string]string{"d.csv": good}, args: []string{"groups", "--data", "{dir}/d.csv", "--K", "1"}, code: 2, want: "--K must be 2..25"},
-		{name: "groups t 0", files: map[string]string{"d.csv": good}, args: []string{"groups", "--data", "{dir}/d.csv", "--method", "cgs", "--t", "0"}, code: 2, want: "--t 1..1000"},
+		{name: "groups K 1", files: map[string]string{"d.csv": good}, args: []string{"groups", "--data", "{dir}/d.csv", "--K", "1"}, code: 2, want: "--K 1: give k (bandwidth) from 2 to 25"},
+		{name: "groups t 0", files: map[string]string{"d.csv": good}, args: []string{"groups", "--data", "{dir}/d.csv", "--method", "cgs", "--t", "0"}, code: 2, want: "--t 0: give bootstraps t from 1 to 1000"},
 		{name: "kmeans too many clusters", files: map[string]string{"d.csv": good}, args: []string{"groups", "--data", "{dir}/d.csv", "--method", "kmeans", "--clusters", "500"}, code: 2, want: "more than the 30 features"},
 		{name: "groups on NA data", files: map[string]string{"na.csv": table(20, 30, func(i, j int) string {
 			if i == 0 && j == 1 {

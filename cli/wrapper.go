@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+
 	"steadfast/compute/experiment"
 	"steadfast/compute/score"
 	"steadfast/compute/study"

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"steadfast/compute/parallel"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/parallel"
 )
 
 var classNames = []string{"class", "label", "labels", "type", "group", "diagnosis", "phenotype", "outcome", "y", "target"}

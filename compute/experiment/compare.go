@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"steadfast/compute/stability"
 	"strings"
+
+	"steadfast/compute/stability"
 )
 
 // Comparison is McNemar's test of two methods' test predictions with one classifier on

@@ -1,0 +1,378 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/method"
+	"steadfast/compute/stability"
+)
+
+// summarize turns the task outputs of method m into its curves and tables.
+func (d *design) summarize(ds *dataset.Dataset, m int, outs []taskOut, sd *summaryData) MethodResult {
+	cfg, spec, tasks, maxK, accKs := d.cfg, d.cfg.Methods[m], d.tasks, d.maxK, d.accKs
+	in, _ := method.Lookup(spec.Name)
+	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
+	mr.Label += method.SettingLabel(spec)
+	_, p := ds.Dims()
+	var ref taskOut
+	var runs []taskOut
+	accs := map[string][][]float64{}
+	fewest := -1
+	for i, t := range tasks {
+		if t.method != m {
+			continue
+		}
+		o := outs[i]
+		mr.Seconds += o.secs
+		mr.Unconverged += o.unconverged
+		if o.groups != nil && len(o.groups) < cfg.Ks[len(cfg.Ks)-1] && (fewest < 0 || len(o.groups) < fewest) {
+			fewest = len(o.groups)
+		}
+		head := append([]int(nil), o.order[:min(maxK, len(o.order))]...)
+		var groups [][]int
+		if o.groups != nil {
+			groups = o.groups[:min(maxK, len(o.groups))]
+		}
+		switch {
+		case t.ref:
+			ref = o
+			mr.Reference = Selection{Label: t.label, Order: head, Groups: groups}
+			if o.relevance != nil {
+				mr.Reference.Relevance = o.relevance[:len(groups)]
+			}
+		case t.stab:
+			runs = append(runs, o)
+			mr.Runs = append(mr.Runs, Selection{Label: t.label, Group: t.group, Order: head, Groups: groups})
+		}
+		if t.eval && o.acc != nil {
+			for cl, a := range o.acc {
+				accs[cl] = append(accs[cl], a)
+			}
+		}
+	}
+	// pairs of runs compared for stability: index -1 is the reference
+	var pairs []pair
+	if cfg.Mode == Reference {
+		for i := range runs {
+			pairs = append(pairs, pair{-1, i})
+		}
+	} else {
+		for i := range runs {
+			for j := i + 1; j < len(runs); j++ {
+				if mr.Runs[i].Group == mr.Runs[j].Group {
+					pairs = append(pairs, pair{i, j})
+				}
+			}
+		}
+	}
+	orderOf := func(i int) taskOut {
+		if i < 0 {
+			return ref
+		}
+		return runs[i]
+	}
+	var adjusted map[string][]float64
+	mr.Stability, adjusted = stabilityCurves(cfg.Ks, pairs, orderOf, sd)
+	orders := make([][]int, len(runs))
+	for i, r := range runs {
+		orders[i] = r.order
+	}
+	for ki, e := range stability.NogueiraCurve(orders, p, cfg.Ks) {
+		lo, hi := e.Interval(0.05)
+		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh, mr.Stability[ki].PhiVar = e.Phi, lo, hi, e.Var
+	}
+	setPairs := make([][2]int, len(pairs))
+	for i, pr := range pairs {
+		setPairs[i] = [2]int{pr.a, pr.b}
+	}
+	catalogue := stability.SetCurves(orders, ref.order, setPairs, p, cfg.Ks)
+	for name, v := range sd.sechidis(orders) {
+		adjusted[name] = v
+	}
+	for ki, pt := range mr.Stability {
+		mr.Stability[ki].Measures = make(map[string]float64, len(catalogue)+len(adjusted))
+		for name, v := range catalogue {
+			mr.Stability[ki].Measures[name] = v[ki]
+		}
+		if ai := slices.Index(sd.adjKs, pt.K); ai >= 0 {
+			for name, v := range adjusted {
+				if !math.IsNaN(v[ai]) {
+					mr.Stability[ki].Measures[name] = v[ai]
+				}
+			}
+		}
+	}
+	// S_W and S_R over whole vectors
+	var sw, sr []float64
+	rr := dataset.Rand(cfg.Seed, 200, uint64(m))
+	ranks := make(map[int][]float64)
+	rankOf := func(i int) []float64 {
+		if r, ok := ranks[i]; ok {
+			return r
+		}
+		s := ref.score
+		if i >= 0 {
+			s = runs[i].score
+		}
+		ranks[i] = stability.Ranks(s, rr)
+		return ranks[i]
+	}
+	scoreOf := func(i int) []float64 {
+		if i < 0 {
+			return ref.score
+		}
+		return runs[i].score
+	}
+	for _, pr := range pairs {
+		sw = append(sw, stability.Pearson(clampScores(scoreOf(pr.a)), clampScores(scoreOf(pr.b))))
+		sr = append(sr, stability.Spearman(rankOf(pr.a), rankOf(pr.b)))
+	}
+	if method.Weighted(spec.Name) {
+		v, _ := meanSD(sw)
+		mr.SW = &v
+	}
+	mr.SR, _ = meanSD(sr)
+	for cl, per := range accs {
+		var pts []AccuracyPoint
+		for ki, k := range accKs {
+			v := make([]float64, len(per))
+			for r := range per {
+				v[r] = per[r][ki]
+			}
+			mean, sd := meanSD(v)
+			pts = append(pts, AccuracyPoint{K: k, Mean: mean, SD: sd})
+		}
+		mr.Accuracy[cl] = pts
+		if contiguous(accKs) {
+			if mr.AUC == nil {
+				mr.AUC = map[string]float64{}
+			}
+			means := make([]float64, len(pts))
+			for i, pt := range pts {
+				means[i] = pt.Mean
+			}
+			mr.AUC[cl] = NormalizedAUC(means)
+		}
+	}
+	mr.Top = topFeatures(ds, cfg.GridK, ref, runs, p)
+	if fewest >= 0 {
+		mr.FewestGroups = &fewest
+	}
+	return mr
+}
+
+// pair names two runs compared for stability; -1 is the all-sample reference.
+type pair struct{ a, b int }
+
+// MaxMatchedK is the largest k for which the costly pairwise measures are computed: the
+// matched measures Sim_V^M and Sim_ID^M (a k x k assignment per pair of selections) and
+// the similarity-adjusted catalogue measures (k x k similarities per pair). Figures
+// draw them up to it (plots).
+const MaxMatchedK = 50
+
+// groupOf returns the members of the i-th selected group of a run: its group for group
+// methods, else the single feature.
+func groupOf(o taskOut, i int) []int {
+	if i < len(o.groups) {
+		return o.groups[i]
+	}
+	return o.order[i : i+1]
+}
+
+// centre is the mean profile of a group's members.
+func centre(profiles [][]float64, members []int) []float64 {
+	if len(members) == 1 {
+		return profiles[members[0]]
+	}
+	c := make([]float64, len(profiles[members[0]]))
+	for _, j := range members {
+		for i, v := range profiles[j] {
+			c[i] += v
+		}
+	}
+	for i := range c {
+		c[i] /= float64(len(members))
+	}
+	return c
+}
+
+// diceSorted is Sim_ID of two ascending member lists.
+func diceSorted(a, b []int) float64 {
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return 2 * float64(common) / float64(len(a)+len(b))
+}
+
+// stabilityCurves averages Sim_ID, S_S, Sim_V^M and Sim_ID^M over the pairs at every k
+// of ks. Sim_ID and S_S compare the top-k representatives, with the overlaps for all k
+// from one pass per pair. The matched measures compare the top-k groups (a single
+// feature is a group of one); each pair's weight matrices are computed once, and their
+// leading k x k blocks matched for each k.
+func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summaryData) ([]StabilityPoint, map[string][]float64) {
+	profiles := sd.profiles
+	adjusted := stability.NewAdjustedCurves(sd.adjKs)
+	id := make([][]float64, len(ks))
+	ss := make([][]float64, len(ks))
+	vm := make([][]float64, len(ks))
+	idm := make([][]float64, len(ks))
+	for _, pr := range pairs {
+		a, b := runOf(pr.a), runOf(pr.b)
+		if len(sd.adjKs) > 0 {
+			adjusted.Add(a.order, b.order, sd.similarity(a.order, b.order))
+		}
+		common := stability.TopKOverlaps(a.order, b.order, ks)
+		var rv, rd [][]float64
+		for ki, k := range ks {
+			c := float64(common[ki])
+			id[ki] = append(id[ki], 2*c/float64(2*k))
+			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
+			if k > MaxMatchedK {
+				continue
+			}
+			if rv == nil {
+				m := min(MaxMatchedK, len(a.order), len(b.order))
+				ca, cb := make([][]float64, m), make([][]float64, m)
+				for i := 0; i < m; i++ {
+					ca[i], cb[i] = centre(profiles, groupOf(a, i)), centre(profiles, groupOf(b, i))
+				}
+				rv, rd = make([][]float64, m), make([][]float64, m)
+				for i := 0; i < m; i++ {
+					rv[i], rd[i] = make([]float64, m), make([]float64, m)
+					for j := 0; j < m; j++ {
+						rv[i][j] = math.Abs(stability.Pearson(ca[i], cb[j]))
+						rd[i][j] = diceSorted(groupOf(a, i), groupOf(b, j))
+					}
+				}
+			}
+			vm[ki] = append(vm[ki], stability.SimM(k, k, func(i, j int) float64 { return rv[i][j] }))
+			idm[ki] = append(idm[ki], stability.SimM(k, k, func(i, j int) float64 { return rd[i][j] }))
+		}
+	}
+	out := make([]StabilityPoint, len(ks))
+	for ki, k := range ks {
+		pt := StabilityPoint{K: k}
+		pt.SimID, pt.SimIDSD = meanSD(id[ki])
+		pt.SS, pt.SSSD = meanSD(ss[ki])
+		if k <= MaxMatchedK {
+			pt.SimVM, _ = meanSD(vm[ki])
+			pt.SimIDM, _ = meanSD(idm[ki])
+		}
+		out[ki] = pt
+	}
+	return out, adjusted.Values(sd.expected)
+}
+
+// distinctLabels tells apart methods that share a label (one method with two settings):
+// each gets its settings that differ from the defaults, "DRAGS (densest 50)", or its
+// place when the settings are the same, so no figure, table or file mixes them up.
+func distinctLabels(ms []MethodResult) {
+	count := map[string]int{}
+	for _, m := range ms {
+		count[m.Label]++
+	}
+	for i := range ms {
+		if count[ms[i].Label] < 2 {
+			continue
+		}
+		if s := method.Settings(ms[i].Spec); s != "" {
+			ms[i].Label += " (" + s + ")"
+		}
+	}
+	seen := map[string]int{}
+	for i := range ms {
+		seen[ms[i].Label]++
+		if seen[ms[i].Label] > 1 {
+			ms[i].Label += fmt.Sprintf(" #%d", seen[ms[i].Label])
+		}
+	}
+}
+
+// contiguous says whether ks are 1, 2, 3, ... (at least two of them).
+func contiguous(ks []int) bool {
+	for i, k := range ks {
+		if k != i+1 {
+			return false
+		}
+	}
+	return len(ks) > 1
+}
+
+// topFeatures lists the features ever in a resample's top k, by frequency then mean rank.
+func topFeatures(ds *dataset.Dataset, k int, ref taskOut, runs []taskOut, p int) []FeatureStat {
+	freq := make([]float64, p)
+	rankSum := make([]float64, p)
+	for _, r := range runs {
+		for pos, j := range r.order {
+			rankSum[j] += float64(pos + 1)
+			if pos < k {
+				freq[j]++
+			}
+		}
+	}
+	refRank := make([]int, p)
+	for pos, j := range ref.order {
+		refRank[j] = pos + 1
+	}
+	var out []FeatureStat
+	for j := 0; j < p; j++ {
+		if freq[j] == 0 && refRank[j] > k {
+			continue
+		}
+		fs := FeatureStat{Feature: j, Name: ds.Features[j], RefRank: refRank[j], Score: clamp(ref.score[j])}
+		if len(runs) > 0 {
+			fs.Frequency = freq[j] / float64(len(runs))
+			fs.MeanRank = rankSum[j] / float64(len(runs))
+		}
+		out = append(out, fs)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Frequency != out[b].Frequency {
+			return out[a].Frequency > out[b].Frequency
+		}
+		if out[a].MeanRank != out[b].MeanRank {
+			return out[a].MeanRank < out[b].MeanRank
+		}
+		return out[a].Feature < out[b].Feature
+	})
+	return out
+}
+
+// clamp keeps scores JSON-safe and finite for correlations (an F of a feature that
+// separates the classes perfectly is math.MaxFloat64).
+func clamp(v float64) float64 { return math.Max(-1e15, math.Min(1e15, v)) }
+
+func clampScores(s []float64) []float64 {
+	out := make([]float64, len(s))
+	for i, v := range s {
+		out[i] = clamp(v)
+	}
+	return out
+}
+
+// columns returns each column of x as a slice: a feature's values over the samples.
+func columns(x *mat.Dense) [][]float64 {
+	n, p := x.Dims()
+	out := make([][]float64, p)
+	for j := range out {
+		out[j] = make([]float64, n)
+		mat.Col(out[j], j, x)
+	}
+	return out
+}

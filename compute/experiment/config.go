@@ -13,7 +13,8 @@ import (
 	"steadfast/compute/method"
 )
 
-// Protocol names a resampling protocol of SPEC section 7.
+// Protocol names a resampling protocol: the DRAGS paper's 10 x 3-fold with reference
+// stability, 10 x 10-fold CV with pairwise stability, or Kalousis's nested CV.
 type Protocol string
 
 const (

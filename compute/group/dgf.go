@@ -19,8 +19,8 @@ type Group struct {
 	peak           []float64 // DGF's density peak
 }
 
-// DGFParams configure the dense group finder. Zero values take the defaults of SPEC
-// section 2: K = 5, flat kernel, no elimination, 100 iterations.
+// DGFParams configure the dense group finder. Zero values take the defaults: K = 5,
+// flat kernel, no elimination, 100 iterations.
 type DGFParams struct {
 	K         int  // neighbours for the bandwidth, 2..25
 	Gaussian  bool // Gaussian weights (sigma = h/2) on the features within h instead of equal ones

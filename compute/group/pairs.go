@@ -103,7 +103,7 @@ func (nr *nearest) offer(j int, d float64) {
 }
 
 // bandwidth returns h, the mean over features of the mean distance to the K nearest
-// other features (SPEC section 2; with prm.SelfNeighbour, the sum over the K-1 nearest
+// other features (with prm.SelfNeighbour, the sum over the K-1 nearest
 // others divided by K), from one pass over the pairs: each worker keeps the K nearest it
 // has seen, and the K smallest of their union are the K nearest.
 func (sp *space) bandwidth(ctx context.Context, prm DGFParams) (float64, error) {

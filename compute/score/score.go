@@ -31,7 +31,7 @@ type Ranker interface {
 	Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) (Ranking, error)
 }
 
-// TieOrder is the seeded random rule for ties (SPEC section 1): a random permutation
+// TieOrder is the seeded random rule for ties (equal scores never ordered by column): a random permutation
 // of the p features drawn from r, tie[j] being feature j's place among equal scores.
 // With r nil it is index order (for callers outside a study, which have no seed).
 func TieOrder(p int, r *rand.Rand) []int {

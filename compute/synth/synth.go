@@ -1,6 +1,8 @@
-// Package synth generates the synthetic data sets of the CGS 2009 and MIDS 2013 papers
-// (SPEC section 8): groups of correlated features around independent drivers, a class
-// decided by the first ten drivers, and the ground truth of which features matter.
+// Package synth generates the synthetic data sets of the CGS 2009 and MIDS 2013 papers:
+// groups of correlated features x = r F_g + sqrt(1 - r^2) e (r ~ U(0.71, 0.95), so
+// correlations inside a group lie in (0.5, 1)) around independent drivers F_g ~ N(0,1),
+// a balanced class from the sign of the sum of the first ten drivers about its median,
+// and the ground truth of which features matter.
 package synth
 
 import (

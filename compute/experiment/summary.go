@@ -15,24 +15,50 @@ import (
 
 // summarize turns the task outputs of method m into its curves and tables.
 func (d *design) summarize(ds *dataset.Dataset, m int, outs []taskOut, sd *summaryData) MethodResult {
-	cfg, spec, tasks, maxK, accKs := d.cfg, d.cfg.Methods[m], d.tasks, d.maxK, d.accKs
+	spec := d.cfg.Methods[m]
 	in, _ := method.Lookup(spec.Name)
-	mr := MethodResult{Spec: spec, Label: in.Label, Accuracy: map[string][]AccuracyPoint{}}
-	mr.Label += method.SettingLabel(spec)
-	_, p := ds.Dims()
-	var ref taskOut
-	var runs []taskOut
-	accs := map[string][][]float64{}
-	fewest := -1
-	for i, t := range tasks {
-		if t.method != m {
+	ms := &methodSummary{d: d, m: m, sd: sd, accs: map[string][][]float64{}, fewest: -1,
+		mr: MethodResult{Spec: spec, Label: in.Label + method.SettingLabel(spec), Accuracy: map[string][]AccuracyPoint{}}}
+	_, ms.p = ds.Dims()
+	ms.collect(outs)
+	ms.pairUp()
+	ms.setStability()
+	ms.wholeVectors()
+	ms.accuracy()
+	ms.mr.Top = topFeatures(ds, d.cfg.GridK, ms.ref, ms.runs, ms.p)
+	if ms.fewest >= 0 {
+		ms.mr.FewestGroups = &ms.fewest
+	}
+	return ms.mr
+}
+
+// methodSummary is one method's summary being made: its outputs split into the
+// all-sample reference and the runs compared, the pairs compared, and the result.
+type methodSummary struct {
+	d      *design
+	m, p   int
+	sd     *summaryData
+	ref    taskOut
+	runs   []taskOut
+	pairs  []pair
+	accs   map[string][][]float64 // classifier -> run -> accuracy at each accuracy k
+	fewest int                    // the fewest groups a ranking found below the largest k, -1 for none
+	mr     MethodResult
+}
+
+// collect sorts the method's outputs into the reference, the runs and the accuracies,
+// keeping the head (largest k) of each ranking.
+func (ms *methodSummary) collect(outs []taskOut) {
+	cfg, maxK := ms.d.cfg, ms.d.maxK
+	for i, t := range ms.d.tasks {
+		if t.method != ms.m {
 			continue
 		}
 		o := outs[i]
-		mr.Seconds += o.secs
-		mr.Unconverged += o.unconverged
-		if o.groups != nil && len(o.groups) < cfg.Ks[len(cfg.Ks)-1] && (fewest < 0 || len(o.groups) < fewest) {
-			fewest = len(o.groups)
+		ms.mr.Seconds += o.secs
+		ms.mr.Unconverged += o.unconverged
+		if o.groups != nil && len(o.groups) < cfg.Ks[len(cfg.Ks)-1] && (ms.fewest < 0 || len(o.groups) < ms.fewest) {
+			ms.fewest = len(o.groups)
 		}
 		head := append([]int(nil), o.order[:min(maxK, len(o.order))]...)
 		var groups [][]int
@@ -41,104 +67,116 @@ func (d *design) summarize(ds *dataset.Dataset, m int, outs []taskOut, sd *summa
 		}
 		switch {
 		case t.ref:
-			ref = o
-			mr.Reference = Selection{Label: t.label, Order: head, Groups: groups}
+			ms.ref = o
+			ms.mr.Reference = Selection{Label: t.label, Order: head, Groups: groups}
 			if o.relevance != nil {
-				mr.Reference.Relevance = o.relevance[:len(groups)]
+				ms.mr.Reference.Relevance = o.relevance[:len(groups)]
 			}
 		case t.stab:
-			runs = append(runs, o)
-			mr.Runs = append(mr.Runs, Selection{Label: t.label, Group: t.group, Order: head, Groups: groups})
+			ms.runs = append(ms.runs, o)
+			ms.mr.Runs = append(ms.mr.Runs, Selection{Label: t.label, Group: t.group, Order: head, Groups: groups})
 		}
 		if t.eval && o.acc != nil {
 			for cl, a := range o.acc {
-				accs[cl] = append(accs[cl], a)
+				ms.accs[cl] = append(ms.accs[cl], a)
 			}
 		}
 	}
-	// pairs of runs compared for stability: index -1 is the reference
-	var pairs []pair
-	if cfg.Mode == Reference {
-		for i := range runs {
-			pairs = append(pairs, pair{-1, i})
+}
+
+// pairUp lists the pairs of runs compared for stability: each run against the
+// reference (index -1), or every two runs of one repetition.
+func (ms *methodSummary) pairUp() {
+	if ms.d.cfg.Mode == Reference {
+		for i := range ms.runs {
+			ms.pairs = append(ms.pairs, pair{-1, i})
 		}
-	} else {
-		for i := range runs {
-			for j := i + 1; j < len(runs); j++ {
-				if mr.Runs[i].Group == mr.Runs[j].Group {
-					pairs = append(pairs, pair{i, j})
-				}
+		return
+	}
+	for i := range ms.runs {
+		for j := i + 1; j < len(ms.runs); j++ {
+			if ms.mr.Runs[i].Group == ms.mr.Runs[j].Group {
+				ms.pairs = append(ms.pairs, pair{i, j})
 			}
 		}
 	}
-	orderOf := func(i int) taskOut {
-		if i < 0 {
-			return ref
-		}
-		return runs[i]
+}
+
+// run returns run i, the reference for -1.
+func (ms *methodSummary) run(i int) taskOut {
+	if i < 0 {
+		return ms.ref
 	}
+	return ms.runs[i]
+}
+
+// setStability computes the stability curves over the k grid: Sim_ID, S_S and the
+// matched measures over the pairs, Nogueira's Phi over all runs, and the catalogue.
+func (ms *methodSummary) setStability() {
+	cfg, p := ms.d.cfg, ms.p
 	var adjusted map[string][]float64
-	mr.Stability, adjusted = stabilityCurves(cfg.Ks, pairs, orderOf, sd)
-	orders := make([][]int, len(runs))
-	for i, r := range runs {
+	ms.mr.Stability, adjusted = stabilityCurves(cfg.Ks, ms.pairs, ms.run, ms.sd)
+	orders := make([][]int, len(ms.runs))
+	for i, r := range ms.runs {
 		orders[i] = r.order
 	}
 	for ki, e := range stability.NogueiraCurve(orders, p, cfg.Ks) {
 		lo, hi := e.Interval(0.05)
-		mr.Stability[ki].Phi, mr.Stability[ki].PhiLow, mr.Stability[ki].PhiHigh, mr.Stability[ki].PhiVar = e.Phi, lo, hi, e.Var
+		st := &ms.mr.Stability[ki]
+		st.Phi, st.PhiLow, st.PhiHigh, st.PhiVar = e.Phi, lo, hi, e.Var
 	}
-	setPairs := make([][2]int, len(pairs))
-	for i, pr := range pairs {
+	setPairs := make([][2]int, len(ms.pairs))
+	for i, pr := range ms.pairs {
 		setPairs[i] = [2]int{pr.a, pr.b}
 	}
-	catalogue := stability.SetCurves(orders, ref.order, setPairs, p, cfg.Ks)
-	for name, v := range sd.sechidis(orders) {
+	catalogue := stability.SetCurves(orders, ms.ref.order, setPairs, p, cfg.Ks)
+	for name, v := range ms.sd.sechidis(orders) {
 		adjusted[name] = v
 	}
-	for ki, pt := range mr.Stability {
-		mr.Stability[ki].Measures = make(map[string]float64, len(catalogue)+len(adjusted))
+	for ki, pt := range ms.mr.Stability {
+		ms.mr.Stability[ki].Measures = make(map[string]float64, len(catalogue)+len(adjusted))
 		for name, v := range catalogue {
-			mr.Stability[ki].Measures[name] = v[ki]
+			ms.mr.Stability[ki].Measures[name] = v[ki]
 		}
-		if ai := slices.Index(sd.adjKs, pt.K); ai >= 0 {
+		if ai := slices.Index(ms.sd.adjKs, pt.K); ai >= 0 {
 			for name, v := range adjusted {
 				if !math.IsNaN(v[ai]) {
-					mr.Stability[ki].Measures[name] = v[ai]
+					ms.mr.Stability[ki].Measures[name] = v[ai]
 				}
 			}
 		}
 	}
-	// S_W and S_R over whole vectors
+}
+
+// wholeVectors computes Kalousis's S_W (Pearson of the scores, for methods whose scores
+// are weights) and S_R (Spearman of the ranks) over the pairs.
+func (ms *methodSummary) wholeVectors() {
 	var sw, sr []float64
-	rr := dataset.Rand(cfg.Seed, 200, uint64(m))
+	rr := dataset.Rand(ms.d.cfg.Seed, 200, uint64(ms.m))
 	ranks := make(map[int][]float64)
 	rankOf := func(i int) []float64 {
 		if r, ok := ranks[i]; ok {
 			return r
 		}
-		s := ref.score
-		if i >= 0 {
-			s = runs[i].score
-		}
-		ranks[i] = stability.Ranks(s, rr)
+		ranks[i] = stability.Ranks(ms.run(i).score, rr)
 		return ranks[i]
 	}
-	scoreOf := func(i int) []float64 {
-		if i < 0 {
-			return ref.score
-		}
-		return runs[i].score
-	}
-	for _, pr := range pairs {
-		sw = append(sw, stability.Pearson(clampScores(scoreOf(pr.a)), clampScores(scoreOf(pr.b))))
+	for _, pr := range ms.pairs {
+		sw = append(sw, stability.Pearson(clampScores(ms.run(pr.a).score), clampScores(ms.run(pr.b).score)))
 		sr = append(sr, stability.Spearman(rankOf(pr.a), rankOf(pr.b)))
 	}
-	if method.Weighted(spec.Name) {
+	if method.Weighted(ms.mr.Spec.Name) {
 		v, _ := meanSD(sw)
-		mr.SW = &v
+		ms.mr.SW = &v
 	}
-	mr.SR, _ = meanSD(sr)
-	for cl, per := range accs {
+	ms.mr.SR, _ = meanSD(sr)
+}
+
+// accuracy computes each classifier's mean and SD accuracy at each accuracy k, and the
+// normalised area under the curve when the ks are 1, 2, 3, ...
+func (ms *methodSummary) accuracy() {
+	accKs := ms.d.accKs
+	for cl, per := range ms.accs {
 		var pts []AccuracyPoint
 		for ki, k := range accKs {
 			v := make([]float64, len(per))
@@ -148,23 +186,18 @@ func (d *design) summarize(ds *dataset.Dataset, m int, outs []taskOut, sd *summa
 			mean, sd := meanSD(v)
 			pts = append(pts, AccuracyPoint{K: k, Mean: mean, SD: sd})
 		}
-		mr.Accuracy[cl] = pts
+		ms.mr.Accuracy[cl] = pts
 		if contiguous(accKs) {
-			if mr.AUC == nil {
-				mr.AUC = map[string]float64{}
+			if ms.mr.AUC == nil {
+				ms.mr.AUC = map[string]float64{}
 			}
 			means := make([]float64, len(pts))
 			for i, pt := range pts {
 				means[i] = pt.Mean
 			}
-			mr.AUC[cl] = NormalizedAUC(means)
+			ms.mr.AUC[cl] = NormalizedAUC(means)
 		}
 	}
-	mr.Top = topFeatures(ds, cfg.GridK, ref, runs, p)
-	if fewest >= 0 {
-		mr.FewestGroups = &fewest
-	}
-	return mr
 }
 
 // pair names two runs compared for stability; -1 is the all-sample reference.

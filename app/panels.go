@@ -125,7 +125,7 @@ func newProtocolPanel() *protocolPanel {
 	pp.workers.SetPlaceHolder("all cores")
 	pp.accMax = widget.NewEntry()
 	pp.accMax.SetText("50")
-	cbox := container.NewHBox()
+	cbox := container.NewGridWithColumns(3) // two rows: five in one row widen the window past a laptop's
 	defaults := experiment.DefaultConfig().Classifiers
 	for _, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)

@@ -266,8 +266,8 @@ func (v *sampleSizeView) compute() {
 		return
 	}
 	k, err := strconv.Atoi(strings.TrimSpace(v.k.Text))
-	if err != nil || k < 1 || k > 100 {
-		v.u.showError(fmt.Errorf("top k: %q is not a whole number from 1 to 100", v.k.Text))
+	if err != nil {
+		v.u.showError(fmt.Errorf("top k: %q is not a whole number", v.k.Text))
 		return
 	}
 	specs, err := v.u.methods.specs()
@@ -276,6 +276,10 @@ func (v *sampleSizeView) compute() {
 		return
 	}
 	st := experiment.SyntheticStudy{Preset: synth.Presets[v.preset.Selected], Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
+	if err := st.Check(); err != nil {
+		v.u.showError(err)
+		return
+	}
 	v.u.startTask("Sample-size study", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		res, err := st.Run(ctx, report)
 		if err != nil {

@@ -157,7 +157,7 @@ func hostileCases() []hostile {
 		{name: "wrapper ne 1e9", files: map[string]string{"d.csv": good}, args: []string{"wrapper", "--data", "{dir}/d.csv", "--ne", "1e9"}, code: 2, want: "--ne must lie in (0, 10]"},
 		{name: "wrapper na 0", files: map[string]string{"d.csv": good}, args: []string{"wrapper", "--data", "{dir}/d.csv", "--na", "0"}, code: 2, want: "not a percentage"},
 		{name: "samplesize sizes 10", args: []string{"samplesize", "--sizes", "10"}, code: 2, want: "from 20"},
-		{name: "samplesize k 0", args: []string{"samplesize", "--k", "0"}, code: 2, want: "--k must lie"},
+		{name: "samplesize k 0", args: []string{"samplesize", "--k", "0"}, code: 2, want: "top k = 0: give a whole number from 1 to 100"},
 		{name: "synth one sample", args: []string{"synth", "--samples", "1", "-o", "{dir}/s.csv"}, code: 2, want: "--samples must be between"},
 		{name: "synth without -o", args: []string{"synth"}, code: 2, want: "needs -o"},
 		{name: "command help", args: []string{"rank", "--help"}, code: 0, want: "Options:"},

@@ -39,8 +39,9 @@ func sampleSizeCommand(c *call) error {
 		}
 		specs = append(specs, spec)
 	}
-	if *k < 1 || *k > p.Features || *testSize < 2 || *testSize > 100_000 {
-		return fmt.Errorf("--k must lie in 1..%d (the preset's features) and --test in 2..100000", p.Features)
+	st := experiment.SyntheticStudy{Preset: p, Sizes: sizes, TestSize: *testSize, K: *k, Methods: specs, Seed: *seed}
+	if err := st.Check(); err != nil {
+		return fmt.Errorf("--k, --test, --sizes: %v", err)
 	}
 	ctx, stop := interruptible()
 	defer stop()
@@ -51,7 +52,7 @@ func sampleSizeCommand(c *call) error {
 			last = pct
 		}
 	}, 0)
-	res, err := experiment.SyntheticStudy{Preset: p, Sizes: sizes, TestSize: *testSize, K: *k, Methods: specs, Seed: *seed}.Run(ctx, th.Report)
+	res, err := st.Run(ctx, th.Report)
 	if err != nil {
 		return err
 	}

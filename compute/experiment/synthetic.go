@@ -36,16 +36,35 @@ type SyntheticResult struct {
 	Accuracy  [][]float64    `json:"accuracy"`
 }
 
-// Run computes the study; progress reports rankings done over all sizes.
-func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*SyntheticResult, error) {
-	if len(s.Sizes) == 0 || len(s.Methods) == 0 || s.K < 1 || s.TestSize < 2 {
-		return nil, fmt.Errorf("a synthetic study needs training sizes, methods, k >= 1 and a test set")
+// Bounds of a synthetic study's settings (one owner for both front ends).
+const (
+	MaxSyntheticK    = 100
+	MaxSyntheticTest = 100_000
+)
+
+// Check refuses settings outside the study's bounds: no sizes or methods, k outside
+// 1..min(100, the preset's features), a test set outside 2..100,000 samples, and sizes
+// whose data would not fit in memory.
+func (s SyntheticStudy) Check() error {
+	if len(s.Sizes) == 0 || len(s.Methods) == 0 {
+		return fmt.Errorf("a synthetic study needs training sizes and methods")
+	}
+	if maxK := min(MaxSyntheticK, s.Preset.Features); s.K < 1 || s.K > maxK {
+		return fmt.Errorf("top k = %d: give a whole number from 1 to %d", s.K, maxK)
+	}
+	if s.TestSize < 2 || s.TestSize > MaxSyntheticTest {
+		return fmt.Errorf("the test set of %d samples: give 2 to %d", s.TestSize, MaxSyntheticTest)
 	}
 	largest := slices.Max(s.Sizes)
 	// the test set, the largest training set and, on every core, a z-scored copy of a
 	// training set and its test set (8 bytes a value)
 	copies := float64(largest+s.TestSize) * float64(1+2*runtime.GOMAXPROCS(0))
-	if err := memlimit.Check(fmt.Sprintf("a sample-size study up to %d training and %d test samples of %d features", largest, s.TestSize, s.Preset.Features), 8*copies*float64(s.Preset.Features)); err != nil {
+	return memlimit.Check(fmt.Sprintf("a sample-size study up to %d training and %d test samples of %d features", largest, s.TestSize, s.Preset.Features), 8*copies*float64(s.Preset.Features))
+}
+
+// Run computes the study; progress reports rankings done over all sizes.
+func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*SyntheticResult, error) {
+	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	out := &SyntheticResult{Study: s}

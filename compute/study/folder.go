@@ -75,23 +75,35 @@ func WriteFolder(ctx context.Context, dir string, write func(tmp string) error) 
 // WriteFiles writes files (relative path -> contents) and folders into dir, replacing
 // only what an earlier call wrote there unchanged; everything under the relative
 // folders kept (written by other Steadfast runs, as a Slurm job's shards) is left
-// alone. Each file is replaced whole (WriteFile); the marker then lists them.
+// alone. Each file is replaced whole (WriteFile) and the marker updated after each, so
+// a failure part way leaves a folder whose marker still tells what Steadfast wrote.
 func WriteFiles(dir string, files map[string][]byte, folders, kept []string) error {
 	if err := Replaceable(dir, kept); err != nil {
 		return err
 	}
-	m := manifest{}
+	m, err := readManifest(dir)
+	if err != nil || m == nil {
+		m = manifest{}
+	}
 	for _, f := range folders {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(f)), 0o755); err != nil {
 			return err
 		}
 		m[f] = ""
 	}
-	for name, b := range files {
-		if err := WriteFile(filepath.Join(dir, filepath.FromSlash(name)), b); err != nil {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := WriteFile(filepath.Join(dir, filepath.FromSlash(name)), files[name]); err != nil {
 			return err
 		}
-		m[name] = hashOf(b)
+		m[name] = hashOf(files[name])
+		if err := m.write(dir); err != nil {
+			return err
+		}
 	}
 	return m.write(dir)
 }

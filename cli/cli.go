@@ -38,7 +38,7 @@ var commands = []command{
 		"write (and with --submit, submit) a Slurm array job running the study in N shards and a job merging them", slurmCommand},
 	{"rank", "--data FILE --method NAME [--param key=value ...] [--seed N] [--no-zscore] [DATA OPTIONS]",
 		"rank features on all samples: rank<TAB>feature<TAB>score", rankCommand},
-	{"groups", "--data FILE --method dgf|drags|cgs|kmeans [--K 5] [--gaussian] [--t 10] [--clusters N] [--seed S] [DATA OPTIONS]",
+	{"groups", "--data FILE --method dgf|drags|cgs|kmeans [--K 5] [--paper] [--gaussian] [--t 10] [--clusters N] [--seed S] [DATA OPTIONS]",
 		"groups best first: rank, representative, size, relevance, members", groupsCommand},
 	{"mids", "--data FILE [--epsilon 0.6] [DATA OPTIONS]",
 		"the MIDS of the correlation graph: its size, then one feature a line", midsCommand},

@@ -34,8 +34,8 @@ type groupsView struct {
 
 func newGroupsView(u *UI) *groupsView {
 	g := &groupsView{u: u, table: widgets.NewStringTable(),
-		heat:    widgets.NewChart("Choose a group to see how its members correlate."),
-		byClass: widgets.NewChart("Choose a group to see its values by class.")}
+		heat:    u.newChart("Choose a group to see how its members correlate."),
+		byClass: u.newChart("Choose a group to see its values by class.")}
 	g.method = widget.NewSelect(nil, func(string) { g.refresh() })
 	g.search = widget.NewEntry()
 	g.search.SetPlaceHolder("find a gene")

@@ -37,7 +37,7 @@ type kChooserView struct {
 }
 
 func newKChooserView(u *UI) *kChooserView {
-	k := &kChooserView{u: u, chart: widgets.NewChart("Press Compute to see, for each K, how correlated every feature is with its K nearest features (DRAGS Fig. 1). A K whose box has spread but stays high is a good bandwidth; the papers use K = 5.")}
+	k := &kChooserView{u: u, chart: u.newChart("Press Compute to see, for each K, how correlated every feature is with its K nearest features (DRAGS Fig. 1). A K whose box has spread but stays high is a good bandwidth; the papers use K = 5.")}
 	k.chart.OnError = u.showError
 	k.button = widget.NewButton("Compute for these data", k.compute)
 	k.self = widget.NewCheck("Feature is its own first neighbour (DRAGS paper)", nil)
@@ -87,7 +87,7 @@ type wrapperView struct {
 }
 
 func newWrapperView(u *UI) *wrapperView {
-	v := &wrapperView{u: u, chart: widgets.NewChart("Press Compute: for each Na, the bootstrap wrapper ranks the genes and the area under its learning curve (3-NN, 5-fold CV, top 100 genes) is drawn, with the exhaustive K = 1 baseline.")}
+	v := &wrapperView{u: u, chart: u.newChart("Press Compute: for each Na, the bootstrap wrapper ranks the genes and the area under its learning curve (3-NN, 5-fold CV, top 100 genes) is drawn, with the exhaustive K = 1 baseline.")}
 	v.chart.OnError = u.showError
 	v.nas = widget.NewEntry()
 	v.nas.SetText("0.2, 0.4, 0.6, 0.8, 1")
@@ -173,7 +173,7 @@ type midsView struct {
 func newMIDSView(u *UI) *midsView {
 	v := &midsView{u: u, summary: widget.NewLabel("Press Compute: Steadfast links genes whose |correlation| exceeds epsilon and keeps a smallest set of genes that are not linked to each other but to which every other gene is linked (Shu, Ma and Latecki 2013)."),
 		table: widgets.NewStringTable(),
-		chart: widgets.NewChart("The MIDS size for each epsilon from 0.5 to 0.8 appears here.")}
+		chart: u.newChart("The MIDS size for each epsilon from 0.5 to 0.8 appears here.")}
 	v.summary.Wrapping = fyne.TextWrapWord
 	v.chart.OnError = u.showError
 	var opts []string
@@ -236,7 +236,7 @@ type sampleSizeView struct {
 }
 
 func newSampleSizeView(u *UI) *sampleSizeView {
-	v := &sampleSizeView{u: u, chart: widgets.NewChart("Press Compute: for each training size, synthetic data with 10 known relevant groups of correlated genes (as in the CGS and MIDS papers), 10 x 10-fold CV with the methods ticked on the Methods tab, and the precision, Sim_ID and test accuracy of their top k. Larger sizes take much longer.")}
+	v := &sampleSizeView{u: u, chart: u.newChart("Press Compute: for each training size, synthetic data with 10 known relevant groups of correlated genes (as in the CGS and MIDS papers), 10 x 10-fold CV with the methods ticked on the Methods tab, and the precision, Sim_ID and test accuracy of their top k. Larger sizes take much longer.")}
 	v.chart.OnError = u.showError
 	v.preset = widget.NewSelect([]string{"d1k", "d5k"}, nil)
 	v.preset.SetSelected("d1k")

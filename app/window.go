@@ -205,7 +205,7 @@ func (u *UI) build() {
 	)
 
 	onErr := func(err error) { u.showError(err) }
-	u.stabChart = widgets.NewChart("Press Run to see how stable each method's selection is.")
+	u.stabChart = u.newChart("Press Run to see how stable each method's selection is.")
 	u.stabChart.OnError = onErr
 	var measures []string
 	for _, m := range plots.Measures {
@@ -216,14 +216,14 @@ func (u *UI) build() {
 	u.numbers = widget.NewLabel("")
 	u.numbers.Wrapping = fyne.TextWrapWord
 
-	u.accChart = widgets.NewChart("Accuracy appears after a run.")
+	u.accChart = u.newChart("Accuracy appears after a run.")
 	u.accChart.OnError = onErr
 	u.accClass = widget.NewSelect(nil, func(string) { u.showResults() })
 	// one panel per method keeps overlapping bands readable; shown and exported so
 	u.stabSplit = widget.NewCheck("one panel per method", func(bool) { u.showResults() })
 	u.accSplit = widget.NewCheck("one panel per method", func(bool) { u.showResults() })
 
-	u.gridChart = widgets.NewChart("The selection-frequency grid appears after a run.")
+	u.gridChart = u.newChart("The selection-frequency grid appears after a run.")
 	u.gridChart.OnError = onErr
 	u.gridMethod = widget.NewSelect(nil, func(string) { u.showResults() })
 	u.gridK = widget.NewEntry()
@@ -816,6 +816,13 @@ func renderer(f plots.Figure) widgets.RenderFunc {
 		}
 		return r.Image, r.Pixels, labels, nil
 	}
+}
+
+// newChart returns a chart whose finished renders reach the UI through u.do.
+func (u *UI) newChart(placeholder string) *widgets.Chart {
+	c := widgets.NewChart(placeholder)
+	c.Do = func(f func()) { u.do(f) }
+	return c
 }
 
 // showError shows err in a dialog (and keeps it as the last error shown).

@@ -23,6 +23,9 @@ type RenderFunc func(w, h int) (img image.Image, points []image.Point, labels []
 type Chart struct {
 	widget.BaseWidget
 	OnError func(error)
+	// Do hands a finished render to the UI goroutine; nil means fyne.Do. A test that
+	// stands in for the UI goroutine with a lock sets its own, so the handoff takes it.
+	Do func(func())
 
 	// mu guards the fields below it: renders finish on other goroutines (and under the
 	// test driver fyne.Do runs them there too)
@@ -102,7 +105,11 @@ func (c *Chart) schedule(delay time.Duration) {
 	}
 	c.timer = time.AfterFunc(delay, func() {
 		img, pts, labels, err := f(w, h)
-		fyne.Do(func() {
+		do := c.Do
+		if do == nil {
+			do = fyne.Do
+		}
+		do(func() {
 			c.mu.Lock()
 			stale := gen != c.gen
 			if !stale && err == nil {

@@ -145,7 +145,10 @@ func Replaceable(dir string, kept []string) error {
 			changed = append(changed, rel)
 		}
 	}
+	_, markerErr := os.Stat(filepath.Join(dir, marker))
 	switch {
+	case listed == nil && markerErr == nil:
+		return fmt.Errorf("%s was written by an earlier Steadfast, which kept no list of the files it wrote, so Steadfast cannot tell them from yours (%s); delete the folder or choose a new or empty one", dir, someOf(foreign))
 	case listed == nil:
 		return fmt.Errorf("%s holds files Steadfast did not write there (%s); %s", dir, someOf(foreign), advice)
 	case len(foreign) > 0:

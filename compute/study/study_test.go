@@ -191,6 +191,9 @@ func TestWriteFolderKeepsWhatTheUserAdded(t *testing.T) {
 		"a folder added":        func(out string) { os.Mkdir(filepath.Join(out, "data"), 0o755) },
 		"result.json edited":    func(out string) { os.WriteFile(filepath.Join(out, "result.json"), []byte(`{"mine":1}`), 0o644) },
 		"no marker":             func(out string) { os.Remove(filepath.Join(out, marker)) },
+		"an earlier version's marker": func(out string) {
+			os.WriteFile(filepath.Join(out, marker), []byte("Written by Steadfast 0.0.9. Steadfast replaces this folder as a whole.\n"), 0o644)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -203,7 +206,7 @@ func TestWriteFolderKeepsWhatTheUserAdded(t *testing.T) {
 			touch(out)
 			before, _ := scanFolder(out, nil)
 			err := WriteFolder(ctx, out, write)
-			if err == nil || !strings.Contains(err.Error(), "choose a new or empty folder") {
+			if err == nil || !strings.Contains(err.Error(), "choose a new or empty") {
 				t.Fatalf("replaced: %v", err)
 			}
 			after, _ := scanFolder(out, nil)

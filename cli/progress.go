@@ -25,6 +25,7 @@ type progressPrinter struct {
 	lastLine time.Time
 	done     chan struct{}
 	stopped  sync.WaitGroup
+	once     sync.Once
 }
 
 // newProgressPrinter starts a printer writing to w at least every interval; stop ends it.
@@ -74,9 +75,10 @@ func (p *progressPrinter) line(now time.Time) {
 	p.printed, p.lastLine = pct, now
 }
 
-// stop ends the periodic lines; no line is written after it returns.
+// stop ends the periodic lines; no line is written after it returns, so the command
+// may write to the same stream again. It may be called more than once.
 func (p *progressPrinter) stop() {
-	close(p.done)
+	p.once.Do(func() { close(p.done) })
 	p.stopped.Wait()
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,5 +35,26 @@ func TestProgressEveryPercentAndInterval(t *testing.T) {
 	time.Sleep(150 * time.Millisecond)
 	if got := strings.Count(out.String(), "\n"); got != n {
 		t.Errorf("%d lines after stop", got-n)
+	}
+}
+
+// TestProgressStopsBeforeTheCommandWritesAgain: once stop has returned, the stream is the
+// command's alone (the race detector had caught a periodic line written while run
+// printed its files); stop may be called twice.
+func TestProgressStopsBeforeTheCommandWritesAgain(t *testing.T) {
+	var out strings.Builder // not safe for concurrent writes: the race detector checks
+	p := newProgressPrinter(&out, time.Millisecond)
+	var mu sync.Mutex
+	report := func(pr experiment.Progress) { mu.Lock(); p.report(pr); mu.Unlock() }
+	report(experiment.Progress{Done: 1, Total: 2, Left: time.Minute})
+	time.Sleep(20 * time.Millisecond) // periodic lines
+	p.stop()
+	p.stop()
+	for i := 0; i < 100; i++ {
+		out.WriteString("the command's own line\n")
+		time.Sleep(100 * time.Microsecond)
+	}
+	if !strings.HasSuffix(out.String(), "the command's own line\n") {
+		t.Error("a progress line after stop")
 	}
 }

@@ -57,8 +57,8 @@ func runCommand(c *call) error {
 	ctx, stop := interruptible()
 	defer stop()
 	pr := newProgressPrinter(c.errw, progressEvery)
-	defer pr.stop()
 	res, err := study.Run(ctx, cfg, ds, pr.report)
+	pr.stop() // before anything else writes to standard error
 	if err != nil {
 		return err
 	}
@@ -70,8 +70,8 @@ func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, out
 	ctx, stop := interruptible()
 	defer stop()
 	pr := newProgressPrinter(c.errw, progressEvery)
-	defer pr.stop()
 	sh, err := study.RunShard(ctx, cfg, ds, i, n, pr.report)
+	pr.stop()
 	if err != nil {
 		return err
 	}

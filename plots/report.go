@@ -113,7 +113,7 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		case method.GroupsFromAll(m):
 			b.WriteString(" For DRAGS the dense feature groups were found once on the expression values of all samples (not their classes), and only the groups' relevance was computed in each training set: the test samples shaped the groups, so its stability is optimistic.")
 		}
-		if (m.Name == "drags" || m.Name == "cgs") && m.Params["paper"] == 1 {
+		if method.PaperBandwidth(m) {
 			fmt.Fprintf(&b, " For %s the bandwidth counted each feature as its own first neighbour, as the DRAGS paper computed it (h = mean over features of the summed distance to the K-1 nearest others, divided by K).", strings.ToUpper(m.Name))
 		}
 	}

@@ -360,7 +360,7 @@ func textColumns(rows [][]string, classIdx, idCol int, skip map[int]bool, decima
 	if orient == SamplesAsColumns {
 		what = "rows"
 	}
-	return fmt.Sprintf("%d %s hold text or dates, not measurements, and are left out of the features as sample annotations: %s (to take one as the class, name it: --class NAME, or Class on the Data tab)", len(names), what, someIDs(names))
+	return fmt.Sprintf("%d %s hold text or dates, not measurements, and are left out of the features as sample annotations: %s (to take one as the class, name it: --class NAME, or Class on the Data tab)", len(names), what, listNames(names, 6))
 }
 
 // isMissingCell reports whether a cell is empty or a missing-value code (NA, NaN, ?).

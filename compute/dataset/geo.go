@@ -259,21 +259,12 @@ func (sc *seriesScan) bySample(file string, samples []string) ([]annotation, str
 func idMismatch(unknown, absent []string) string {
 	var parts []string
 	if len(unknown) > 0 {
-		parts = append(parts, fmt.Sprintf("table columns without annotations or given twice: %s", someIDs(unknown)))
+		parts = append(parts, fmt.Sprintf("table columns without annotations or given twice: %s", listNames(unknown, 6)))
 	}
 	if len(absent) > 0 {
-		parts = append(parts, fmt.Sprintf("annotated samples without a table column: %s", someIDs(absent)))
+		parts = append(parts, fmt.Sprintf("annotated samples without a table column: %s", listNames(absent, 6)))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// someIDs lists up to six ids and how many more.
-func someIDs(ids []string) string {
-	s := strings.Join(ids[:min(len(ids), 6)], ", ")
-	if len(ids) > 6 {
-		s += fmt.Sprintf(" and %d more", len(ids)-6)
-	}
-	return s
 }
 
 // geoTable is the value table of a GEO file: probes as rows, samples as columns.

@@ -48,7 +48,7 @@ func ReadXLSX(file string, b []byte, o Options) (*Dataset, error) {
 	}
 	notes := []string{note}
 	notes = append(notes, wb.fillMerged(rows)...)
-	notes = append(notes, wb.formulaNote(rows)...)
+	notes = append(notes, wb.formulaNote()...)
 	rows, trimmed, err := tableOf(rows)
 	if err != nil {
 		return nil, &ParseError{File: file + " sheet " + sheet, Msg: err.Error() + wb.otherSheets(at)}
@@ -146,11 +146,11 @@ func (w *workbook) fillMerged(rows [][]string) []string {
 	if len(filled) == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("merged cells take their value in every cell they span: %s", someIDs(filled))}
+	return []string{fmt.Sprintf("merged cells take their value in every cell they span: %s", listNames(filled, 6))}
 }
 
 // formulaNote names the formula cells without a saved value, which are read as empty.
-func (w *workbook) formulaNote(rows [][]string) []string {
+func (w *workbook) formulaNote() []string {
 	if len(w.noValue) == 0 {
 		return nil
 	}
@@ -158,7 +158,7 @@ func (w *workbook) formulaNote(rows [][]string) []string {
 	for _, c := range w.noValue {
 		refs = append(refs, c.ref())
 	}
-	return []string{fmt.Sprintf("%d cells hold formulas without a saved result (%s) and are read as missing; open the workbook in Excel or LibreOffice and save it, so their values are stored", len(refs), someIDs(refs))}
+	return []string{fmt.Sprintf("%d cells hold formulas without a saved result (%s) and are read as missing; open the workbook in Excel or LibreOffice and save it, so their values are stored", len(refs), listNames(refs, 6))}
 }
 
 // tableOf cuts the table out of a sheet's rows: empty rows and columns around it are

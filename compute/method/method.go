@@ -189,6 +189,12 @@ func GroupsFromAll(spec Spec) bool {
 	return spec.Name == "drags" && spec.Params["allSamples"] == 1
 }
 
+// PaperBandwidth says whether spec is a DGF-based method (DRAGS, CGS, DGF) with the
+// DRAGS paper's bandwidth: a feature its own first neighbour.
+func PaperBandwidth(spec Spec) bool {
+	return (spec.Name == "drags" || spec.Name == "cgs" || spec.Name == "dgf") && spec.Params["paper"] == 1
+}
+
 // FitsAllSamples says whether part of spec is fitted once on all samples, test folds
 // included (PaperMIDS or GroupsFromAll): its results are not those of a selection that
 // saw only its training samples, and every figure says so.
@@ -300,11 +306,11 @@ const PaperLabel = " (paper setting: MIDS on all samples, leaks test folds)"
 // setting, DRAGS or CGS with the point its own first neighbour, DRAGS's groups from all
 // samples; "" for none.
 func SettingLabel(spec Spec) string {
-	var parts []string
 	if PaperMIDS(spec) {
 		return PaperLabel
 	}
-	if (spec.Name == "drags" || spec.Name == "cgs" || spec.Name == "dgf") && spec.Params["paper"] == 1 {
+	var parts []string
+	if PaperBandwidth(spec) {
 		parts = append(parts, "paper bandwidth: own first neighbour")
 	}
 	if GroupsFromAll(spec) {

@@ -145,28 +145,18 @@ func Replaceable(dir string, kept []string) error {
 			changed = append(changed, rel)
 		}
 	}
+	sort.Strings(foreign)
+	sort.Strings(changed)
 	_, markerErr := os.Stat(filepath.Join(dir, marker))
 	switch {
 	case listed == nil && markerErr == nil:
-		return fmt.Errorf("%s was written by an earlier Steadfast, which kept no list of the files it wrote, so Steadfast cannot tell them from yours (%s); delete the folder or choose a new or empty one", dir, someOf(foreign))
-	case listed == nil:
-		return fmt.Errorf("%s holds files Steadfast did not write there (%s); %s", dir, someOf(foreign), advice)
-	case len(foreign) > 0:
-		return fmt.Errorf("%s holds files Steadfast did not write there (%s); %s", dir, someOf(foreign), advice)
+		return fmt.Errorf("%s was written by an earlier Steadfast, which kept no list of the files it wrote, so Steadfast cannot tell them from yours (%s); delete the folder or choose a new or empty one", dir, listSome(foreign, 5))
+	case listed == nil || len(foreign) > 0:
+		return fmt.Errorf("%s holds files Steadfast did not write there (%s); %s", dir, listSome(foreign, 5), advice)
 	case len(changed) > 0:
-		return fmt.Errorf("%s holds files changed since Steadfast wrote them (%s); %s", dir, someOf(changed), advice)
+		return fmt.Errorf("%s holds files changed since Steadfast wrote them (%s); %s", dir, listSome(changed, 5), advice)
 	}
 	return nil
-}
-
-// someOf lists up to five paths, sorted, and how many more.
-func someOf(paths []string) string {
-	sort.Strings(paths)
-	s := strings.Join(paths[:min(len(paths), 5)], ", ")
-	if len(paths) > 5 {
-		s += fmt.Sprintf(" and %d more", len(paths)-5)
-	}
-	return s
 }
 
 // scanFolder lists every file (with its SHA-256) and folder under root but the marker

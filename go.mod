@@ -14,6 +14,7 @@ require (
 )
 
 require (
+	clocale v0.0.0
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
@@ -56,3 +57,5 @@ require (
 	golang.org/x/net v0.62.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+
+replace clocale => ./internal/clocale

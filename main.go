@@ -13,10 +13,13 @@ import (
 	"fmt"
 	"os"
 
+	"clocale"
+
 	"steadfast/cli"
 )
 
 func main() {
+	clocale.Restore() // LANG=C.UTF-8 back, after Fyne's initialisation read it as C
 	args := os.Args[1:]
 	if len(args) > 0 && cli.IsCommand(args[0]) {
 		os.Exit(cli.Main(args, os.Stdout, os.Stderr))

@@ -23,6 +23,7 @@ echo "== go test -race (compute, cli, internal)"
 # tests must not skip
 if command -v dpkg >/dev/null; then export STEADFAST_REQUIRE_SLURM=1 STEADFAST_REQUIRE_X=1; fi
 go test -race -timeout "$timeout" ./compute/... ./cli/... ./internal/...
+(cd internal/clocale && go vet ./... && go test -race ./...) # a module of its own (see its doc)
 echo "== go test (compute) with the Go kernels instead of OpenBLAS (what a machine without OpenBLAS runs)"
 STEADFAST_BLAS=go go test -timeout "$timeout" ./compute/...
 echo "== headless builds without cgo (no GL, no X): linux (static and BLAS-loading), windows, macOS; the same groups with OpenBLAS, with the Go kernel and with gonum's Go BLAS alone"

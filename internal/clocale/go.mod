@@ -1,0 +1,3 @@
+module clocale
+
+go 1.26.8

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"image/color"
 	"image/png"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/synth"
@@ -192,8 +194,8 @@ func TestPerMethodPanels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c0, _, _ := methodStyle(res.Methods[0].Spec.Name, 0)
-	c1, _, _ := methodStyle(res.Methods[1].Spec.Name, 1)
+	c0, _, _ := methodStyle(methodNames(res), 0)
+	c1, _, _ := methodStyle(methodNames(res), 1)
 	count := func(c color.Color, x0, x1 int) int {
 		n := 0
 		b := r.Image.Bounds()
@@ -221,13 +223,14 @@ func TestPerMethodPanels(t *testing.T) {
 func TestPaperComparisonsDifferInColour(t *testing.T) {
 	for _, set := range [][]string{
 		{"drags", "cgs", "kmeans", "svmrfe", "fstat"},           // DRAGS and CGS papers
+		{"dgf", "drags", "kmeans", "svmrfe", "cgs"},             // DRAGS Fig. 2
 		{"infogain", "relieff", "svmone", "svmrfe", "fstat"},    // Kalousis et al.
 		{"svmrfe", "ensemblerfe", "stabsel", "fstat"},           // MIDS paper
 		{"bootstrap", "relieff", "infogain", "fstat", "svmrfe"}, // Diaz-Diaz et al.
 	} {
 		seen := map[color.Color]string{}
 		for i, m := range set {
-			c, _, _ := methodStyle(m, i)
+			c, _, _ := methodStyle(set, i)
 			if other, ok := seen[c]; ok {
 				t.Errorf("%s and %s share a colour in %v", m, other, set)
 			}
@@ -240,5 +243,36 @@ func TestPaperComparisonsDifferInColour(t *testing.T) {
 			t.Errorf("%s and %s look the same", m, other)
 		}
 		looks[[2]int{l.colour, l.shape}] = m
+	}
+}
+
+// TestSettingsOfOneMethodDiffer: two settings of DRAGS in one figure (the default and
+// the paper's bandwidth, each with and without MIDS) keep DRAGS's colour and differ
+// in marker and line pattern, and a method's look does not depend on its position.
+func TestSettingsOfOneMethodDiffer(t *testing.T) {
+	names := []string{"fstat", "drags", "drags+mids", "drags", "drags+mids"}
+	type look struct {
+		c      color.Color
+		shape  draw.GlyphDrawer
+		dashes string
+	}
+	looks := make([]look, len(names))
+	for i := range names {
+		c, shape, dashes := methodStyle(names, i)
+		looks[i] = look{c, shape, fmt.Sprint(dashes)}
+	}
+	for i := 1; i < len(names); i++ {
+		if looks[i].c != looks[1].c {
+			t.Errorf("%s (method %d) is not in DRAGS's colour", names[i], i+1)
+		}
+		for j := 1; j < i; j++ {
+			if looks[i].shape == looks[j].shape && looks[i].dashes == looks[j].dashes {
+				t.Errorf("methods %d and %d (%s, %s) look the same", j+1, i+1, names[j], names[i])
+			}
+		}
+	}
+	c, shape, dashes := methodStyle([]string{"drags"}, 0)
+	if c != looks[1].c || shape != looks[1].shape || fmt.Sprint(dashes) != looks[1].dashes {
+		t.Error("DRAGS looks different when it is the first method")
 	}
 }

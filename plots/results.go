@@ -231,12 +231,12 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 				continue
 			}
 			if len(ks) > 1 {
-				c, _, _ := methodStyle(mr.Spec.Name, i)
+				c, _, _ := methodStyle(methodNames(res), i)
 				if err := ly.band(ks, los, his, c, lowest, 1); err != nil {
 					return nil, err
 				}
 			}
-			l, sc, err := ly.curve(xy, mr.Spec.Name, i, vg.Points(2))
+			l, sc, err := ly.curve(xy, methodNames(res), i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
@@ -311,12 +311,12 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 				ks[j], los[j], his[j] = float64(a.K), a.Mean-a.SD, a.Mean+a.SD
 			}
 			if len(pts) > 1 {
-				c, _, _ := methodStyle(mr.Spec.Name, i)
+				c, _, _ := methodStyle(methodNames(res), i)
 				if err := ly.band(ks, los, his, c, lowest, 1); err != nil {
 					return nil, err
 				}
 			}
-			l, sc, err := ly.curve(xy, mr.Spec.Name, i, vg.Points(2))
+			l, sc, err := ly.curve(xy, methodNames(res), i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
@@ -353,7 +353,7 @@ func fewGroupsMarks(p *plot.Plot, res *experiment.Result, only int, bottom, top 
 		if err != nil {
 			return err
 		}
-		l.Color, _, _ = methodStyle(mr.Spec.Name, i)
+		l.Color, _, _ = methodStyle(methodNames(res), i)
 		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s: fewer groups than k beyond %d (filled by F)", mr.Label, *mr.FewestGroups), l)

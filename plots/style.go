@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"steadfast/compute/experiment"
 )
 
 func init() {
@@ -38,31 +40,63 @@ var shapes = []draw.GlyphDrawer{
 }
 
 // methodLook fixes each method's colour and marker (indices into palette and shapes),
-// the same in every figure and run. Eleven methods share seven colours, so the methods
-// a paper compares differ in colour: DRAGS, CGS, K-means and SVM-RFE (DRAGS, CGS);
+// the same in every figure and run. Twelve methods share seven colours, so the methods
+// a paper compares differ in colour: DRAGS, DGF, CGS, K-means and SVM-RFE (DRAGS, CGS);
 // information gain, ReliefF, SVM-ONE and SVM-RFE (Kalousis); SVM-RFE, ensemble SVM-RFE
 // and stability selection (MIDS); and those sharing a colour differ in marker.
 var methodLook = map[string]struct{ colour, shape int }{
 	"fstat": {0, 0}, "svmrfe": {1, 1}, "drags": {2, 2}, "cgs": {3, 3}, "relieff": {4, 4},
 	"svmone": {5, 5}, "ensemblerfe": {6, 6}, "kmeans": {5, 7}, "infogain": {3, 4},
-	"stabsel": {2, 6}, "bootstrap": {6, 0},
+	"stabsel": {2, 6}, "bootstrap": {6, 0}, "dgf": {4, 2},
 }
 
-// methodStyle is the colour, marker and dashes of a method by its name (as in
-// method.Spec); a MIDS-prefiltered method has its base's colour and marker, dashed.
-// Names outside the list take slot fallback, past the listed methods.
-func methodStyle(name string, fallback int) (color.Color, draw.GlyphDrawer, []vg.Length) {
-	base, mids := strings.CutSuffix(name, "+mids")
+// Line patterns: a MIDS-prefiltered method is dashed; a second setting of a method in
+// the same figure (DRAGS and DRAGS with the paper's bandwidth) is dash-dotted, and both
+// dash-dot-dotted. The dotted pattern is fewGroupsMarks'.
+var (
+	midsDashes    = []vg.Length{vg.Points(5), vg.Points(2.5)}
+	variantDashes = []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}
+	bothDashes    = []vg.Length{vg.Points(5), vg.Points(2), vg.Points(1.5), vg.Points(2), vg.Points(1.5), vg.Points(2)}
+)
+
+// methodStyle is the colour, marker and dashes of method i of a figure whose methods
+// are names (as in method.Spec). A method has its name's colour and marker; a
+// MIDS-prefiltered one its base's, dashed. The n-th repeat of a name (another setting
+// of the same method) keeps the colour and takes the marker n x 3 further on, with
+// its own line pattern. Names outside the list take slot i past the listed methods.
+func methodStyle(names []string, i int) (color.Color, draw.GlyphDrawer, []vg.Length) {
+	base, mids := strings.CutSuffix(names[i], "+mids")
 	look, ok := methodLook[base]
 	if !ok {
-		i := len(methodLook) + fallback
-		look.colour, look.shape = i%len(palette), i%len(shapes)
+		j := len(methodLook) + i
+		look.colour, look.shape = j%len(palette), j%len(shapes)
 	}
+	repeat := 0
+	for _, n := range names[:i] {
+		if n == names[i] {
+			repeat++
+		}
+	}
+	look.shape = (look.shape + 3*repeat) % len(shapes)
 	var dashes []vg.Length
-	if mids {
-		dashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
+	switch {
+	case mids && repeat > 0:
+		dashes = bothDashes
+	case mids:
+		dashes = midsDashes
+	case repeat > 0:
+		dashes = variantDashes
 	}
 	return palette[look.colour], shapes[look.shape], dashes
+}
+
+// methodNames is the names of res's methods, in order, for methodStyle.
+func methodNames(res *experiment.Result) []string {
+	names := make([]string, len(res.Methods))
+	for i, mr := range res.Methods {
+		names[i] = mr.Spec.Name
+	}
+	return names
 }
 
 // tint is c mixed with white, share of c: an opaque pale colour for bands, alike in
@@ -112,14 +146,14 @@ func (l *layers) band(x, lo, hi []float64, c color.Color, bottom, top float64) e
 	return nil
 }
 
-// curve adds a method's line through xy with its markers, and returns both for the
+// curve adds the line of method i of names through xy with its markers, and returns both for the
 // legend.
-func (l *layers) curve(xy plotter.XYs, name string, fallback int, radius vg.Length) (*plotter.Line, *plotter.Scatter, error) {
+func (l *layers) curve(xy plotter.XYs, names []string, i int, radius vg.Length) (*plotter.Line, *plotter.Scatter, error) {
 	line, sc, err := plotter.NewLinePoints(xy)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, shape, dashes := methodStyle(name, fallback)
+	c, shape, dashes := methodStyle(names, i)
 	line.Color, sc.Color = c, c
 	line.Width = vg.Points(1.5)
 	line.Dashes = dashes

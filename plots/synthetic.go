@@ -46,16 +46,18 @@ func SampleSize(res *experiment.SyntheticResult, measure int) Figure {
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		var ly layers
+		names := make([]string, len(res.Labels))
+		for mi := range names {
+			if mi < len(s.Methods) {
+				names[mi] = s.Methods[mi].Name
+			}
+		}
 		for mi, label := range res.Labels {
 			var xy plotter.XYs
 			for si, n := range s.Sizes {
 				xy = append(xy, plotter.XY{X: float64(n), Y: values[mi][si]})
 			}
-			name := ""
-			if mi < len(s.Methods) {
-				name = s.Methods[mi].Name
-			}
-			l, sc, err := ly.curve(xy, name, mi, vg.Points(2.5))
+			l, sc, err := ly.curve(xy, names, mi, vg.Points(2.5))
 			if err != nil {
 				return nil, err
 			}

@@ -77,10 +77,10 @@ func (u *UI) exportTable(t *widgets.StringTable, name string) {
 // features, the selection grid's features, the groups' representatives or the MIDS
 // genes; on the charts' tabs, the top features.
 func (u *UI) copyTabGenes() {
-	t, col := u.topTable, 0
+	t, col := u.results.topTable, 0
 	switch u.selectedTab() {
 	case tabGrid:
-		t = u.gridTable
+		t = u.results.gridTable
 	case tabGroups:
 		t, col = u.groups.table, 1
 	case tabMIDS:

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
 	"steadfast/plots"
@@ -36,7 +35,7 @@ func (u *UI) ShowOpen() {
 			return
 		}
 		d.Hide()
-		u.LoadFile(p, u.readOptions())
+		u.LoadFile(p, u.dataTab.readOptions("")) // another file: not the class file given for the last
 	}
 	path.OnSubmitted = func(string) { open() }
 	browse := u.browseButton(path, dataExtensions)
@@ -188,22 +187,6 @@ func (u *UI) saveAs(name string, exts []string, save func(path string) error) {
 	d.Show()
 }
 
-// showDataSettings puts a configuration's reading and preprocessing settings on the
-// Data tab, so the data reloaded for a reopened run are read and prepared as the run's
-// were (a run on log2 data is not shown beside raw values).
-func (u *UI) showDataSettings(cfg experiment.Config) {
-	u.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[cfg.Read.Orientation])
-	u.classEntry.SetText(cfg.Read.ClassName)
-	u.sheetEntry.SetText(cfg.Read.Sheet)
-	u.symbolsEntry.SetText(cfg.Read.SymbolsPath)
-	// set without their callbacks: the data the run used are loaded next, prepared so
-	for c, v := range map[*widget.Check]bool{u.log2Check: cfg.Prep.Log2, u.cpmCheck: cfg.Prep.LogCPM,
-		u.constCheck: cfg.Prep.DropConstant, u.missCheck: cfg.Prep.DropMissing, u.zCheck: cfg.ZScore} {
-		c.Checked = v
-		c.Refresh()
-	}
-}
-
 // ShowOpenRun reopens a saved run: its results and its settings.
 func (u *UI) ShowOpenRun() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -227,11 +210,7 @@ func (u *UI) OpenRun(path string) {
 	}
 	u.methods.set(s.Config.Methods)
 	u.protocol.set(s.Config)
-	u.showDataSettings(s.Config)
-	u.topVar.SetText("")
-	if s.Config.TopVariance > 0 {
-		u.topVar.SetText(strconv.Itoa(s.Config.TopVariance))
-	}
+	u.dataTab.set(s.Config)
 	u.setResult(s.Result)
 	u.setTools(s.Tools)
 	u.unsaved = false

@@ -38,7 +38,6 @@ type kChooserView struct {
 
 func newKChooserView(u *UI) *kChooserView {
 	k := &kChooserView{u: u, chart: u.newChart("Press Compute to see, for each K, how correlated every feature is with its K nearest features (DRAGS Fig. 1). A K whose box has spread but stays high is a good bandwidth; the papers use K = 5.")}
-	k.chart.OnError = u.showError
 	k.button = widget.NewButton("Compute for these data", k.compute)
 	k.self = widget.NewCheck("Feature is its own first neighbour (DRAGS paper)", nil)
 	k.content = container.NewBorder(container.NewHBox(k.button, k.self), nil, nil, nil, k.chart)
@@ -88,7 +87,6 @@ type wrapperView struct {
 
 func newWrapperView(u *UI) *wrapperView {
 	v := &wrapperView{u: u, chart: u.newChart("Press Compute: for each Na, the bootstrap wrapper ranks the genes and the area under its learning curve (3-NN, 5-fold CV, top 100 genes) is drawn, with the exhaustive K = 1 baseline.")}
-	v.chart.OnError = u.showError
 	v.nas = widget.NewEntry()
 	v.nas.SetText("0.2, 0.4, 0.6, 0.8, 1")
 	v.ne = widget.NewSelect([]string{"1 x p", "2 x p", "3 x p"}, nil)
@@ -175,7 +173,6 @@ func newMIDSView(u *UI) *midsView {
 		table: widgets.NewStringTable(),
 		chart: u.newChart("The MIDS size for each epsilon from 0.5 to 0.8 appears here.")}
 	v.summary.Wrapping = fyne.TextWrapWord
-	v.chart.OnError = u.showError
 	var opts []string
 	for _, e := range study.MIDSEpsilons {
 		opts = append(opts, strconv.FormatFloat(e, 'g', 3, 64))
@@ -237,7 +234,6 @@ type sampleSizeView struct {
 
 func newSampleSizeView(u *UI) *sampleSizeView {
 	v := &sampleSizeView{u: u, chart: u.newChart("Press Compute: for each training size, synthetic data with 10 known relevant groups of correlated genes (as in the CGS and MIDS papers), 10 x 10-fold CV with the methods ticked on the Methods tab, and the precision, Sim_ID and test accuracy of their top k. Larger sizes take much longer.")}
-	v.chart.OnError = u.showError
 	v.preset = widget.NewSelect([]string{"d1k", "d5k"}, nil)
 	v.preset.SetSelected("d1k")
 	v.sizes = widget.NewEntry()

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,21 +88,8 @@ type UI struct {
 	// unsaved is set when a run or a tool finishes and cleared when the run is saved
 	unsaved bool
 
-	// Data tab
-	summary      *widget.Label
-	preview      *widgets.StringTable
-	orientation  *widget.Select
-	classEntry   *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
-	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the first
-	symbolsEntry *widget.Entry       // a probe-to-symbol annotation file, "" none
-	// classChoices are the options the class field offers
-	classChoices []dataset.ClassChoice
-	log2Check    *widget.Check
-	cpmCheck     *widget.Check
-	topVar       *widget.Entry // how many of the most variable features to keep, "" all
-	constCheck   *widget.Check
-	missCheck    *widget.Check
-	zCheck       *widget.Check
+	dataTab *dataView
+	results *resultsView
 
 	methods  *methodPanel
 	protocol *protocolPanel
@@ -113,25 +99,9 @@ type UI struct {
 	mids     *midsView
 	samples  *sampleSizeView
 
-	// results
-	tabs        *container.AppTabs
-	toolTabs    *container.AppTabs // inside the Tools tab
-	stabChart   *widgets.Chart
-	stabMeasure *widget.Select
-	stabSplit   *widget.Check
-	accSplit    *widget.Check
-	accChart    *widgets.Chart
-	accClass    *widget.Select
-	gridChart   *widgets.Chart
-	gridMethod  *widget.Select
-	gridK       *widget.Entry
-	gridTable   *widgets.StringTable
-	topMethod   *widget.Select
-	topTable    *widgets.StringTable
-	errClass    *widget.Select
-	errTable    *widgets.StringTable
-	numbers     *widget.Label
-	stale       *widget.Label // says when the results shown are of other data than those open
+	tabs     *container.AppTabs
+	toolTabs *container.AppTabs // inside the Tools tab
+	stale    *widget.Label      // says when the results shown are of other data than those open
 
 	progress *widgets.Progress
 	runBtn   *widget.Button
@@ -150,94 +120,18 @@ func NewUI(a fyne.App, w fyne.Window) *UI {
 func (u *UI) Content() fyne.CanvasObject { return u.content }
 
 func (u *UI) build() {
-	u.summary = widget.NewLabel("")
-	u.summary.Wrapping = fyne.TextWrapWord
-	u.preview = widgets.NewStringTable()
-	u.orientation = widget.NewSelect([]string{"Detect", "Samples are rows", "Samples are columns"}, nil)
-	u.orientation.SetSelectedIndex(0)
-	u.classEntry = widget.NewSelectEntry(nil)
-	u.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
-	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
-		if u.path != "" {
-			u.LoadFile(u.path, u.readOptions())
-		}
-	})
-	prepChanged := func(bool) { u.applyPrep() }
-	u.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
-	u.cpmCheck = widget.NewCheck("log-CPM (RNA-seq counts: log2 counts per million)", prepChanged)
-	u.topVar = widget.NewEntry()
-	u.topVar.SetPlaceHolder("all")
-	u.constCheck = widget.NewCheck("drop constant features", prepChanged)
-	u.constCheck.Checked = true
-	u.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
-	u.zCheck = widget.NewCheck("z-score every feature (inside each training set)", nil)
-	u.zCheck.Checked = true
-	u.sheetEntry = widget.NewEntry()
-	u.sheetEntry.SetPlaceHolder("the active sheet (Excel workbooks)")
-	u.symbolsEntry = widget.NewEntry()
-	u.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
-	readForm := widget.NewForm(
-		widget.NewFormItem("Orientation", u.orientation),
-		widget.NewFormItem("Class column/row", u.classEntry),
-		widget.NewFormItem("Sheet", u.sheetEntry),
-		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(u.symbolsEntry, dataExtensions), u.symbolsEntry)),
-	)
-	dataTab := container.NewBorder(
-		container.NewVBox(
-			container.NewHBox(
-				widget.NewButtonWithIcon("Open data...", theme.FolderOpenIcon(), u.ShowOpen),
-				widget.NewButtonWithIcon("Example", theme.HomeIcon(), u.openExample),
-			),
-			u.summary,
-			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
-			widget.NewCard("", "Preprocessing", container.NewVBox(u.log2Check, u.cpmCheck, u.constCheck, u.missCheck, u.zCheck,
-				container.NewBorder(nil, nil, widget.NewLabel("rank only the most variable (in each training set):"), nil, u.topVar))),
-			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		), nil, nil, nil, u.preview.Table)
+	u.dataTab = newDataView(u)
 
 	u.methods = newMethodPanel()
 	u.protocol = newProtocolPanel()
 
 	left := container.NewAppTabs(
-		container.NewTabItemWithIcon("Data", theme.FileIcon(), wheelScroll(dataTab)),
+		container.NewTabItemWithIcon("Data", theme.FileIcon(), wheelScroll(u.dataTab.content)),
 		container.NewTabItemWithIcon("Methods", theme.ListIcon(), wheelScroll(u.methods.content)),
 		container.NewTabItemWithIcon("Protocol", theme.SettingsIcon(), wheelScroll(u.protocol.content)),
 	)
 
-	onErr := func(err error) { u.showError(err) }
-	u.stabChart = u.newChart("Press Run to see how stable each method's selection is.")
-	u.stabChart.OnError = onErr
-	var measures []string
-	for _, m := range plots.Measures {
-		measures = append(measures, plots.PlainText(m.Label))
-	}
-	u.stabMeasure = widget.NewSelect(measures, func(string) { u.showResults() })
-	u.stabMeasure.SetSelectedIndex(0)
-	u.numbers = widget.NewLabel("")
-	u.numbers.Wrapping = fyne.TextWrapWord
-
-	u.accChart = u.newChart("Accuracy appears after a run.")
-	u.accChart.OnError = onErr
-	u.accClass = widget.NewSelect(nil, func(string) { u.showResults() })
-	// one panel per method keeps overlapping bands readable; shown and exported so
-	u.stabSplit = widget.NewCheck("one panel per method", func(bool) { u.showResults() })
-	u.accSplit = widget.NewCheck("one panel per method", func(bool) { u.showResults() })
-
-	u.gridChart = u.newChart("The selection-frequency grid appears after a run.")
-	u.gridChart.OnError = onErr
-	u.gridMethod = widget.NewSelect(nil, func(string) { u.showResults() })
-	u.gridK = widget.NewEntry()
-	u.gridK.SetText("10")
-	u.gridK.OnSubmitted = func(string) { u.showResults() }
-	u.gridTable = widgets.NewStringTable()
-
-	u.topMethod = widget.NewSelect(nil, func(string) { u.showResults() })
-	u.topTable = widgets.NewStringTable()
-
-	u.errClass = widget.NewSelect(nil, func(string) { u.showResults() })
-	u.errTable = widgets.NewStringTable()
-	errNote := widget.NewLabel("After a run with two or more methods: each method's test error and S_S stability at k = 10, 20, ..., 50 (Kalousis et al. Table 3). \"top group\" marks the method of least error and those McNemar's test (p >= 0.05) does not separate from it; among them, prefer the most stable.")
-	errNote.Wrapping = fyne.TextWrapWord
+	u.results = newResultsView(u)
 
 	u.groups = newGroupsView(u)
 	u.kchooser = newKChooserView(u)
@@ -250,21 +144,9 @@ func (u *UI) build() {
 		container.NewTabItem("MIDS", u.mids.content),
 		container.NewTabItem("Sample size", u.samples.content),
 	)
-	gridSplit := container.NewHSplit(u.gridChart, u.gridTable.Table)
-	gridSplit.Offset = 0.72
-	u.tabs = container.NewAppTabs(
-		container.NewTabItem("Stability", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Measure"), u.stabMeasure, u.stabSplit), u.numbers, nil, nil, u.stabChart)),
-		container.NewTabItem("Accuracy", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Classifier"), u.accClass, u.accSplit), nil, nil, nil, u.accChart)),
-		container.NewTabItem("Selection grid", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Method"), u.gridMethod, widget.NewLabel("top k"), u.gridK, u.tableActions(u.gridTable, 0, "selection-frequency")), nil, nil, nil, gridSplit)),
-		container.NewTabItem("Top features", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Method"), u.topMethod, u.tableActions(u.topTable, 0, "top-features")), nil, nil, nil, u.topTable.Table)),
-		container.NewTabItem("Errors", container.NewBorder(
-			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), u.errClass, u.tableActions(u.errTable, -1, "errors")), errNote), nil, nil, nil, u.errTable.Table)),
+	u.tabs = container.NewAppTabs(append(u.results.tabs,
 		container.NewTabItem("Groups", u.groups.content),
-		container.NewTabItem("Tools", u.toolTabs),
+		container.NewTabItem("Tools", u.toolTabs))...,
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
@@ -284,7 +166,13 @@ func (u *UI) build() {
 	split := container.NewHSplit(left, container.NewBorder(u.stale, nil, nil, nil, u.tabs))
 	split.Offset = 0.34
 	u.content = container.NewBorder(toolbar, u.progress.Content, nil, nil, split)
+	u.addShortcuts()
+	u.win.SetCloseIntercept(u.Quit)
+}
 
+// addShortcuts binds the window's keys: Ctrl+O open, R run, E export, S save, Q quit,
+// Shift+Ctrl+C copy the tab's genes, Ctrl+C the selected table row.
+func (u *UI) addShortcuts() {
 	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowOpen() })
 	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.Run() })
 	u.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { u.ShowExport() })
@@ -296,7 +184,6 @@ func (u *UI) build() {
 			u.copySelectedRow(u.lastTable)
 		}
 	})
-	u.win.SetCloseIntercept(u.Quit)
 }
 
 // Quit closes the window, first asking when a finished run has not been saved.
@@ -316,42 +203,6 @@ func (u *UI) Quit() {
 			closeNow()
 		}
 	}, u.win)
-}
-
-// classOptions are the class field's choices, each with the classes it gives.
-func (u *UI) classOptions() []string {
-	options := make([]string, len(u.classChoices))
-	for i, c := range u.classChoices {
-		options[i] = c.String()
-	}
-	return options
-}
-
-// className is the class field's text, or the key of the annotation chosen from its list.
-func (u *UI) className() string {
-	name := strings.TrimSpace(u.classEntry.Text)
-	for _, c := range u.classChoices {
-		if name == c.String() {
-			return c.Key
-		}
-	}
-	return name
-}
-
-func (u *UI) readOptions() dataset.Options {
-	o := dataset.Options{ClassName: u.className(), CLSPath: u.readOpt.CLSPath,
-		Sheet: strings.TrimSpace(u.sheetEntry.Text), SymbolsPath: strings.TrimSpace(u.symbolsEntry.Text)}
-	switch u.orientation.SelectedIndex() {
-	case 1:
-		o.Orientation = dataset.SamplesAsRows
-	case 2:
-		o.Orientation = dataset.SamplesAsColumns
-	}
-	return o
-}
-
-func (u *UI) prep() dataset.Prep {
-	return dataset.Prep{Log2: u.log2Check.Checked, LogCPM: u.cpmCheck.Checked, DropConstant: u.constCheck.Checked, DropMissing: u.missCheck.Checked}
 }
 
 // LoadFile reads path in the background; on success it replaces the data, on failure
@@ -386,7 +237,7 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 // setData makes ds the current data and shows its summary; data that preprocessing
 // leaves empty are refused (false) and the previous data kept.
 func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
-	data, dropped, err := study.Prepare(ds, u.prep())
+	data, dropped, err := study.Prepare(ds, u.dataTab.prep())
 	if err != nil {
 		u.showError(err)
 		return false
@@ -394,8 +245,7 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	u.loads++ // a load still running is stale now
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
-	u.classChoices = ds.ClassChoices
-	u.classEntry.SetOptions(u.classOptions())
+	u.dataTab.setClassChoices(ds.ClassChoices)
 	u.showSummary()
 	u.markStale()
 	return true
@@ -425,7 +275,7 @@ func (u *UI) applyPrep() {
 	if u.raw == nil {
 		return
 	}
-	data, dropped, err := study.Prepare(u.raw, u.prep())
+	data, dropped, err := study.Prepare(u.raw, u.dataTab.prep())
 	if err != nil {
 		u.showError(err)
 		return
@@ -436,80 +286,18 @@ func (u *UI) applyPrep() {
 
 // showSummary shows what the user should know of the data.
 func (u *UI) showSummary() {
-	s := dataset.Summarize(u.raw)
-	n, p := u.data.Dims()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d samples, %d features", u.raw.Name, s.Samples, s.Features)
-	if p != s.Features {
-		fmt.Fprintf(&b, " (%d after preprocessing)", p)
-	}
-	b.WriteString("\nClasses: ")
-	for i, c := range s.Classes {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s %d", c, s.ClassCounts[i])
-	}
-	if s.MissingCells > 0 {
-		fmt.Fprintf(&b, "\nMissing or non-finite values: %d cells in %d features (e.g. %s). Tick \"drop features with missing values\" to analyse the rest.",
-			s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
-	} else {
-		b.WriteString("\nNo missing values.")
-	}
-	if len(s.ConstantFeatures) > 0 {
-		fmt.Fprintf(&b, "\nConstant features: %d (%s)", len(s.ConstantFeatures), listSome(s.ConstantFeatures, 5))
-	}
-	if len(u.dropped) > 0 {
-		fmt.Fprintf(&b, "\nDropped: %d features (%s)", len(u.dropped), listSome(u.dropped, 5))
-	}
-	if s.Counts && !u.cpmCheck.Checked {
-		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick log-CPM to analyse them.")
-	}
-	if s.Unlogged && !u.log2Check.Checked && !u.cpmCheck.Checked {
-		b.WriteString("\nNo value is negative and some exceed 1000: these look like unlogged intensities, where a few bright probes dominate. Tick log2 to analyse them.")
-	}
-	for _, note := range s.Notes {
-		b.WriteString("\nNote: " + note)
-	}
-	if len(s.Classes) < 2 {
-		b.WriteString("\nOnly one class: a stability study needs two or more.")
-	}
-	u.summary.SetText(b.String())
-	// preview: first samples x first features
-	cols := min(p, 8)
-	header := []string{"sample", "class"}
-	header = append(header, u.data.Features[:cols]...)
-	var rows [][]string
-	for i := 0; i < min(n, 12); i++ {
-		row := []string{u.data.Samples[i], u.data.Classes[u.data.Labels[i]]}
-		for j := 0; j < cols; j++ {
-			row = append(row, strconv.FormatFloat(u.data.X.At(i, j), 'g', 5, 64))
-		}
-		rows = append(rows, row)
-	}
-	u.preview.SetRows(header, rows, 90)
+	u.dataTab.show(u.raw, u.data, u.dropped)
 	u.win.SetTitle("Steadfast")
-}
-
-func listSome(s []string, k int) string {
-	if len(s) <= k {
-		return strings.Join(s, ", ")
-	}
-	return strings.Join(s[:k], ", ") + ", ..."
 }
 
 // Config gathers the settings of the forms.
 func (u *UI) Config() (experiment.Config, error) {
 	cfg := experiment.DefaultConfig()
-	cfg.DataPath, cfg.Read, cfg.Prep, cfg.ZScore = u.path, u.readOpt, u.prep(), u.zCheck.Checked
-	if t := strings.TrimSpace(u.topVar.Text); t != "" {
-		n, err := strconv.Atoi(t)
-		if err != nil || n < 1 {
-			return cfg, fmt.Errorf("the most variable features to keep: %q is not a positive whole number (leave it empty to keep every feature)", t)
-		}
-		cfg.TopVariance = n
+	cfg.DataPath, cfg.Read = u.path, u.readOpt
+	err := u.dataTab.fill(&cfg)
+	if err != nil {
+		return cfg, err
 	}
-	var err error
 	if cfg.Methods, err = u.methods.specs(); err != nil {
 		return cfg, err
 	}
@@ -639,91 +427,16 @@ func (u *UI) Result() *experiment.Result { return u.result }
 func (u *UI) setResult(res *experiment.Result) {
 	u.result = res
 	defer u.markStale()
-	var methods []string
-	for _, m := range res.Methods {
-		methods = append(methods, m.Label)
-	}
-	var classes []string
-	for _, c := range res.Config.Classifiers {
-		classes = append(classes, experiment.ClassifierLabel(c))
-	}
-	for _, s := range []*widget.Select{u.gridMethod, u.topMethod} {
-		s.Options = methods
-		if s.SelectedIndex() < 0 || s.SelectedIndex() >= len(methods) {
-			s.Selected = methods[0]
-		}
-		s.Refresh()
-	}
-	for _, s := range []*widget.Select{u.accClass, u.errClass} {
-		s.Options = classes
-		if s.SelectedIndex() < 0 && len(classes) > 0 {
-			s.Selected = classes[0]
-		}
-		s.Refresh()
-	}
-	u.gridK.SetText(strconv.Itoa(res.Config.GridK))
+	u.results.setResult(res)
 	u.groups.setResult(res)
 	u.showResults()
 }
 
-// showResults redraws the result views from u.result and the selectors.
+// showResults redraws the result tabs from u.result and their selectors.
 func (u *UI) showResults() {
-	res := u.result
-	if res == nil || u.stabChart == nil {
-		return
+	if u.result != nil && u.results != nil {
+		u.results.show(u.result)
 	}
-	u.stabChart.SetRender(renderer(u.currentFigure(tabStability)))
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %d samples. Whole-ranking stability (%s): ", res.Data.Name, res.Data.Samples, res.Config.Mode)
-	for i, m := range res.Methods {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s S_W = %s, S_R = %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
-		if note := m.FewGroupsNote(); note != "" {
-			fmt.Fprintf(&b, " (note: %s)", note)
-		}
-		if m.Unconverged > 0 {
-			fmt.Fprintf(&b, " (warning: %d model fits stopped at their iteration cap; the ranking may depend on solver precision; for an SVM raise Max passes)", m.Unconverged)
-		}
-	}
-	if tests := experiment.StabilityTests(res); tests != "" {
-		b.WriteString("\n" + tests)
-	}
-	u.numbers.SetText(b.String())
-	if f := u.currentFigure(tabAccuracy); f.Build != nil {
-		u.accChart.SetRender(renderer(f))
-	} else {
-		u.accChart.SetRender(nil)
-	}
-	u.gridChart.SetRender(renderer(u.currentFigure(tabGrid)))
-	mi := max(u.gridMethod.SelectedIndex(), 0)
-	k := u.gridKValue()
-	var rows [][]string
-	feats, count := plots.SelectionOrder(res, mi, k)
-	for _, j := range feats {
-		rows = append(rows, []string{res.Data.Features[j], fmt.Sprintf("%d/%d", count[j], len(res.Methods[mi].Runs))})
-	}
-	u.gridTable.SetRows([]string{"feature", "selected"}, rows, 140, 80)
-	top := plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
-	u.topTable.SetRows(top.Table[0], top.Table[1:], 160, 140, 90, 140, 140)
-	if et := u.currentFigure(tabErrors); len(et.Table) > 0 {
-		widths := []float32{50}
-		for range res.Methods {
-			widths = append(widths, 150, 100, 160)
-		}
-		u.errTable.SetRows(et.Table[0], et.Table[1:], widths...)
-	} else {
-		u.errTable.SetRows(nil, nil)
-	}
-}
-
-func (u *UI) gridKValue() int {
-	k, err := strconv.Atoi(strings.TrimSpace(u.gridK.Text))
-	if err != nil || k < 1 {
-		return u.result.Config.GridK
-	}
-	return k
 }
 
 // The result tabs, in order; the tools are tabs inside the Tools tab.
@@ -778,29 +491,10 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 	case tabSampleSize:
 		return u.samples.figure
 	}
-	res := u.result
-	if res == nil {
+	if u.result == nil {
 		return plots.Figure{}
 	}
-	switch tab {
-	case tabStability:
-		return split(u.stabSplit, plots.StabilityVsK(res, plots.Measures[max(u.stabMeasure.SelectedIndex(), 0)]))
-	case tabAccuracy:
-		ci := u.accClass.SelectedIndex()
-		if ci < 0 || ci >= len(res.Config.Classifiers) {
-			return plots.Figure{}
-		}
-		return split(u.accSplit, plots.AccuracyVsK(res, res.Config.Classifiers[ci]))
-	case tabGrid:
-		return plots.SelectionGrid(res, max(u.gridMethod.SelectedIndex(), 0), u.gridKValue())
-	case tabErrors:
-		ci := u.errClass.SelectedIndex()
-		if len(res.Methods) < 2 || ci < 0 || ci >= len(res.Config.Classifiers) {
-			return plots.Figure{}
-		}
-		return plots.ErrorTable(res, res.Config.Classifiers[ci])
-	}
-	return plots.TopTable(res, max(u.topMethod.SelectedIndex(), 0))
+	return u.results.figure(u.result, tab)
 }
 
 // renderer adapts a figure to the chart widget.
@@ -818,10 +512,12 @@ func renderer(f plots.Figure) widgets.RenderFunc {
 	}
 }
 
-// newChart returns a chart whose finished renders reach the UI through u.do.
+// newChart returns a chart whose finished renders reach the UI through u.do and
+// whose errors are shown in a dialog.
 func (u *UI) newChart(placeholder string) *widgets.Chart {
 	c := widgets.NewChart(placeholder)
 	c.Do = func(f func()) { u.do(f) }
+	c.OnError = u.showError
 	return c
 }
 

@@ -76,8 +76,8 @@ func TestWindowLoadRunExport(t *testing.T) {
 		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	u, _ := newTestUI(t)
-	if !strings.Contains(u.summary.Text, "100 samples, 1000 features") {
-		t.Fatalf("example not shown: %q", u.summary.Text)
+	if !strings.Contains(u.dataTab.summary.Text, "100 samples, 1000 features") {
+		t.Fatalf("example not shown: %q", u.dataTab.summary.Text)
 	}
 	// a broken file: a message, and the example stays
 	dir := t.TempDir()
@@ -85,15 +85,15 @@ func TestWindowLoadRunExport(t *testing.T) {
 	os.WriteFile(bad, []byte("g1,g2,class\n1,2,A\n3,oops,B\n"), 0o644)
 	serialized(func() { u.LoadFile(bad, dataset.Options{}) })
 	waitFor(t, "the error", 5*time.Second, func() bool { return onUI(func() string { return u.progress.Status.Text }) != "Reading broken.csv..." })
-	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "previous data are kept") || !strings.Contains(u.summary.Text, "1000 features") {
-		t.Fatalf("after a bad file: status %q, summary %q", st, u.summary.Text)
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "previous data are kept") || !strings.Contains(u.dataTab.summary.Text, "1000 features") {
+		t.Fatalf("after a bad file: status %q, summary %q", st, u.dataTab.summary.Text)
 	}
 	serialized(func() { u.LoadFile(colon, dataset.Options{}) })
 	waitFor(t, "colon", 10*time.Second, func() bool {
-		return onUI(func() bool { return strings.Contains(u.summary.Text, "colon.csv: 62 samples, 2000 features") })
+		return onUI(func() bool { return strings.Contains(u.dataTab.summary.Text, "colon.csv: 62 samples, 2000 features") })
 	})
-	if !strings.Contains(u.summary.Text, "tumor 40, normal 22") {
-		t.Errorf("summary: %q", u.summary.Text)
+	if !strings.Contains(u.dataTab.summary.Text, "tumor 40, normal 22") {
+		t.Errorf("summary: %q", u.dataTab.summary.Text)
 	}
 	// DRAGS 2008 protocol, F and SVM-ONE, a short k grid
 	serialized(func() {
@@ -105,32 +105,32 @@ func TestWindowLoadRunExport(t *testing.T) {
 	})
 	// wait for what the user sees last: the whole-ranking numbers under the chart
 	waitFor(t, "the run", 60*time.Second, func() bool {
-		return onUI(func() bool { return strings.Contains(u.numbers.Text, "S_W") && u.cancel == nil })
+		return onUI(func() bool { return strings.Contains(u.results.numbers.Text, "S_W") && u.cancel == nil })
 	})
 	res := onUI(u.Result)
 	if res.Config.Protocol != "drags2008" || len(res.Methods) != 2 || res.Methods[1].Label != "SVM-ONE" || len(res.Methods[0].Runs) != 30 {
 		t.Fatalf("result: %s with %d methods", res.Config.Protocol, len(res.Methods))
 	}
-	waitFor(t, "the chart", 5*time.Second, func() bool { return onUI(func() image.Image { return u.stabChart.Image() }) != nil })
+	waitFor(t, "the chart", 5*time.Second, func() bool { return onUI(func() image.Image { return u.results.stabChart.Image() }) != nil })
 	// hovering a drawn point names it
 	serialized(func() {
-		pos, ok := u.stabChart.PointPosition(0)
+		pos, ok := u.results.stabChart.PointPosition(0)
 		if !ok {
 			t.Fatal("no points on the chart")
 		}
-		u.stabChart.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
+		u.results.stabChart.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
 	})
-	if tip := onUI(u.stabChart.Tooltip); !strings.Contains(tip, "k = 2") {
+	if tip := onUI(u.results.stabChart.Tooltip); !strings.Contains(tip, "k = 2") {
 		t.Errorf("tooltip %q", tip)
 	}
 	// top features table: F's best on Colon is Hsa.8147 (sklearn f_classif, compute/score/testdata)
-	serialized(func() { u.topMethod.SetSelectedIndex(0) })
-	if rows := onUI(u.topTable.Rows); len(rows) == 0 || rows[0][0] != "Hsa.8147" && rows[0][3] != "1" {
+	serialized(func() { u.results.topMethod.SetSelectedIndex(0) })
+	if rows := onUI(u.results.topTable.Rows); len(rows) == 0 || rows[0][0] != "Hsa.8147" && rows[0][3] != "1" {
 		t.Errorf("top table starts %v", rows[0])
 	}
 	// the error table (Kalousis Table 3): no k of 10, 20, ... in the grid, so one row per
 	// k; per method the error, S_S and the top-group mark, and the least error is marked
-	rows := onUI(u.errTable.Rows)
+	rows := onUI(u.results.errTable.Rows)
 	if len(rows) != 4 || len(rows[0]) != 7 {
 		t.Fatalf("error table %v", rows)
 	}
@@ -439,7 +439,7 @@ func TestToolsRefuseIncompleteData(t *testing.T) {
 		t.Fatal(err)
 	}
 	serialized(func() {
-		u.missCheck.SetChecked(false)
+		u.dataTab.missCheck.SetChecked(false)
 		if !u.setData(ds, "", dataset.Options{}) {
 			t.Fatal("data refused")
 		}
@@ -488,12 +488,12 @@ func TestCopyGenesAndRows(t *testing.T) {
 	}
 	serialized(func() { test.Tap(copyGenes) })
 	got := strings.Split(strings.TrimSpace(u.app.Clipboard().Content()), "\n")
-	rows := onUI(u.topTable.Rows)
+	rows := onUI(u.results.topTable.Rows)
 	if len(got) != len(rows) || got[0] != rows[0][0] || got[len(got)-1] != rows[len(rows)-1][0] {
 		t.Fatalf("clipboard holds %d genes starting %q; the table %d starting %q", len(got), got[0], len(rows), rows[0][0])
 	}
 	serialized(func() {
-		u.topTable.Table.Select(widget.TableCellID{Row: 2, Col: 1})
+		u.results.topTable.Table.Select(widget.TableCellID{Row: 2, Col: 1})
 		test.Tap(findButton(top, "Copy row"))
 	})
 	if want := strings.Join(rows[2], "\t") + "\n"; u.app.Clipboard().Content() != want {
@@ -595,10 +595,10 @@ func TestSeriesMatrixClassChoices(t *testing.T) {
 	serialized(func() { u.LoadFile(path, dataset.Options{}) })
 	waitFor(t, "the series", 5*time.Second, func() bool { return onUI(func() bool { return u.raw != nil && u.raw.Name == filepath.Base(path) }) })
 	// the pick list shows what each choice gives (counted by hand from the lines above)
-	if got := onUI(func() []string { return u.classOptions() }); strings.Join(got, "; ") != "tissue (tumour 2, normal 2); batch (1 2, 2 2)" {
+	if got := onUI(func() []string { return u.dataTab.classOptions() }); strings.Join(got, "; ") != "tissue (tumour 2, normal 2); batch (1 2, 2 2)" {
 		t.Errorf("class choices %v", got)
 	}
-	serialized(func() { u.classEntry.SetText("batch (1 2, 2 2)"); u.LoadFile(path, u.readOptions()) })
+	serialized(func() { u.dataTab.classEntry.SetText("batch (1 2, 2 2)"); u.LoadFile(path, u.dataTab.readOptions("")) })
 	waitFor(t, "batch as the class", 5*time.Second, func() bool {
 		return onUI(func() bool { return strings.Join(u.data.Classes, ",") == "1,2" })
 	})
@@ -627,8 +627,8 @@ func TestReadingOptionsSheetAndSymbols(t *testing.T) {
 	sym := filepath.Join(dir, "sym.txt")
 	os.WriteFile(sym, []byte("g1\tTP53\ng2\tBRCA1\n"), 0o644)
 	serialized(func() {
-		u.symbolsEntry.SetText(sym)
-		u.LoadFile(data, u.readOptions())
+		u.dataTab.symbolsEntry.SetText(sym)
+		u.LoadFile(data, u.dataTab.readOptions(""))
 	})
 	waitFor(t, "the data with symbols", 5*time.Second, func() bool {
 		return onUI(func() bool { return u.raw != nil && u.raw.Name == "d.csv" })
@@ -636,7 +636,7 @@ func TestReadingOptionsSheetAndSymbols(t *testing.T) {
 	if got := onUI(func() []string { return u.raw.Symbols }); strings.Join(got, ",") != "TP53,BRCA1" {
 		t.Errorf("symbols %v", got)
 	}
-	if o := onUI(u.readOptions); o.SymbolsPath != sym || o.Sheet != "" {
+	if o := onUI(func() dataset.Options { return u.dataTab.readOptions("") }); o.SymbolsPath != sym || o.Sheet != "" {
 		t.Errorf("options %+v", o)
 	}
 }
@@ -650,23 +650,23 @@ func TestOpenGEODataSetWithPlatformAnnotation(t *testing.T) {
 	geo := filepath.Join("..", "compute", "dataset", "testdata", "geo")
 	u, _ := newTestUI(t)
 	serialized(func() {
-		u.symbolsEntry.SetText(filepath.Join(geo, "GPL97.annot.gz"))
-		u.LoadFile(filepath.Join(geo, "GDS507.soft.gz"), u.readOptions())
+		u.dataTab.symbolsEntry.SetText(filepath.Join(geo, "GPL97.annot.gz"))
+		u.LoadFile(filepath.Join(geo, "GDS507.soft.gz"), u.dataTab.readOptions(""))
 	})
 	waitFor(t, "GDS507", 10*time.Second, func() bool {
 		return onUI(func() bool { return u.data != nil && u.raw.Name == "GDS507.soft.gz" })
 	})
-	summary := onUI(func() string { return u.summary.Text })
+	summary := onUI(func() string { return u.dataTab.summary.Text })
 	for _, want := range []string{"17 samples, 22645 features", "RCC 9, normal 8", "gene symbols for 13179 of 22645", "Tick log2"} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}
 	}
-	if got := onUI(func() []string { return u.classOptions() }); len(got) != 2 || got[0] != "disease state (RCC 9, normal 8)" {
+	if got := onUI(func() []string { return u.dataTab.classOptions() }); len(got) != 2 || got[0] != "disease state (RCC 9, normal 8)" {
 		t.Errorf("class choices %v", got)
 	}
-	serialized(func() { u.log2Check.SetChecked(true) })
-	if summary := onUI(func() string { return u.summary.Text }); strings.Contains(summary, "Tick log2") {
+	serialized(func() { u.dataTab.log2Check.SetChecked(true) })
+	if summary := onUI(func() string { return u.dataTab.summary.Text }); strings.Contains(summary, "Tick log2") {
 		t.Errorf("the log2 advice stays after ticking log2:\n%s", summary)
 	}
 	if sym := onUI(func() string { return u.data.Symbols[slices.Index(u.data.Features, "228581_at")] }); sym != "KCNJ10" {
@@ -710,7 +710,7 @@ func TestReopenedRunReadsDataAsTheRunDid(t *testing.T) {
 	waitFor(t, "the run's data", 5*time.Second, func() bool {
 		return onUI(func() bool { return u.data != nil && u.data.Name == "counts.csv" })
 	})
-	if got := onUI(func() []any { return []any{u.log2Check.Checked, u.symbolsEntry.Text} }); got[0] != true || got[1] != syms {
+	if got := onUI(func() []any { return []any{u.dataTab.log2Check.Checked, u.dataTab.symbolsEntry.Text} }); got[0] != true || got[1] != syms {
 		t.Errorf("Data tab after reopening: log2 %v, symbols %q", got[0], got[1])
 	}
 	// log2 of the first value, 4, is 2 (the run's preprocessing, not the raw value)

@@ -1,0 +1,230 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/widgets"
+)
+
+// dataView is the Data tab: the file's summary and preview, how it is read and how it
+// is preprocessed. The data themselves belong to the UI.
+type dataView struct {
+	summary      *widget.Label
+	preview      *widgets.StringTable
+	orientation  *widget.Select
+	classEntry   *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
+	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the active one
+	symbolsEntry *widget.Entry       // a probe-to-symbol annotation file, "" none
+	classChoices []dataset.ClassChoice
+	log2Check    *widget.Check
+	cpmCheck     *widget.Check
+	topVar       *widget.Entry // how many of the most variable features to keep, "" all
+	constCheck   *widget.Check
+	missCheck    *widget.Check
+	zCheck       *widget.Check
+	content      fyne.CanvasObject
+}
+
+// newDataView builds the Data tab; its buttons open files through u and a changed
+// preprocessing option prepares u's data again.
+func newDataView(u *UI) *dataView {
+	v := &dataView{summary: widget.NewLabel(""), preview: widgets.NewStringTable()}
+	v.summary.Wrapping = fyne.TextWrapWord
+	v.orientation = widget.NewSelect([]string{"Detect", "Samples are rows", "Samples are columns"}, nil)
+	v.orientation.SetSelectedIndex(0)
+	v.classEntry = widget.NewSelectEntry(nil)
+	v.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
+	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
+		if u.path != "" {
+			u.LoadFile(u.path, v.readOptions(u.readOpt.CLSPath))
+		}
+	})
+	prepChanged := func(bool) { u.applyPrep() }
+	v.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
+	v.cpmCheck = widget.NewCheck("log-CPM (RNA-seq counts: log2 counts per million)", prepChanged)
+	v.topVar = widget.NewEntry()
+	v.topVar.SetPlaceHolder("all")
+	v.constCheck = widget.NewCheck("drop constant features", prepChanged)
+	v.constCheck.Checked = true
+	v.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
+	v.zCheck = widget.NewCheck("z-score every feature (inside each training set)", nil)
+	v.zCheck.Checked = true
+	v.sheetEntry = widget.NewEntry()
+	v.sheetEntry.SetPlaceHolder("the active sheet (Excel workbooks)")
+	v.symbolsEntry = widget.NewEntry()
+	v.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
+	readForm := widget.NewForm(
+		widget.NewFormItem("Orientation", v.orientation),
+		widget.NewFormItem("Class column/row", v.classEntry),
+		widget.NewFormItem("Sheet", v.sheetEntry),
+		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(v.symbolsEntry, dataExtensions), v.symbolsEntry)),
+	)
+	v.content = container.NewBorder(
+		container.NewVBox(
+			container.NewHBox(
+				widget.NewButtonWithIcon("Open data...", theme.FolderOpenIcon(), u.ShowOpen),
+				widget.NewButtonWithIcon("Example", theme.HomeIcon(), u.openExample),
+			),
+			v.summary,
+			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
+			widget.NewCard("", "Preprocessing", container.NewVBox(v.log2Check, v.cpmCheck, v.constCheck, v.missCheck, v.zCheck,
+				container.NewBorder(nil, nil, widget.NewLabel("rank only the most variable (in each training set):"), nil, v.topVar))),
+			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		), nil, nil, nil, v.preview.Table)
+	return v
+}
+
+// setClassChoices offers choices (a file's annotations) in the class field.
+func (v *dataView) setClassChoices(choices []dataset.ClassChoice) {
+	v.classChoices = choices
+	v.classEntry.SetOptions(v.classOptions())
+}
+
+// classOptions are the class field's choices, each with the classes it gives.
+func (v *dataView) classOptions() []string {
+	options := make([]string, len(v.classChoices))
+	for i, c := range v.classChoices {
+		options[i] = c.String()
+	}
+	return options
+}
+
+// className is the class field's text, or the key of the annotation chosen from its list.
+func (v *dataView) className() string {
+	name := strings.TrimSpace(v.classEntry.Text)
+	for _, c := range v.classChoices {
+		if name == c.String() {
+			return c.Key
+		}
+	}
+	return name
+}
+
+// readOptions are the reading settings of the form, with the class file clsPath.
+func (v *dataView) readOptions(clsPath string) dataset.Options {
+	o := dataset.Options{ClassName: v.className(), CLSPath: clsPath,
+		Sheet: strings.TrimSpace(v.sheetEntry.Text), SymbolsPath: strings.TrimSpace(v.symbolsEntry.Text)}
+	switch v.orientation.SelectedIndex() {
+	case 1:
+		o.Orientation = dataset.SamplesAsRows
+	case 2:
+		o.Orientation = dataset.SamplesAsColumns
+	}
+	return o
+}
+
+// prep is the preprocessing the form asks for.
+func (v *dataView) prep() dataset.Prep {
+	return dataset.Prep{Log2: v.log2Check.Checked, LogCPM: v.cpmCheck.Checked, DropConstant: v.constCheck.Checked, DropMissing: v.missCheck.Checked}
+}
+
+// fill puts the form's preprocessing, z-scoring and variance filter into cfg.
+func (v *dataView) fill(cfg *experiment.Config) error {
+	cfg.Prep, cfg.ZScore = v.prep(), v.zCheck.Checked
+	if t := strings.TrimSpace(v.topVar.Text); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 1 {
+			return fmt.Errorf("the most variable features to keep: %q is not a positive whole number (leave it empty to keep every feature)", t)
+		}
+		cfg.TopVariance = n
+	}
+	return nil
+}
+
+// set shows a configuration's reading and preprocessing settings, so the data reloaded
+// for a reopened run are read and prepared as the run's were (a run on log2 data is
+// not shown beside raw values). The boxes are set without their callbacks.
+func (v *dataView) set(cfg experiment.Config) {
+	v.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[cfg.Read.Orientation])
+	v.classEntry.SetText(cfg.Read.ClassName)
+	v.sheetEntry.SetText(cfg.Read.Sheet)
+	v.symbolsEntry.SetText(cfg.Read.SymbolsPath)
+	for c, on := range map[*widget.Check]bool{v.log2Check: cfg.Prep.Log2, v.cpmCheck: cfg.Prep.LogCPM,
+		v.constCheck: cfg.Prep.DropConstant, v.missCheck: cfg.Prep.DropMissing, v.zCheck: cfg.ZScore} {
+		c.Checked = on
+		c.Refresh()
+	}
+	v.topVar.SetText("")
+	if cfg.TopVariance > 0 {
+		v.topVar.SetText(strconv.Itoa(cfg.TopVariance))
+	}
+}
+
+// show describes raw as read and data as preprocessed (dropped the features it left
+// out): what the user should know of them, and a preview of the first cells.
+func (v *dataView) show(raw, data *dataset.Dataset, dropped []string) {
+	v.summary.SetText(v.describe(raw, data, dropped))
+	n, p := data.Dims()
+	cols := min(p, 8)
+	header := append([]string{"sample", "class"}, data.Features[:cols]...)
+	var rows [][]string
+	for i := 0; i < min(n, 12); i++ {
+		row := []string{data.Samples[i], data.Classes[data.Labels[i]]}
+		for j := 0; j < cols; j++ {
+			row = append(row, strconv.FormatFloat(data.X.At(i, j), 'g', 5, 64))
+		}
+		rows = append(rows, row)
+	}
+	v.preview.SetRows(header, rows, 90)
+}
+
+// describe is the summary's text: sizes, classes, missing and constant values, what
+// was dropped, and what to tick when the values look like counts or unlogged intensities.
+func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string {
+	s := dataset.Summarize(raw)
+	_, p := data.Dims()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d samples, %d features", raw.Name, s.Samples, s.Features)
+	if p != s.Features {
+		fmt.Fprintf(&b, " (%d after preprocessing)", p)
+	}
+	b.WriteString("\nClasses: ")
+	for i, c := range s.Classes {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", c, s.ClassCounts[i])
+	}
+	if s.MissingCells > 0 {
+		fmt.Fprintf(&b, "\nMissing or non-finite values: %d cells in %d features (e.g. %s). Tick \"drop features with missing values\" to analyse the rest.",
+			s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
+	} else {
+		b.WriteString("\nNo missing values.")
+	}
+	if len(s.ConstantFeatures) > 0 {
+		fmt.Fprintf(&b, "\nConstant features: %d (%s)", len(s.ConstantFeatures), listSome(s.ConstantFeatures, 5))
+	}
+	if len(dropped) > 0 {
+		fmt.Fprintf(&b, "\nDropped: %d features (%s)", len(dropped), listSome(dropped, 5))
+	}
+	if s.Counts && !v.cpmCheck.Checked {
+		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick log-CPM to analyse them.")
+	}
+	if s.Unlogged && !v.log2Check.Checked && !v.cpmCheck.Checked {
+		b.WriteString("\nNo value is negative and some exceed 1000: these look like unlogged intensities, where a few bright probes dominate. Tick log2 to analyse them.")
+	}
+	for _, note := range s.Notes {
+		b.WriteString("\nNote: " + note)
+	}
+	if len(s.Classes) < 2 {
+		b.WriteString("\nOnly one class: a stability study needs two or more.")
+	}
+	return b.String()
+}
+
+// listSome is the first k of s joined by commas, with ", ..." when there are more.
+func listSome(s []string, k int) string {
+	if len(s) <= k {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:k], ", ") + ", ..."
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"steadfast/compute/dataset"
 )
@@ -47,6 +48,35 @@ func BenchmarkPairwiseProduct(b *testing.B) {
 	half := float64(p) * float64(p+pairBlock) * float64(n) // flops of the block pairs i <= j
 	b.ReportMetric(half*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 	b.ReportMetric(2*float64(p)*float64(p)*float64(n)/(half*float64(b.N)/b.Elapsed().Seconds()), "s/full-product")
+}
+
+// BenchmarkDGFOverProduct times, in turn and in one run, DGF on Chowdary and the
+// float32 product behind its pairwise distances (as BenchmarkPairwiseProduct), and
+// reports DGF's time as a multiple of one full 2 p^2 n product at the rate measured:
+// how far DGF sits above the floor of any exact method that looks at every pair.
+func BenchmarkDGFOverProduct(b *testing.B) {
+	ds := realZ(b, "chowdary.csv")
+	sp := newSpace(ds.X)
+	p, n := sp.pt.Dims()
+	var dgf, prod time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := DGF(context.Background(), ds.X, DGFParams{}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if err := sp.pairs(context.Background(), func(w, i0, i1, j0, j1 int, c []float32) {}); err != nil {
+			b.Fatal(err)
+		}
+		dgf, prod = dgf+t1.Sub(t0), prod+time.Since(t1)
+	}
+	half := float64(p) * float64(p+pairBlock) * float64(n) // flops of the block pairs i <= j
+	full := prod.Seconds() * 2 * float64(p) * float64(p) * float64(n) / half
+	b.ReportMetric(dgf.Seconds()/float64(b.N), "s/DGF")
+	b.ReportMetric(full/float64(b.N), "s/full-product")
+	b.ReportMetric(dgf.Seconds()/full, "DGF/product")
+	b.ReportMetric(half*float64(b.N)/prod.Seconds()/1e9, "GFLOPS")
 }
 
 // BenchmarkCGSReal runs CGS (t = 10) on Leukemia and Chowdary.

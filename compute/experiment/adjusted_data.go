@@ -52,7 +52,11 @@ func newSummaryData(ctx context.Context, cfg Config, ds *dataset.Dataset) (*summ
 			sd.adjKs = append(sd.adjKs, k)
 		}
 	}
-	sd.expected = stability.Expected(len(sd.profiles), sd.adjKs, expectedDraws, dataset.Rand(cfg.Seed, 300), sd.absR)
+	var err error
+	sd.expected, err = stability.Expected(ctx, cfg.Workers, len(sd.profiles), sd.adjKs, expectedDraws, dataset.Rand(cfg.Seed, 300), sd.absR)
+	if err != nil {
+		return nil, err
+	}
 	if len(sd.adjKs) > 0 {
 		sum, err := group.SimilaritySum(ctx, z, stability.AdjustedThreshold)
 		if err != nil {

@@ -511,3 +511,21 @@ func TestFewGroupsAreReported(t *testing.T) {
 		t.Error("the F-statistic has a note of groups")
 	}
 }
+
+// BenchmarkStudyFStatChowdary is the cheapest study on the largest real set: the
+// F-statistic under 10 x 10 CV on Chowdary's 22,283 genes, where the stability
+// summary (matched measures, similarity-adjusted catalogue and its expectations) weighs
+// most against the rankings. Issue 25 measured 6.2 s for it, the catalogue doubling it.
+func BenchmarkStudyFStatChowdary(b *testing.B) {
+	ds := readShared(b, "chowdary.csv")
+	cfg := DefaultConfig()
+	cfg.Methods = []method.Spec{{Name: "fstat"}}
+	cfg.Classifiers = []string{"svm"}
+	cfg.ZScore = true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Run(context.Background(), cfg, ds, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

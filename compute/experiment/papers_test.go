@@ -35,7 +35,7 @@ var dragsTable2 = map[string]map[string]paperRow{
 }
 
 // readShared reads a set of ../shared/data, failing (never skipping) when it is missing.
-func readShared(t *testing.T, name string) *dataset.Dataset {
+func readShared(t testing.TB, name string) *dataset.Dataset {
 	t.Helper()
 	ds, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", name), dataset.Options{})
 	if err != nil {

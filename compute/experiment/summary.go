@@ -256,8 +256,9 @@ func diceSorted(a, b []int) float64 {
 // stabilityCurves averages Sim_ID, S_S, Sim_V^M and Sim_ID^M over the pairs at every k
 // of ks. Sim_ID and S_S compare the top-k representatives, with the overlaps for all k
 // from one pass per pair. The matched measures compare the top-k groups (a single
-// feature is a group of one); each pair's weight matrices are computed once, and their
-// leading k x k blocks matched for each k.
+// feature is a group of one) for k up to MaxMatchedK; each pair's weight matrices are
+// computed once, and their leading k x k blocks matched by one growing Hungarian run
+// (stability.NestedSimM).
 func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summaryData) ([]StabilityPoint, map[string][]float64) {
 	profiles := sd.profiles
 	adjusted := stability.NewAdjustedCurves(sd.adjKs)
@@ -271,31 +272,21 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 			adjusted.Add(a.order, b.order, sd.similarity(a.order, b.order))
 		}
 		common := stability.TopKOverlaps(a.order, b.order, ks)
-		var rv, rd [][]float64
 		for ki, k := range ks {
 			c := float64(common[ki])
 			id[ki] = append(id[ki], 2*c/float64(2*k))
 			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
-			if k > MaxMatchedK {
-				continue
-			}
-			if rv == nil {
-				m := min(MaxMatchedK, len(a.order), len(b.order))
-				ca, cb := make([][]float64, m), make([][]float64, m)
-				for i := 0; i < m; i++ {
-					ca[i], cb[i] = centre(profiles, groupOf(a, i)), centre(profiles, groupOf(b, i))
-				}
-				rv, rd = make([][]float64, m), make([][]float64, m)
-				for i := 0; i < m; i++ {
-					rv[i], rd[i] = make([]float64, m), make([]float64, m)
-					for j := 0; j < m; j++ {
-						rv[i][j] = math.Abs(stability.Pearson(ca[i], cb[j]))
-						rd[i][j] = diceSorted(groupOf(a, i), groupOf(b, j))
-					}
-				}
-			}
-			vm[ki] = append(vm[ki], stability.SimM(k, k, func(i, j int) float64 { return rv[i][j] }))
-			idm[ki] = append(idm[ki], stability.SimM(k, k, func(i, j int) float64 { return rd[i][j] }))
+		}
+		matched := matchedKs(ks)
+		if len(matched) == 0 {
+			continue
+		}
+		rv, rd := matchWeights(profiles, a, b, matched[len(matched)-1])
+		for ki, v := range stability.NestedSimM(rv, matched) {
+			vm[ki] = append(vm[ki], v)
+		}
+		for ki, v := range stability.NestedSimM(rd, matched) {
+			idm[ki] = append(idm[ki], v)
 		}
 	}
 	out := make([]StabilityPoint, len(ks))
@@ -310,6 +301,35 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 		out[ki] = pt
 	}
 	return out, adjusted.Values(sd.expected)
+}
+
+// matchedKs is the leading ks at most MaxMatchedK: those the matched measures are
+// computed for.
+func matchedKs(ks []int) []int {
+	n := 0
+	for n < len(ks) && ks[n] <= MaxMatchedK {
+		n++
+	}
+	return ks[:n]
+}
+
+// matchWeights is the weights of the matched measures between the first m groups of
+// runs a and b: |Pearson r| between their centres (Sim_V^M) and the Dice similarity of
+// their members (Sim_ID^M). m is at most the length of either order.
+func matchWeights(profiles [][]float64, a, b taskOut, m int) (rv, rd [][]float64) {
+	ca, cb := make([][]float64, m), make([][]float64, m)
+	for i := 0; i < m; i++ {
+		ca[i], cb[i] = centre(profiles, groupOf(a, i)), centre(profiles, groupOf(b, i))
+	}
+	rv, rd = make([][]float64, m), make([][]float64, m)
+	for i := 0; i < m; i++ {
+		rv[i], rd[i] = make([]float64, m), make([]float64, m)
+		for j := 0; j < m; j++ {
+			rv[i][j] = math.Abs(stability.Pearson(ca[i], cb[j]))
+			rd[i][j] = diceSorted(groupOf(a, i), groupOf(b, j))
+		}
+	}
+	return rv, rd
 }
 
 // distinctLabels tells apart methods that share a label (one method with two settings):

@@ -1,9 +1,13 @@
 package stability
 
 import (
+	"cmp"
+	"context"
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
+
+	"steadfast/compute/parallel"
 )
 
 // The similarity-adjusted measures of stabm (Bommert & Rahnenführer 2020) credit two
@@ -20,7 +24,7 @@ type AdjustedMeasure struct {
 	Max                 func(k float64) float64 // max I for two selections of size k
 }
 
-// AdjustedMeasures lists them in the order topPair.values returns their I.
+// AdjustedMeasures lists them in the order topPair.valuesAt returns their I.
 var AdjustedMeasures = []AdjustedMeasure{
 	{"intersectioncount", "Intersection count", "Bommert & Rahnenführer 2020: I = c + min(|{x in A: x ~ some y in B}|, |{y in B: y ~ some x in A}|)", true, func(k float64) float64 { return k }},
 	{"intersectionmean", "Intersection mean", "Bommert & Rahnenführer 2020: I = c + min over the two sides of sum_{x in A, G_x nonempty} mean_{y in G_x} Similarity(x, y), G_x = {y in B: x ~ y}", true, func(k float64) float64 { return k }},
@@ -57,81 +61,110 @@ func newTopPair(a, b []int, maxK int) topPair {
 	return tp
 }
 
-// values returns the I of every AdjustedMeasures entry (Zucknick's value itself) for the
-// top k of the two rankings (k at most the prefix of newTopPair), sim(i, j) being the
-// similarity of a[i] and b[j].
-func (tp topPair) values(k int, sim func(i, j int) float64) []float64 {
-	var onlyA, onlyB []int // positions in a and b
-	for i := 0; i < k; i++ {
-		if tp.posInB[i] >= k {
-			onlyA = append(onlyA, i)
-		}
-	}
-	for j := 0; j < k; j++ {
-		if tp.posInA[j] >= k {
-			onlyB = append(onlyB, j)
-		}
-	}
-	c := float64(k - len(onlyA))
-	// the similar pairs between A and B
-	type edge struct {
-		i, j int // indices into onlyA, onlyB
-		s    float64
-	}
-	var edges []edge
-	rowHit, colHit := make([]bool, len(onlyA)), make([]bool, len(onlyB))
-	rowSum, colSum := make([]float64, len(onlyA)), make([]float64, len(onlyB))
-	rowN, colN := make([]int, len(onlyA)), make([]int, len(onlyB))
-	for ii, i := range onlyA {
-		for jj, j := range onlyB {
+// similar is a pair of positions, i in a and j in b, whose features are similar
+// (similarity s >= AdjustedThreshold).
+type similar struct {
+	i, j int
+	s    float64
+}
+
+// valuesAt returns, for every k of ks (ascending, at most the prefix of newTopPair), the
+// I of every AdjustedMeasures entry (Zucknick's value itself) for the top k of the two
+// rankings; sim(i, j) is the similarity of a[i] and b[j]. sim is called once a pair of
+// positions; the similar pairs are kept in the three orders the measures add them in
+// (by row, by column, most similar first with ties by row then column), so every sum
+// is added in the same order as stabm's definitions loop, and each k takes the pairs
+// between its own A and B.
+func (tp topPair) valuesAt(ks []int, sim func(i, j int) float64) [][]float64 {
+	n := len(tp.posInB)
+	var byRow []similar
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
 			if s := sim(i, j); s >= AdjustedThreshold {
-				edges = append(edges, edge{ii, jj, s})
-				rowHit[ii], colHit[jj] = true, true
-				rowSum[ii] += s
-				colSum[jj] += s
-				rowN[ii]++
-				colN[jj]++
+				byRow = append(byRow, similar{i, j, s})
 			}
 		}
 	}
-	o12, o21 := count(rowHit), count(colHit)
+	byCol := slices.Clone(byRow)
+	slices.SortFunc(byCol, func(x, y similar) int { return cmp.Or(cmp.Compare(x.j, y.j), cmp.Compare(x.i, y.i)) })
+	bySim := slices.Clone(byRow)
+	slices.SortStableFunc(bySim, func(x, y similar) int { return cmp.Compare(y.s, x.s) })
+	w := newTopWork(n)
+	out := make([][]float64, len(ks))
+	for ki, k := range ks {
+		out[ki] = w.values(tp, k, byRow, byCol, bySim)
+	}
+	return out
+}
+
+// topWork is the scratch space of topPair.valuesAt, indexed by position.
+type topWork struct {
+	rowHit, colHit, usedA, usedB []bool
+	rowSum, colSum               []float64
+	rowN, colN                   []int
+	adj                          [][]int
+}
+
+func newTopWork(n int) *topWork {
+	return &topWork{rowHit: make([]bool, n), colHit: make([]bool, n), usedA: make([]bool, n), usedB: make([]bool, n),
+		rowSum: make([]float64, n), colSum: make([]float64, n), rowN: make([]int, n), colN: make([]int, n), adj: make([][]int, n)}
+}
+
+// values is the I of every measure at k from the similar pairs in their three orders.
+// A is a's top k less b's (position i with posInB[i] >= k), B the other way round.
+func (w *topWork) values(tp topPair, k int, byRow, byCol, bySim []similar) []float64 {
+	inA := func(i int) bool { return i < k && tp.posInB[i] >= k }
+	inB := func(j int) bool { return j < k && tp.posInA[j] >= k }
+	onlyA := 0
+	for i := 0; i < k; i++ {
+		if inA(i) {
+			onlyA++
+		}
+		w.rowHit[i], w.colHit[i], w.usedA[i], w.usedB[i] = false, false, false, false
+		w.rowSum[i], w.colSum[i], w.rowN[i], w.colN[i] = 0, 0, 0, 0
+		w.adj[i] = w.adj[i][:0]
+	}
+	c := float64(k - onlyA)
+	zu := 0.0 // Zucknick: x over all of V_i, y in B; then y over all of V_j, x in A
+	for _, e := range byRow {
+		if e.i >= k || !inB(e.j) {
+			continue
+		}
+		zu += e.s
+		if inA(e.i) {
+			w.rowHit[e.i], w.colHit[e.j] = true, true
+			w.rowSum[e.i] += e.s
+			w.colSum[e.j] += e.s
+			w.rowN[e.i]++
+			w.colN[e.j]++
+		}
+	}
+	for _, e := range byCol {
+		if e.j < k && inA(e.i) {
+			zu += e.s
+		}
+	}
+	o12, o21 := count(w.rowHit[:k]), count(w.colHit[:k])
 	mean12, mean21 := 0.0, 0.0
-	for ii := range rowSum {
-		if rowN[ii] > 0 {
-			mean12 += rowSum[ii] / float64(rowN[ii])
-		}
-	}
-	for jj := range colSum {
-		if colN[jj] > 0 {
-			mean21 += colSum[jj] / float64(colN[jj])
-		}
-	}
-	// greedy matching: most similar pair first (ties by position in a, then in b)
-	sort.SliceStable(edges, func(x, y int) bool { return edges[x].s > edges[y].s })
-	usedA, usedB := make([]bool, len(onlyA)), make([]bool, len(onlyB))
-	greedy := 0
-	adj := make([][]int, len(onlyA))
-	for _, e := range edges {
-		adj[e.i] = append(adj[e.i], e.j)
-		if !usedA[e.i] && !usedB[e.j] {
-			usedA[e.i], usedB[e.j] = true, true
-			greedy++
-		}
-	}
-	// Zucknick: x over all of V_i (and V_j), y over the other side's own features
-	zu := 0.0 // a[i] and b[j] differ here: one of them is in only one top k
 	for i := 0; i < k; i++ {
-		for _, j := range onlyB {
-			if s := sim(i, j); s >= AdjustedThreshold {
-				zu += s
-			}
+		if w.rowN[i] > 0 {
+			mean12 += w.rowSum[i] / float64(w.rowN[i])
 		}
 	}
 	for j := 0; j < k; j++ {
-		for _, i := range onlyA {
-			if s := sim(i, j); s >= AdjustedThreshold {
-				zu += s
-			}
+		if w.colN[j] > 0 {
+			mean21 += w.colSum[j] / float64(w.colN[j])
+		}
+	}
+	greedy := 0 // most similar pair first
+	for _, e := range bySim {
+		if !inA(e.i) || !inB(e.j) {
+			continue
+		}
+		w.adj[e.i] = append(w.adj[e.i], e.j)
+		if !w.usedA[e.i] && !w.usedB[e.j] {
+			w.usedA[e.i], w.usedB[e.j] = true, true
+			greedy++
 		}
 	}
 	kf := float64(k)
@@ -139,7 +172,7 @@ func (tp topPair) values(k int, sim func(i, j int) float64) []float64 {
 		c + math.Min(float64(o12), float64(o21)),
 		c + math.Min(mean12, mean21),
 		c + float64(greedy),
-		c + float64(maxMatching(adj, len(onlyB))),
+		c + float64(maxMatching(w.adj[:k], k)),
 		(c + float64(o12+o21)/2) / kf,
 		(c + zu/kf) / (2*kf - c),
 	}
@@ -209,8 +242,8 @@ func NewAdjustedCurves(ks []int) *AdjustedCurves {
 func (c *AdjustedCurves) Add(a, b []int, sim func(i, j int) float64) {
 	if len(c.ks) > 0 {
 		tp := newTopPair(a, b, c.ks[len(c.ks)-1])
-		for ki, k := range c.ks {
-			for m, v := range tp.values(k, sim) {
+		for ki, vals := range tp.valuesAt(c.ks, sim) {
+			for m, v := range vals {
 				c.sum[ki][m] += v
 			}
 		}
@@ -245,35 +278,47 @@ func (c *AdjustedCurves) Values(expected [][]float64) map[string][]float64 {
 
 // Expected estimates E[I] of every adjusted measure at each k of ks (ascending) for two
 // random selections of k of the p features, as the mean over n pairs of random
-// rankings drawn from r; sim(f, g) is the similarity of features f and g.
-func Expected(p int, ks []int, n int, r *rand.Rand, sim func(f, g int) float64) [][]float64 {
+// rankings drawn from r; sim(f, g) is the similarity of features f and g and must be
+// safe to call from several goroutines. The pairs are drawn in turn and evaluated on
+// workers goroutines (<= 0: GOMAXPROCS), and their values added in the order drawn,
+// so the estimate does not depend on workers.
+func Expected(ctx context.Context, workers, p int, ks []int, n int, r *rand.Rand, sim func(f, g int) float64) ([][]float64, error) {
 	out := make([][]float64, len(ks))
 	for i := range out {
 		out[i] = make([]float64, len(AdjustedMeasures))
 	}
 	if len(ks) == 0 {
-		return out
+		return out, nil
 	}
 	maxK := ks[len(ks)-1]
-	s := make([][]float64, maxK)
-	for i := range s {
-		s[i] = make([]float64, maxK)
+	as, bs := make([][]int, n), make([][]int, n)
+	for t := range as {
+		as[t], bs[t] = sample(p, maxK, r), sample(p, maxK, r)
 	}
-	for t := 0; t < n; t++ {
-		a, b := sample(p, maxK, r), sample(p, maxK, r)
+	vals := make([][][]float64, n) // [t][ki][measure]
+	err := parallel.For(ctx, workers, n, func(t int) error {
+		a, b := as[t], bs[t]
+		s := make([][]float64, maxK)
 		for i, f := range a {
+			s[i] = make([]float64, maxK)
 			for j, g := range b {
 				s[i][j] = sim(f, g)
 			}
 		}
-		tp := newTopPair(a, b, maxK)
-		for ki, k := range ks {
-			for m, v := range tp.values(k, func(i, j int) float64 { return s[i][j] }) {
+		vals[t] = newTopPair(a, b, maxK).valuesAt(ks, func(i, j int) float64 { return s[i][j] })
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for t := range vals {
+		for ki := range ks {
+			for m, v := range vals[t][ki] {
 				out[ki][m] += v / float64(n)
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // sample returns k distinct features of p in random order: the first k of a random

@@ -134,3 +134,90 @@ func SimIDM(g1, g2 [][]int) float64 {
 func SimVM(c1, c2 [][]float64) float64 {
 	return SimM(len(c1), len(c2), func(i, j int) float64 { return math.Abs(Pearson(c1[i], c2[j])) })
 }
+
+// NestedSimM is SimM of the leading k x k block of the square weight matrix w for each
+// k of ks (ascending, each at most len(w)): out[i] = total(k) / k with total(k) the
+// maximum-weight matching of rows and columns 0..k-1. One run of the Hungarian
+// algorithm grows the problem a row and a column at a time: the new column's potential
+// is v = min over the rows so far of (cost - u), which keeps every reduced cost
+// nonnegative and the matching optimal, and the new row is then added by one shortest
+// augmenting path, O(k^2). All K blocks cost O(K^3) instead of the O(K^4) of
+// matching each afresh. The matched weights are summed column by column, as
+// MaxWeightMatching sums them.
+func NestedSimM(w [][]float64, ks []int) []float64 {
+	out := make([]float64, len(ks))
+	if len(ks) == 0 {
+		return out
+	}
+	n := ks[len(ks)-1]
+	cost := func(i, j int) float64 { return -w[i-1][j-1] } // 1-based, minimised
+	u, v := make([]float64, n+1), make([]float64, n+1)
+	p, way := make([]int, n+1), make([]int, n+1) // p[j]: row matched to column j
+	minv, used := make([]float64, n+1), make([]bool, n+1)
+	next := 0
+	for k := 1; k <= n; k++ {
+		v[k] = math.Inf(1) // the new column, unmatched: the largest feasible potential
+		for i := 1; i < k; i++ {
+			v[k] = math.Min(v[k], cost(i, k)-u[i])
+		}
+		if k == 1 {
+			v[k] = 0
+		}
+		augment(k, k, cost, u, v, p, way, minv, used)
+		if k == ks[next] {
+			total := 0.0
+			for j := 1; j <= k; j++ {
+				total += w[p[j]-1][j-1]
+			}
+			out[next] = total / float64(k)
+			next++
+		}
+	}
+	return out
+}
+
+// augment adds row i to the assignment over columns 1..cols by one shortest augmenting
+// path with potentials u, v (the inner step of the Hungarian algorithm; arrays 1-based,
+// index 0 the path's root).
+func augment(i, cols int, cost func(i, j int) float64, u, v []float64, p, way []int, minv []float64, used []bool) {
+	p[0] = i
+	j0 := 0
+	for j := 0; j <= cols; j++ {
+		minv[j] = math.Inf(1)
+		used[j] = false
+	}
+	for {
+		used[j0] = true
+		i0 := p[j0]
+		delta, j1 := math.Inf(1), 0
+		for j := 1; j <= cols; j++ {
+			if used[j] {
+				continue
+			}
+			cur := cost(i0, j) - u[i0] - v[j]
+			if cur < minv[j] {
+				minv[j], way[j] = cur, j0
+			}
+			if minv[j] < delta {
+				delta, j1 = minv[j], j
+			}
+		}
+		for j := 0; j <= cols; j++ {
+			if used[j] {
+				u[p[j]] += delta
+				v[j] -= delta
+			} else {
+				minv[j] -= delta
+			}
+		}
+		j0 = j1
+		if p[j0] == 0 {
+			break
+		}
+	}
+	for j0 != 0 {
+		j1 := way[j0]
+		p[j0] = p[j1]
+		j0 = j1
+	}
+}

@@ -30,53 +30,12 @@ func MaxWeightMatching(w [][]float64) (match []int, total float64) {
 		}
 	}
 	// minimise cost = maxW - w; 1-based arrays as in the classic formulation
-	u := make([]float64, rows+1)
-	v := make([]float64, cols+1)
-	p := make([]int, cols+1) // p[j] = row matched to column j
-	way := make([]int, cols+1)
-	minv := make([]float64, cols+1)
-	used := make([]bool, cols+1)
+	cost := func(i, j int) float64 { return maxW - w[i-1][j-1] }
+	u, v := make([]float64, rows+1), make([]float64, cols+1)
+	p, way := make([]int, cols+1), make([]int, cols+1) // p[j] = row matched to column j
+	minv, used := make([]float64, cols+1), make([]bool, cols+1)
 	for i := 1; i <= rows; i++ {
-		p[0] = i
-		j0 := 0
-		for j := range minv {
-			minv[j] = math.Inf(1)
-			used[j] = false
-		}
-		for {
-			used[j0] = true
-			i0 := p[j0]
-			delta, j1 := math.Inf(1), 0
-			for j := 1; j <= cols; j++ {
-				if used[j] {
-					continue
-				}
-				cur := (maxW - w[i0-1][j-1]) - u[i0] - v[j]
-				if cur < minv[j] {
-					minv[j], way[j] = cur, j0
-				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
-				}
-			}
-			for j := 0; j <= cols; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
-			}
-			j0 = j1
-			if p[j0] == 0 {
-				break
-			}
-		}
-		for j0 != 0 {
-			j1 := way[j0]
-			p[j0] = p[j1]
-			j0 = j1
-		}
+		augment(i, cols, cost, u, v, p, way, minv, used)
 	}
 	rowMatch := make([]int, rows)
 	for i := range rowMatch {

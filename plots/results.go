@@ -208,6 +208,7 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 		}
 		style(p, lowest, top)
 		var ly layers
+		names := methodNames(res)
 		for i, mr := range res.Methods {
 			if only >= 0 && i != only {
 				continue
@@ -231,12 +232,12 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 				continue
 			}
 			if len(ks) > 1 {
-				c, _, _ := methodStyle(methodNames(res), i)
+				c, _, _ := methodStyle(names, i)
 				if err := ly.band(ks, los, his, c, lowest, 1); err != nil {
 					return nil, err
 				}
 			}
-			l, sc, err := ly.curve(xy, methodNames(res), i, vg.Points(2))
+			l, sc, err := ly.curve(xy, names, i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
@@ -299,6 +300,7 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 		lowest := math.Max(0, math.Floor(lo*10)/10)
 		style(p, lowest, 1)
 		var ly layers
+		names := methodNames(res)
 		for i, mr := range res.Methods {
 			pts := mr.Accuracy[classifier]
 			if len(pts) == 0 || only >= 0 && i != only {
@@ -311,12 +313,12 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 				ks[j], los[j], his[j] = float64(a.K), a.Mean-a.SD, a.Mean+a.SD
 			}
 			if len(pts) > 1 {
-				c, _, _ := methodStyle(methodNames(res), i)
+				c, _, _ := methodStyle(names, i)
 				if err := ly.band(ks, los, his, c, lowest, 1); err != nil {
 					return nil, err
 				}
 			}
-			l, sc, err := ly.curve(xy, methodNames(res), i, vg.Points(2))
+			l, sc, err := ly.curve(xy, names, i, vg.Points(2))
 			if err != nil {
 				return nil, err
 			}
@@ -344,6 +346,7 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 // fewer groups than some k, a dotted vertical line in its colour where its selections
 // start to be filled with single features, with a legend entry saying so.
 func fewGroupsMarks(p *plot.Plot, res *experiment.Result, only int, bottom, top float64) error {
+	names := methodNames(res)
 	for i, mr := range res.Methods {
 		if mr.FewestGroups == nil || (only >= 0 && i != only) {
 			continue
@@ -353,7 +356,7 @@ func fewGroupsMarks(p *plot.Plot, res *experiment.Result, only int, bottom, top 
 		if err != nil {
 			return err
 		}
-		l.Color, _, _ = methodStyle(methodNames(res), i)
+		l.Color, _, _ = methodStyle(names, i)
 		l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s: fewer groups than k beyond %d (filled by F)", mr.Label, *mr.FewestGroups), l)

@@ -266,6 +266,7 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 	ss := make([][]float64, len(ks))
 	vm := make([][]float64, len(ks))
 	idm := make([][]float64, len(ks))
+	matched := matchedKs(ks)
 	for _, pr := range pairs {
 		a, b := runOf(pr.a), runOf(pr.b)
 		if len(sd.adjKs) > 0 {
@@ -277,7 +278,6 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 			id[ki] = append(id[ki], 2*c/float64(2*k))
 			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
 		}
-		matched := matchedKs(ks)
 		if len(matched) == 0 {
 			continue
 		}

@@ -150,3 +150,15 @@ func BenchmarkSimilaritySumReal(b *testing.B) {
 		b.ReportMetric(s, "sum")
 	}
 }
+
+// BenchmarkKMeansReal clusters Leukemia's genes as a DRAGS 2008 study does (K = 100,
+// 50 restarts).
+func BenchmarkKMeansReal(b *testing.B) {
+	ds := realZ(b, "leukemia.gct")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (KMeans{Clusters: 100, Restarts: 50}).Groups(context.Background(), ds.X, ds.Labels, len(ds.Classes), dataset.Rand(1, 100)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

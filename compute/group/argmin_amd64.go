@@ -1,0 +1,23 @@
+//go:build amd64 && !noasm
+
+package group
+
+import "golang.org/x/sys/cpu"
+
+// haveArgmin4 says whether the processor runs argmin4 (AVX2).
+var haveArgmin4 = cpu.X86.HasAVX2
+
+// argmin4 runs argminDist's four interleaved runs over groups blocks of four centres: for
+// lane l, the first c = 4i + l (i < groups) with the least d_c = (xx - 2 cross[c]) +
+// cnorm[c], each operation rounded as in Go (no fused multiply-add), goes to bi[l] and
+// d_c to bd[l], which start at +Inf (bi at l).
+//
+//go:noescape
+func argmin4(xx float64, cross, cnorm *float64, groups int, bd *[4]float64, bi *[4]int64)
+
+// sqdist16 sets out[f] = sum over i < n of (x[i*stride+f] - c[i])^2 for f < 16, each sum
+// in order of i with every operation rounded as dist2's (x: samples by features, so
+// sixteen features side by side).
+//
+//go:noescape
+func sqdist16(x *float64, stride, n int, c *float64, out *[16]float64)

@@ -6,12 +6,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"steadfast/compute/parallel"
 	"steadfast/compute/score"
 )
 
@@ -40,7 +42,7 @@ func (k KMeans) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 // Groups returns the ranked clusters.
 func (k KMeans) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *rand.Rand) ([]Group, error) {
 	ps := newPoints(x)
-	assign, _, err := k.cluster(ctx, x, ps, r)
+	assign, _, err := k.cluster(ctx, x, ps, r, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -67,24 +69,52 @@ func (k KMeans) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, 
 // clusters is K, between 1 and the p features.
 func (k KMeans) clusters(p int) int { return min(max(k.Clusters, 1), p) }
 
-// cluster runs the restarts and returns the assignment with the least within-cluster
-// sum of squares (the first of equals) and every restart's sum.
-func (k KMeans) cluster(ctx context.Context, x *mat.Dense, ps points, r *rand.Rand) (best []int, ss []float64, err error) {
-	lr := newLloyd(x, ps, k.clusters(ps.len()))
+// cluster runs the restarts on workers goroutines (0: GOMAXPROCS) and returns the
+// assignment with the least within-cluster sum of squares (the first of equals) and
+// every restart's sum. Each restart's draws are taken from r in restart order before
+// any runs, so the result does not depend on workers.
+func (k KMeans) cluster(ctx context.Context, x *mat.Dense, ps points, r *rand.Rand, workers int) (best []int, ss []float64, err error) {
+	p, K := ps.len(), k.clusters(ps.len())
+	starts := make([]start, max(k.Restarts, 1))
+	for i := range starts {
+		starts[i] = drawStart(r, p, K)
+	}
+	ss = make([]float64, len(starts))
+	assign := make([][]int, len(starts))
+	pool := sync.Pool{New: func() any { return newLloyd(x, ps, K) }}
+	err = parallel.For(ctx, workers, len(starts), func(i int) error {
+		lr := pool.Get().(*lloyd)
+		defer pool.Put(lr)
+		lr.seed(starts[i])
+		ss[i] = lr.run()
+		assign[i] = slices.Clone(lr.assign)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	bestSS := math.Inf(1)
-	for range max(k.Restarts, 1) {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		lr.seed(r)
-		s := lr.run()
-		ss = append(ss, s)
+	for i, s := range ss {
 		if s < bestSS {
-			bestSS = s
-			best = append(best[:0], lr.assign...)
+			bestSS, best = s, assign[i]
 		}
 	}
 	return best, ss, nil
+}
+
+// start is one restart's draws for k-means++: the first centre's feature and, for each
+// next centre, a uniform draw in [0, 1).
+type start struct {
+	first int
+	u     []float64
+}
+
+func drawStart(r *rand.Rand, p, K int) start {
+	st := start{first: r.IntN(p), u: make([]float64, K)}
+	for c := 1; c < K; c++ {
+		st.u[c] = r.Float64()
+	}
+	return st
 }
 
 // lloyd is one K-means run over the points: K centres row by row, the features'
@@ -109,12 +139,12 @@ func newLloyd(x *mat.Dense, ps points, K int) *lloyd {
 
 func (lr *lloyd) row(c int) []float64 { return lr.centre[c*lr.n : (c+1)*lr.n] }
 
-// seed places the centres by k-means++: the first at a feature drawn uniformly, each
-// next at feature j with probability D(j)^2 / sum D^2, D(j) the distance to the
+// seed places the centres by k-means++ with st's draws: the first at feature st.first,
+// each next at feature j with probability D(j)^2 / sum D^2, D(j) the distance to the
 // nearest centre so far.
-func (lr *lloyd) seed(r *rand.Rand) {
+func (lr *lloyd) seed(st start) {
 	p := lr.ps.len()
-	copy(lr.row(0), lr.ps.pt.RawRowView(r.IntN(p)))
+	copy(lr.row(0), lr.ps.pt.RawRowView(st.first))
 	for j := range lr.nearest {
 		lr.nearest[j] = math.Inf(1)
 	}
@@ -124,7 +154,7 @@ func (lr *lloyd) seed(r *rand.Rand) {
 		for _, v := range lr.nearest {
 			total += v
 		}
-		u := r.Float64() * total
+		u := st.u[c] * total
 		pick := p - 1
 		for j, v := range lr.nearest {
 			u -= v

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func TestKMeansAsBeforeOnRealSets(t *testing.T) {
 	for _, c := range readKMeansGolden(t) {
 		ds := realZ(t, c.file)
 		km := KMeans{Clusters: c.K, Restarts: c.restarts, Closest: c.closest}
-		_, ss, err := km.cluster(context.Background(), ds.X, newPoints(ds.X), dataset.Rand(c.seed))
+		_, ss, err := km.cluster(context.Background(), ds.X, newPoints(ds.X), dataset.Rand(c.seed), 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,5 +187,21 @@ func TestCloserIsDist2(t *testing.T) {
 		if want := dist2(ps.pt.RawRowView(j), c); got != want {
 			t.Fatalf("feature %d: %x, want dist2's %x", j, got, want)
 		}
+	}
+}
+
+// TestKMeansDoesNotDependOnWorkers: Colon, K = 40, 12 restarts on one goroutine and on
+// five give the same sums of squares and the same assignment.
+func TestKMeansDoesNotDependOnWorkers(t *testing.T) {
+	x := realZ(t, "colon.csv").X
+	ps := newPoints(x)
+	km := KMeans{Clusters: 40, Restarts: 12}
+	a1, ss1, err1 := km.cluster(context.Background(), x, ps, dataset.Rand(9), 1)
+	a5, ss5, err5 := km.cluster(context.Background(), x, ps, dataset.Rand(9), 5)
+	if err1 != nil || err5 != nil {
+		t.Fatal(err1, err5)
+	}
+	if !slices.Equal(ss1, ss5) || !slices.Equal(a1, a5) {
+		t.Fatalf("one goroutine: sums %v; five: %v (assignments equal: %v)", ss1, ss5, slices.Equal(a1, a5))
 	}
 }

@@ -28,11 +28,12 @@ func gaussianDGFSeconds(n, p int) float64 {
 
 // kmeansSeconds is the time of one K-means grouping (restarts k-means++ starts, Lloyd to
 // convergence) of p genes on n samples into K clusters on a two-core laptop, as a share
-// of a study running two at once: 2.7e-9 restarts K p n seconds, fitted to a DRAGS 2008
-// study on a Lung-sized set (181 x 12,000 from Chowdary: 39 s a ranking, two at a
-// time) and within a factor of two of the Colon and Leukemia ones (K = 100, 50 restarts).
+// of a study running two at once: 1.8e-9 restarts K p n seconds, fitted to DRAGS 2008
+// studies with K-means (K = 100, 50 restarts): 15.0 s a ranking on a Lung-sized set
+// (181 x 12,000 from Chowdary), 3.1 s on Leukemia, 0.38 s on Colon (in cache: the model
+// gives twice that).
 func kmeansSeconds(n, p, K, restarts int) float64 {
-	return 2.7e-9 * float64(restarts) * float64(min(K, p)) * float64(p) * float64(n)
+	return 1.8e-9 * float64(restarts) * float64(min(K, p)) * float64(p) * float64(n)
 }
 
 // rankingSeconds estimates one ranking of a group method on n training samples, its

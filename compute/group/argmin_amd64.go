@@ -1,11 +1,11 @@
-//go:build amd64 && !noasm
+//go:build amd64 && !noasm && !gccgo && !safe
 
 package group
 
 import "golang.org/x/sys/cpu"
 
-// haveArgmin4 says whether the processor runs argmin4 (AVX2).
-var haveArgmin4 = cpu.X86.HasAVX2
+// haveAVX2 says whether the processor runs the AVX2 kernels of this file.
+var haveAVX2 = cpu.X86.HasAVX2
 
 // argmin4 runs argminDist's four interleaved runs over groups blocks of four centres: for
 // lane l, the first c = 4i + l (i < groups) with the least d_c = (xx - 2 cross[c]) +
@@ -21,3 +21,10 @@ func argmin4(xx float64, cross, cnorm *float64, groups int, bd *[4]float64, bi *
 //
 //go:noescape
 func sqdist16(x *float64, stride, n int, c *float64, out *[16]float64)
+
+// dot4x sums a[i] b_k[i] for i < 4*steps into out[4k+l] by lanes l = i mod 4, each
+// product rounded then added (no fused multiply-add), for k < 4: gonum's DotUnitary on
+// amd64 keeps these four sums (see dots4).
+//
+//go:noescape
+func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64)

@@ -1,4 +1,4 @@
-//go:build amd64 && !noasm
+//go:build amd64 && !noasm && !gccgo && !safe
 
 #include "textflag.h"
 
@@ -94,6 +94,48 @@ sqloop:
 	JNE sqloop
 
 sqdone:
+	VMOVUPD Y8, (DX)
+	VMOVUPD Y9, 32(DX)
+	VMOVUPD Y10, 64(DX)
+	VMOVUPD Y11, 96(DX)
+	VZEROUPPER
+	RET
+
+// func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64)
+//
+// Registers: Y0 the step's a values, Y1-Y4 products, Y8-Y11 the sums; SI a, R8-R11 the
+// b rows, AX the offset, CX the steps left.
+TEXT ·dot4x(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ steps+8(FP), CX
+	MOVQ b0+16(FP), R8
+	MOVQ b1+24(FP), R9
+	MOVQ b2+32(FP), R10
+	MOVQ b3+40(FP), R11
+	MOVQ out+48(FP), DX
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ AX, AX
+	TESTQ CX, CX
+	JE dotdone
+
+dotloop:
+	VMOVUPD (SI)(AX*1), Y0
+	VMULPD (R8)(AX*1), Y0, Y1
+	VMULPD (R9)(AX*1), Y0, Y2
+	VMULPD (R10)(AX*1), Y0, Y3
+	VMULPD (R11)(AX*1), Y0, Y4
+	VADDPD Y1, Y8, Y8
+	VADDPD Y2, Y9, Y9
+	VADDPD Y3, Y10, Y10
+	VADDPD Y4, Y11, Y11
+	ADDQ $32, AX
+	DECQ CX
+	JNE dotloop
+
+dotdone:
 	VMOVUPD Y8, (DX)
 	VMOVUPD Y9, 32(DX)
 	VMOVUPD Y10, 64(DX)

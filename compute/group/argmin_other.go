@@ -1,9 +1,9 @@
-//go:build !amd64 || noasm
+//go:build !amd64 || noasm || gccgo || safe
 
 package group
 
-// haveArgmin4: no vector argmin on this processor; argminDist runs in Go.
-const haveArgmin4 = false
+// haveAVX2: no AVX2 kernels on this processor; their callers run in Go.
+const haveAVX2 = false
 
 func argmin4(xx float64, cross, cnorm *float64, groups int, bd *[4]float64, bi *[4]int64) {
 	panic("group: no argmin4 on this processor")
@@ -11,4 +11,8 @@ func argmin4(xx float64, cross, cnorm *float64, groups int, bd *[4]float64, bi *
 
 func sqdist16(x *float64, stride, n int, c *float64, out *[16]float64) {
 	panic("group: no sqdist16 on this processor")
+}
+
+func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64) {
+	panic("group: no dot4x on this processor")
 }

@@ -174,7 +174,7 @@ func (lr *lloyd) seed(st start) {
 func (lr *lloyd) closer(c []float64) {
 	p := lr.ps.len()
 	j := 0
-	if haveArgmin4 {
+	if haveAVX2 {
 		var d [16]float64
 		x := lr.x.RawMatrix()
 		for ; j+16 <= p; j += 16 {
@@ -259,7 +259,7 @@ func argminDist(xx float64, cross, cnorm []float64) (int, float64) {
 	bd := [4]float64{inf, inf, inf, inf}
 	bi := [4]int64{0, 1, 2, 3}
 	c := K &^ 3
-	if haveArgmin4 && c > 0 {
+	if haveAVX2 && c > 0 {
 		argmin4(xx, &cross[0], &cnorm[0], c/4, &bd, &bi)
 	} else {
 		argmin4Go(xx, cross[:c], cnorm[:c], &bd, &bi)

@@ -573,15 +573,15 @@ func SimilaritySum(ctx context.Context, x *mat.Dense, threshold float64) (float6
 	err := sp.pairs(ctx, func(_, i0, i1, j0, j1 int, c []float32) {
 		cols := j1 - j0
 		for a := i0; a < i1; a++ {
+			ex := similarPairs{sp: sp, a: a, lo: lo, hi: hi, n: n, part: &parts[a]}
 			for b := max(j0, a+1); b < j1; b++ {
 				est := sp.norm[a] + sp.norm[b] - 2*float64(c[(a-i0)*cols+b-j0])
 				if est-e >= lo && est+e <= hi {
 					continue // certainly |r| <= threshold
 				}
-				if d := sp.pairDist(a, b); d < lo || d > hi {
-					parts[a] += math.Abs(1 - d/(2*float64(n-1)))
-				}
+				ex.push(b)
 			}
+			ex.flush()
 		}
 	})
 	sum := 0.0
@@ -589,4 +589,49 @@ func SimilaritySum(ctx context.Context, x *mat.Dense, threshold float64) (float6
 		sum += v
 	}
 	return sum, err
+}
+
+// similarPairs adds to part, for feature a and features b > a in the order they are
+// pushed, |r| = |1 - d / (2 (n - 1))| where the exact squared distance d (pairDist's, bit
+// for bit) is below lo or above hi, computing the distances four at a time (dots4).
+type similarPairs struct {
+	sp     *space
+	a, n   int
+	lo, hi float64
+	part   *float64
+	b      [4]int
+	m      int
+	rows   [4][]float64
+	dots   [4]float64
+}
+
+func (sp *similarPairs) push(b int) {
+	sp.b[sp.m] = b
+	sp.m++
+	if sp.m == 4 {
+		sp.flush()
+	}
+}
+
+// flush adds the pending pairs, d = ||x_a||^2 - 2 x_b'x_a + ||x_b||^2 (0 when negative)
+// as points.dist2 computes it.
+func (sp *similarPairs) flush() {
+	if sp.m == 0 {
+		return
+	}
+	ya := sp.sp.pt.RawRowView(sp.a)
+	for k := range sp.rows {
+		sp.rows[k] = sp.sp.pt.RawRowView(sp.b[min(k, sp.m-1)])
+	}
+	dots4(ya, &sp.rows, &sp.dots)
+	for k, b := range sp.b[:sp.m] {
+		d := sp.sp.norm[sp.a] - 2*sp.dots[k] + sp.sp.norm[b]
+		if d < 0 {
+			d = 0
+		}
+		if d < sp.lo || d > sp.hi {
+			*sp.part += math.Abs(1 - d/(2*float64(sp.n-1)))
+		}
+	}
+	sp.m = 0
 }

@@ -28,3 +28,10 @@ func sqdist16(x *float64, stride, n int, c *float64, out *[16]float64)
 //
 //go:noescape
 func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64)
+
+// needExact lists in out the i < 4*groups whose screened squared distance est = (na +
+// nb[i]) - 2 c[i] cannot place them: not both est - e >= lo and est + e <= hi; it returns
+// how many (see similarPairs).
+//
+//go:noescape
+func needExact(c *float32, nb *float64, groups int, na, lo, hi, e float64, out *int32) int

@@ -142,3 +142,57 @@ dotdone:
 	VMOVUPD Y11, 96(DX)
 	VZEROUPPER
 	RET
+
+// func needExact(c *float32, nb *float64, groups int, na, lo, hi, e float64, out *int32) int
+//
+// For i < 4*groups, est = (na + nb[i]) - 2 c[i] in float64; i goes to out unless est - e
+// >= lo and est + e <= hi (NaN: it goes). Returns how many went. Registers: Y8 na, Y9 lo,
+// Y10 hi, Y11 e; SI c, DI nb, DX out, CX the groups left, R8 the count, R9 i.
+TEXT ·needExact(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), SI
+	MOVQ nb+8(FP), DI
+	MOVQ groups+16(FP), CX
+	VBROADCASTSD na+24(FP), Y8
+	VBROADCASTSD lo+32(FP), Y9
+	VBROADCASTSD hi+40(FP), Y10
+	VBROADCASTSD e+48(FP), Y11
+	MOVQ out+56(FP), DX
+	XORQ R8, R8
+	XORQ R9, R9
+	TESTQ CX, CX
+	JE nxdone
+
+nxloop:
+	VCVTPS2PD (SI), Y0
+	VADDPD Y0, Y0, Y0         // 2c
+	VADDPD (DI), Y8, Y1       // na + nb
+	VSUBPD Y0, Y1, Y1         // est
+	VSUBPD Y11, Y1, Y2        // est - e
+	VADDPD Y11, Y1, Y3        // est + e
+	VCMPPD $0x1d, Y9, Y2, Y4  // est - e >= lo (GE_OQ)
+	VCMPPD $0x12, Y10, Y3, Y5 // est + e <= hi (LE_OQ)
+	VANDPD Y4, Y5, Y6
+	VMOVMSKPD Y6, AX
+	XORL $15, AX
+	JE nxnext
+
+nxbits:
+	BSFL AX, BX
+	LEAQ (R9)(BX*1), R10
+	MOVL R10, (DX)(R8*4)
+	INCQ R8
+	LEAL -1(AX), R11
+	ANDL R11, AX
+	JNE nxbits
+
+nxnext:
+	ADDQ $16, SI
+	ADDQ $32, DI
+	ADDQ $4, R9
+	DECQ CX
+	JNE nxloop
+
+nxdone:
+	VZEROUPPER
+	MOVQ R8, ret+64(FP)
+	RET

@@ -16,3 +16,7 @@ func sqdist16(x *float64, stride, n int, c *float64, out *[16]float64) {
 func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64) {
 	panic("group: no dot4x on this processor")
 }
+
+func needExact(c *float32, nb *float64, groups int, na, lo, hi, e float64, out *int32) int {
+	panic("group: no needExact on this processor")
+}

@@ -1,7 +1,9 @@
 package group
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -30,6 +32,38 @@ func TestDots4IsFloatsDot(t *testing.T) {
 					t.Fatalf("n = %d, row %d: %x, want floats.Dot's %x", n, k, got[k], want)
 				}
 			}
+		}
+	}
+}
+
+// TestUnplacedIsTheScreen: the features unplaced lists are exactly those the screen's
+// definition leaves undecided, not both est - e >= lo and est + e <= hi with est =
+// (||x_a||^2 + ||x_b||^2) - 2 c in float64, for every length 1..13 and 300: values drawn
+// near both bounds (and on them), and a NaN.
+func TestUnplacedIsTheScreen(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const lo, hi, e = 10.0, 30.0, 0.5
+	for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 300} {
+		sp := &space{points: points{norm: make([]float64, m+1)}}
+		c := make([]float32, m)
+		sp.norm[0] = 20
+		for i := range c {
+			sp.norm[i+1] = 20
+			target := []float64{lo + e, hi - e, lo, hi, 20, 5, 40}[r.IntN(7)] + float64(r.IntN(3)-1)*1e-6
+			c[i] = float32((40 - target) / 2)
+		}
+		if m == 300 {
+			c[17] = float32(math.NaN())
+		}
+		got := sp.unplaced(0, 1, c, lo, hi, e, make([]int32, m))
+		var want []int32
+		for i, v := range c {
+			if est := sp.norm[0] + sp.norm[i+1] - 2*float64(v); !(est-e >= lo && est+e <= hi) {
+				want = append(want, int32(i+1))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("m = %d: unplaced %v, want %v", m, got, want)
 		}
 	}
 }

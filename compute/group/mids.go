@@ -601,6 +601,7 @@ func (sp *space) unplaced(a, b0 int, c []float32, lo, hi, e float64, out []int32
 	m, done := 0, 0
 	if haveAVX2 && len(c) >= 4 {
 		done = len(c) / 4 * 4
+		_, _ = sp.norm[b0+done-1], out[done-1] // the kernel reads and may write that far
 		m = needExact(&c[0], &sp.norm[b0], done/4, sp.norm[a], lo, hi, e, &out[0])
 		for i := range out[:m] {
 			out[i] += int32(b0)

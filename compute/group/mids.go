@@ -631,33 +631,29 @@ type similarPairs struct {
 	dots   [4]float64
 }
 
-func (sp *similarPairs) push(b int) {
-	sp.b[sp.m] = b
-	sp.m++
-	if sp.m == 4 {
-		sp.flush()
+func (pr *similarPairs) push(b int) {
+	pr.b[pr.m] = b
+	pr.m++
+	if pr.m == 4 {
+		pr.flush()
 	}
 }
 
-// flush adds the pending pairs, d = ||x_a||^2 - 2 x_b'x_a + ||x_b||^2 (0 when negative)
-// as points.dist2 computes it.
-func (sp *similarPairs) flush() {
-	if sp.m == 0 {
+// flush adds the pending pairs, their distances as pairDist computes them (dist2Of from
+// floats.Dot's inner products).
+func (pr *similarPairs) flush() {
+	if pr.m == 0 {
 		return
 	}
-	ya := sp.sp.pt.RawRowView(sp.a)
-	for k := range sp.rows {
-		sp.rows[k] = sp.sp.pt.RawRowView(sp.b[min(k, sp.m-1)])
+	ya := pr.sp.pt.RawRowView(pr.a)
+	for k := range pr.rows {
+		pr.rows[k] = pr.sp.pt.RawRowView(pr.b[min(k, pr.m-1)])
 	}
-	dots4(ya, &sp.rows, &sp.dots)
-	for k, b := range sp.b[:sp.m] {
-		d := sp.sp.norm[sp.a] - 2*sp.dots[k] + sp.sp.norm[b]
-		if d < 0 {
-			d = 0
-		}
-		if d < sp.lo || d > sp.hi {
-			*sp.part += math.Abs(1 - d/(2*float64(sp.n-1)))
+	dots4(ya, &pr.rows, &pr.dots)
+	for k, b := range pr.b[:pr.m] {
+		if d := pr.sp.dist2Of(pr.sp.norm[pr.a], pr.dots[k], b); d < pr.lo || d > pr.hi {
+			*pr.part += math.Abs(1 - d/(2*float64(pr.n-1)))
 		}
 	}
-	sp.m = 0
+	pr.m = 0
 }

@@ -44,7 +44,13 @@ func (ps points) len() int { n, _ := ps.pt.Dims(); return n }
 
 // dist2 is the squared distance between a point y (with squared norm yy) and feature j.
 func (ps points) dist2(y []float64, yy float64, j int) float64 {
-	d := yy - 2*floats.Dot(ps.pt.RawRowView(j), y) + ps.norm[j]
+	return ps.dist2Of(yy, floats.Dot(ps.pt.RawRowView(j), y), j)
+}
+
+// dist2Of is dist2 from the inner product g = x_j'y (floats.Dot's): yy - 2g + ||x_j||^2,
+// 0 when that is negative.
+func (ps points) dist2Of(yy, g float64, j int) float64 {
+	d := yy - 2*g + ps.norm[j]
 	if d < 0 {
 		return 0
 	}

@@ -67,3 +67,40 @@ func TestUnplacedIsTheScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestNearerOfIsTheScreen: the features nearerOf lists are exactly those the
+// bandwidth's screen keeps, not both lower >= wa and lower >= wb[b] with lower =
+// ((||x_a||^2 + ||x_b||^2) - 2 c) - e in float64, for every length 1..13 and 300: lower
+// drawn on, just above and just below both thresholds, wb[b] +Inf for some, and a NaN.
+func TestNearerOfIsTheScreen(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const wa, e = 10.0, 0.5
+	for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 300} {
+		sp := &space{points: points{norm: make([]float64, m+1)}}
+		wb := make([]float64, m+1)
+		c := make([]float32, m)
+		sp.norm[0] = 20
+		for i := range c {
+			sp.norm[i+1] = 20
+			wb[i+1] = []float64{wa, 5, 15, math.Inf(1)}[r.IntN(4)]
+			target := []float64{wa, wb[i+1], 5, 15, 30}[r.IntN(5)] + e + float64(r.IntN(3)-1)*1e-6
+			c[i] = float32((40 - target) / 2)
+		}
+		if m == 300 {
+			c[17] = float32(math.NaN())
+		}
+		got := sp.nearerOf(0, 1, c, wa, wb, e, make([]int32, m))
+		var want []int32
+		for i, v := range c {
+			if lower := sp.norm[0] + sp.norm[i+1] - 2*float64(v) - e; !(lower >= wa && lower >= wb[i+1]) {
+				want = append(want, int32(i+1))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("m = %d: nearerOf %v, want %v", m, got, want)
+		}
+		if m == 300 && (len(want) < 30 || len(want) > 270) {
+			t.Fatalf("m = 300: %d of 300 listed; the draws should put some on each side", len(want))
+		}
+	}
+}

@@ -35,3 +35,10 @@ func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64)
 //
 //go:noescape
 func needExact(c *float32, nb *float64, groups int, na, lo, hi, e float64, out *int32) int
+
+// nearerEither lists in out the i < 4*groups whose screened lower bound lower = ((na +
+// nb[i]) - 2 c[i]) - e is not both >= wa and >= wb[i]: the pairs that may be among the
+// K nearest of either feature (see nearerOf); it returns how many.
+//
+//go:noescape
+func nearerEither(c *float32, nb, wb *float64, groups int, na, wa, e float64, out *int32) int

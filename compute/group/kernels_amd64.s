@@ -196,3 +196,58 @@ nxdone:
 	VZEROUPPER
 	MOVQ R8, ret+64(FP)
 	RET
+
+// func nearerEither(c *float32, nb, wb *float64, groups int, na, wa, e float64, out *int32) int
+//
+// For i < 4*groups, lower = ((na + nb[i]) - 2 c[i]) - e in float64; i goes to out unless
+// lower >= wa and lower >= wb[i] (NaN: it goes). Returns how many went. Registers: Y8
+// na, Y9 wa, Y11 e; SI c, DI nb, BX wb, DX out, CX the groups left, R8 the count, R9 i.
+TEXT ·nearerEither(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), SI
+	MOVQ nb+8(FP), DI
+	MOVQ wb+16(FP), BX
+	MOVQ groups+24(FP), CX
+	VBROADCASTSD na+32(FP), Y8
+	VBROADCASTSD wa+40(FP), Y9
+	VBROADCASTSD e+48(FP), Y11
+	MOVQ out+56(FP), DX
+	XORQ R8, R8
+	XORQ R9, R9
+	TESTQ CX, CX
+	JE nedone
+
+neloop:
+	VCVTPS2PD (SI), Y0
+	VADDPD Y0, Y0, Y0         // 2c
+	VADDPD (DI), Y8, Y1       // na + nb
+	VSUBPD Y0, Y1, Y1         // est
+	VSUBPD Y11, Y1, Y2        // lower = est - e
+	VMOVUPD (BX), Y3
+	VCMPPD $0x1d, Y9, Y2, Y4  // lower >= wa (GE_OQ)
+	VCMPPD $0x1d, Y3, Y2, Y5  // lower >= wb (GE_OQ)
+	VANDPD Y4, Y5, Y6
+	VMOVMSKPD Y6, AX
+	XORL $15, AX
+	JE nenext
+
+nebits:
+	BSFL AX, R11
+	LEAQ (R9)(R11*1), R10
+	MOVL R10, (DX)(R8*4)
+	INCQ R8
+	LEAL -1(AX), R11
+	ANDL R11, AX
+	JNE nebits
+
+nenext:
+	ADDQ $16, SI
+	ADDQ $32, DI
+	ADDQ $32, BX
+	ADDQ $4, R9
+	DECQ CX
+	JNE neloop
+
+nedone:
+	VZEROUPPER
+	MOVQ R8, ret+64(FP)
+	RET

@@ -20,3 +20,7 @@ func dot4x(a *float64, steps int, b0, b1, b2, b3 *float64, out *[16]float64) {
 func needExact(c *float32, nb *float64, groups int, na, lo, hi, e float64, out *int32) int {
 	panic("group: no needExact on this processor")
 }
+
+func nearerEither(c *float32, nb, wb *float64, groups int, na, wa, e float64, out *int32) int {
+	panic("group: no nearerEither on this processor")
+}

@@ -121,15 +121,23 @@ func (sp *space) bandwidth(ctx context.Context, prm DGFParams) (float64, error) 
 	err := sp.pairs(ctx, func(w, i0, i1, j0, j1 int, c []float32) {
 		nr := near[w]
 		cols := j1 - j0
+		ub := scratchIdx.get(cols)
+		defer scratchIdx.put(ub)
 		for a := i0; a < i1; a++ {
-			for b := max(j0, a+1); b < j1; b++ {
-				lower := sp.norm[a] + sp.norm[b] - 2*float64(c[(a-i0)*cols+b-j0]) - e
+			b0 := max(j0, a+1)
+			if b0 >= j1 {
+				continue
+			}
+			row := c[(a-i0)*cols : (a-i0+1)*cols]
+			for _, b := range sp.nearerOf(a, b0, row[b0-j0:], nr.worst[a], nr.worst, e, *ub) {
+				// worst[a] may have fallen since nearerOf read it
+				lower := sp.norm[a] + sp.norm[b] - 2*float64(row[int(b)-j0]) - e
 				if lower >= nr.worst[a] && lower >= nr.worst[b] {
 					continue
 				}
-				d := sp.pairDist(a, b)
+				d := sp.pairDist(a, int(b))
 				nr.offer(a, d)
-				nr.offer(b, d)
+				nr.offer(int(b), d)
 			}
 		}
 	})
@@ -167,6 +175,7 @@ func (ms *shifter) firstRound(ctx context.Context) error {
 	sums := make([][]float64, procs)
 	counts := make([][]int32, procs)
 	h2 := ms.h * ms.h
+	above := math.Nextafter(h2, math.Inf(1))
 	e := sp.pairErr()
 	err := sp.pairs(ctx, func(w, i0, i1, j0, j1 int, c []float32) {
 		if sums[w] == nil {
@@ -174,9 +183,18 @@ func (ms *shifter) firstRound(ctx context.Context) error {
 		}
 		sum, count := sums[w], counts[w]
 		cols := j1 - j0
+		ub := scratchIdx.get(cols)
+		defer scratchIdx.put(ub)
 		for a := i0; a < i1; a++ {
-			for b := max(j0, a+1); b < j1; b++ {
-				est := sp.norm[a] + sp.norm[b] - 2*float64(c[(a-i0)*cols+b-j0])
+			b0 := max(j0, a+1)
+			if b0 >= j1 {
+				continue
+			}
+			row := c[(a-i0)*cols : (a-i0+1)*cols]
+			// listed: est - e <= h2 (or NaN), est - e < the next float above h2
+			for _, bb := range sp.unplaced(a, b0, row[b0-j0:], above, math.Inf(1), e, *ub) {
+				b := int(bb)
+				est := sp.norm[a] + sp.norm[b] - 2*float64(row[b-j0])
 				if est-e > h2 || (est+e >= h2 && sp.pairDist(a, b) > h2) {
 					continue
 				}
@@ -203,4 +221,28 @@ func (ms *shifter) firstRound(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// nearerOf returns (in out) the features b = b0, b0+1, ... (one for each c[i], c[i] ~
+// x_a'x_b in float32) that may be among the K nearest of a or of b: not both lower >= wa
+// and lower >= wb[b], with lower = ((||x_a||^2 + ||x_b||^2) - 2 c[i]) - e (NaN: listed).
+// On AVX2 four at a time, with the same float64 operations.
+func (sp *space) nearerOf(a, b0 int, c []float32, wa float64, wb []float64, e float64, out []int32) []int32 {
+	m, done := 0, 0
+	if haveAVX2 && len(c) >= 4 {
+		done = len(c) / 4 * 4
+		_, _, _ = sp.norm[b0+done-1], wb[b0+done-1], out[done-1] // the kernel reads and may write that far
+		m = nearerEither(&c[0], &sp.norm[b0], &wb[b0], done/4, sp.norm[a], wa, e, &out[0])
+		for i := range out[:m] {
+			out[i] += int32(b0)
+		}
+	}
+	for i := done; i < len(c); i++ {
+		b := b0 + i
+		if lower := sp.norm[a] + sp.norm[b] - 2*float64(c[i]) - e; !(lower >= wa && lower >= wb[b]) {
+			out[m] = int32(b)
+			m++
+		}
+	}
+	return out[:m]
 }

@@ -75,4 +75,3 @@ func dials(network, addr string) bool {
 
 // noDisplayHint is what to do instead of opening the window.
 const noDisplayHint = "run a study without the window: steadfast run CONFIG.json -o OUTDIR (a configuration saved from the window on another computer, or written by hand; steadfast help lists every command), or connect with ssh -X to show the window here"
-

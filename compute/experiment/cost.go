@@ -101,12 +101,20 @@ type costs struct {
 	workers int
 }
 
-func newCosts(cfg Config, ds *dataset.Dataset) *costs {
-	n, p := ds.Dims()
+// newCosts starts the costs of the tasks of a study of cfg on p features, each method's
+// prior the mean of rankingSeconds over its tasks at their own training sizes (as
+// Estimate counts them).
+func newCosts(cfg Config, p int, tasks []task) *costs {
 	c := &costs{prior: make([]float64, len(cfg.Methods)), sum: make([]float64, len(cfg.Methods)),
 		done: make([]int, len(cfg.Methods)), workers: max(cfg.Workers, 1)}
-	for m, spec := range cfg.Methods {
-		c.prior[m] = rankingSeconds(spec.Name, spec.Params, n, p)
+	count := make([]int, len(cfg.Methods))
+	for _, t := range tasks {
+		spec := cfg.Methods[t.method]
+		c.prior[t.method] += rankingSeconds(spec.Name, spec.Params, len(t.split.Train), p)
+		count[t.method]++
+	}
+	for m := range c.prior {
+		c.prior[m] /= float64(max(count[m], 1))
 	}
 	return c
 }
@@ -117,14 +125,16 @@ func (c *costs) add(m int, secs float64) {
 	c.done[m]++
 }
 
-// of is the expected cost of one ranking of method m: its measured mean, else its
-// prior, else the mean of all measured rankings, else 1.
-func (c *costs) of(m int) float64 {
+// of is the expected cost of one ranking of method m, in seconds of a ranking running
+// beside workers-1 others: its measured mean, else its prior (a share of a study's time,
+// so workers times it), else the mean of all measured rankings, else 1; and whether it
+// is known (measured or prior).
+func (c *costs) of(m int) (float64, bool) {
 	if c.done[m] > 0 {
-		return c.sum[m] / float64(c.done[m])
+		return c.sum[m] / float64(c.done[m]), true
 	}
 	if c.prior[m] > 0 {
-		return c.prior[m]
+		return c.prior[m] * float64(c.workers), true
 	}
 	all, k := 0.0, 0
 	for i := range c.sum {
@@ -132,27 +142,33 @@ func (c *costs) of(m int) float64 {
 		k += c.done[i]
 	}
 	if k > 0 {
-		return all / float64(k)
+		return all / float64(k), false
 	}
-	return 1
+	return 1, false
 }
 
 // progress returns the share of the work done and the time left, given which tasks
-// have finished; the time left is 0 until some ranking has been measured.
-func (c *costs) progress(tasks []task, finished []bool) (float64, time.Duration) {
+// have finished and what share of each running one is done (see progress.Share); both
+// are 0 until some ranking has been measured, or every method left has a prior.
+func (c *costs) progress(tasks []task, finished []bool, partial []float64) (float64, time.Duration) {
 	done, left := 0.0, 0.0
+	known := false
+	for _, d := range c.done {
+		known = known || d > 0
+	}
+	priors := true
 	for i, t := range tasks {
-		if finished[i] {
-			done += c.of(t.method)
-		} else {
-			left += c.of(t.method)
+		cost, ok := c.of(t.method)
+		switch {
+		case finished[i]:
+			done += cost
+		default:
+			priors = priors && ok
+			done += partial[i] * cost
+			left += (1 - partial[i]) * cost
 		}
 	}
-	measured := false
-	for _, d := range c.done {
-		measured = measured || d > 0
-	}
-	if !measured || done+left == 0 {
+	if !(known || priors) || done+left == 0 {
 		return 0, 0
 	}
 	return done / (done + left), time.Duration(left / float64(c.workers) * float64(time.Second))

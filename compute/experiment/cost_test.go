@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"math"
 	"testing"
 	"time"
@@ -16,7 +17,8 @@ func TestProgressWeighsUnitsByCost(t *testing.T) {
 	tasks := []task{{method: 0}, {method: 0}, {method: 0}, {method: 1}, {method: 1}, {method: 1}}
 	c := &costs{prior: []float64{0, 0}, sum: []float64{0, 0}, done: []int{0, 0}, workers: 1}
 	finished := make([]bool, len(tasks))
-	if f, left := c.progress(tasks, finished); f != 0 || left != 0 {
+	partial := make([]float64, len(tasks))
+	if f, left := c.progress(tasks, finished, partial); f != 0 || left != 0 {
 		t.Fatalf("nothing measured: %v, %v; want unknown (0, 0)", f, left)
 	}
 	for i := 0; i < 3; i++ {
@@ -24,9 +26,70 @@ func TestProgressWeighsUnitsByCost(t *testing.T) {
 		c.add(0, 1)
 	}
 	c.add(1, 9) // a ranking of the costly method measured, still running others
-	f, left := c.progress(tasks, finished)
+	f, left := c.progress(tasks, finished, partial)
 	if math.Abs(f-3.0/30) > 1e-12 || left != 27*time.Second {
 		t.Errorf("share %v, left %v; want 0.1 and 27 s", f, left)
+	}
+}
+
+// TestProgressCountsRunningShares: the time left comes from the cost models before any
+// ranking is measured, and a running ranking's reported share counts as done (worked by
+// hand: two rankings with a prior of 10 s each, a share of a study on two workers, so 20 s
+// a ranking; then one measured at 30 s).
+func TestProgressCountsRunningShares(t *testing.T) {
+	tasks := []task{{method: 0}, {method: 0}}
+	c := &costs{prior: []float64{10}, sum: []float64{0}, done: []int{0}, workers: 2}
+	finished := make([]bool, 2)
+	partial := make([]float64, 2)
+	check := func(what string, wantF float64, wantLeft time.Duration) {
+		t.Helper()
+		if f, left := c.progress(tasks, finished, partial); math.Abs(f-wantF) > 1e-12 || left != wantLeft {
+			t.Errorf("%s: share %v, left %v; want %v and %v", what, f, left, wantF, wantLeft)
+		}
+	}
+	check("at the start", 0, 20*time.Second) // the estimate: the sum of the priors
+	partial[0] = 0.5
+	check("half of one done", 10.0/40, 15*time.Second)
+	finished[0], partial[1] = true, 0.5
+	c.add(0, 30)
+	check("one done in 30 s, half of the other", 45.0/60, 7500*time.Millisecond)
+	noPrior := []task{{method: 0}, {method: 1}}
+	c = &costs{prior: []float64{10, 0}, sum: []float64{0, 0}, done: []int{0, 0}, workers: 2}
+	if f, left := c.progress(noPrior, make([]bool, 2), make([]float64, 2)); f != 0 || left != 0 {
+		t.Errorf("a method without a cost model, nothing measured: %v, %v; want unknown (0, 0)", f, left)
+	}
+}
+
+// TestCGSStudyReportsWithinRankings: a CGS ranking reports after each bootstrap, so the
+// share done moves between finished rankings, never backwards, and the time left is
+// known from the start (CGS has a cost model).
+func TestCGSStudyReportsWithinRankings(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 2, 0)
+	cfg := Config{Protocol: CV10x10, Repeats: 1, Folds: 2, ZScore: true, Seed: 1, Workers: 2,
+		Methods: []method.Spec{{Name: "cgs", Params: map[string]float64{"t": 4}}}, Classifiers: []string{"svm"}}
+	var reports []Progress
+	if _, err := Run(context.Background(), cfg, ds, func(p Progress) { reports = append(reports, p) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) == 0 || reports[0].Left <= 0 {
+		t.Fatalf("first report %+v: want the time left from CGS's cost model", reports)
+	}
+	within := 0
+	for i := 1; i < len(reports); i++ {
+		a, b := reports[i-1], reports[i]
+		if b.Fraction < a.Fraction || b.Done < a.Done {
+			t.Errorf("report %d went back: %+v after %+v", i, b, a)
+		}
+		if b.Done == a.Done && b.Fraction > a.Fraction {
+			within++
+		}
+	}
+	// 3 rankings (2 folds and all samples) of 4 bootstraps each: 3 reports within each
+	if within < 9 {
+		t.Errorf("%d reports within rankings of %d in all, want at least 9: %+v", within, len(reports), reports)
+	}
+	if last := reports[len(reports)-1]; last.Done != last.Total || last.Fraction != 1 {
+		t.Errorf("last report %+v, want every ranking done", last)
 	}
 }
 

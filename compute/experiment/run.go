@@ -15,6 +15,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/method"
 	"steadfast/compute/parallel"
+	"steadfast/compute/progress"
 )
 
 // task is one unit: rank the training samples of one split with one method, and
@@ -110,13 +111,11 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 }
 
 // compute runs the units idx (indices into d.tasks) on cfg.Workers goroutines and
-// stores each one's output at its index in outs. Progress counts the units of idx; its
-// calls are never concurrent. The first unit to fail cancels the others, and its error
+// stores each one's output at its index in outs. Progress counts the units of idx, and
+// is reported again whenever a running unit reports a larger share of it done
+// (progress.Share: CGS after each bootstrap); its calls are never concurrent. The first unit to fail cancels the others, and its error
 // is returned rather than the cancellations it caused.
-func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []int, outs []taskOut, progress func(Progress)) error {
-	if progress != nil {
-		progress(Progress{Total: len(idx), Stage: "ranking"})
-	}
+func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []int, outs []taskOut, onProgress func(Progress)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -125,17 +124,36 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 		firstErr error
 		mine     = make([]task, len(idx))
 		finished = make([]bool, len(idx))
-		cost     = newCosts(d.cfg, ds)
+		partial  = make([]float64, len(idx)) // share done of each running unit
+		cost     *costs
 	)
+	report := func() { // under mu: never two calls at once
+		pr := Progress{Done: done, Total: len(idx), Stage: "ranking"}
+		pr.Fraction, pr.Left = cost.progress(mine, finished, partial)
+		if onProgress != nil {
+			onProgress(pr)
+		}
+	}
 	for j, i := range idx {
 		mine[j] = d.tasks[i]
 	}
+	_, p := ds.Dims()
+	cost = newCosts(d.cfg, p, mine)
+	report() // the time left by the cost models, when every method has one
 	if err := d.fitAllSamples(ctx, ds); err != nil {
 		return err
 	}
 	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(j int) error {
 		i := idx[j]
-		out, err := d.runTask(ctx, ds, test, i)
+		unit := progress.WithShare(ctx, func(s float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !finished[j] && s > partial[j] {
+				partial[j] = s
+				report()
+			}
+		})
+		out, err := d.runTask(unit, ds, test, i)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -149,11 +167,7 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 		done++
 		finished[j] = true
 		cost.add(d.tasks[i].method, out.secs)
-		pr := Progress{Done: done, Total: len(idx), Stage: "ranking"}
-		pr.Fraction, pr.Left = cost.progress(mine, finished)
-		if progress != nil {
-			progress(pr) // under the lock: never two calls at once
-		}
+		report()
 		return nil
 	})
 	if firstErr != nil {

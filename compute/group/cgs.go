@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/progress"
 	"steadfast/compute/score"
 )
 
@@ -58,6 +59,7 @@ func (c CGS) Groups(ctx context.Context, x *mat.Dense, y []int, classes int, r *
 			return nil, err
 		}
 		runs[b] = res.Groups
+		progress.Share(ctx, float64(b+1)/float64(t+1)) // the consensus costs less than a run
 	}
 	clusters := consensus(p, runs, 0.5)
 	ps := newPoints(x)

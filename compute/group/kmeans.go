@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/parallel"
+	"steadfast/compute/progress"
 	"steadfast/compute/score"
 )
 
@@ -82,12 +84,14 @@ func (k KMeans) cluster(ctx context.Context, x *mat.Dense, ps points, r *rand.Ra
 	ss = make([]float64, len(starts))
 	assign := make([][]int, len(starts))
 	pool := sync.Pool{New: func() any { return newLloyd(x, ps, K) }}
+	var ran atomic.Int64
 	err = parallel.For(ctx, workers, len(starts), func(i int) error {
 		lr := pool.Get().(*lloyd)
 		defer pool.Put(lr)
 		lr.seed(starts[i])
 		ss[i] = lr.run()
 		assign[i] = slices.Clone(lr.assign)
+		progress.Share(ctx, float64(ran.Add(1))/float64(len(starts)+1))
 		return nil
 	})
 	if err != nil {

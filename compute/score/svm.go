@@ -6,11 +6,13 @@ import (
 	"sort"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
 	"steadfast/compute/parallel"
+	"steadfast/compute/progress"
 )
 
 // SVMOne ranks by the squared weights of one linear SVM, sum_m w_mj^2 over the
@@ -58,6 +60,7 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 	back := p             // order[back:] is filled
 	cur := x
 	stopped := 0 // fits that hit the iteration cap
+	work, done := s.work(p), 0.0
 	for round := 0; len(remaining) > 0; round++ {
 		if err := ctx.Err(); err != nil {
 			return Ranking{}, err
@@ -101,9 +104,22 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 			keep = append(keep, remaining[i])
 		}
 		cur = dataset.SelectFeatures(x, keep)
+		done += float64(len(remaining))
+		progress.Share(ctx, done/work)
 		remaining = keep
 	}
 	return Ranking{Order: order, Score: score, Unconverged: stopped}, nil
+}
+
+// work is the features summed over the rounds that fit an SVM, starting from p: a fit's
+// cost grows with the features it sees, so the share of it done is the share of the
+// ranking's time.
+func (s SVMRFE) work(p int) float64 {
+	w := 0.0
+	for rem := p; rem > 1; rem -= s.dropCount(rem) {
+		w += float64(rem)
+	}
+	return max(w, 1)
 }
 
 // unconverged is 1 when the fit stopped at its iteration cap, else 0.
@@ -156,10 +172,18 @@ func (e EnsembleRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes in
 	sum := make([]float64, p)
 	stopped := 0
 	var mu sync.Mutex
+	shares := make([]float64, B) // of each run, reported as their mean
 	err := parallel.For(ctx, 0, B, func(b int) error {
 		rows, weight := multiplicities(boots[b], n)
 		xb, yb := dataset.SelectSamples(x, y, rows)
-		rk, err := e.RFE.rankWeighted(ctx, xb, yb, weight, classes, dataset.Rand(seeds[b]))
+		run := progress.WithShare(ctx, func(s float64) {
+			mu.Lock()
+			shares[b] = s
+			mean := floats.Sum(shares) / float64(B)
+			mu.Unlock()
+			progress.Share(ctx, mean)
+		})
+		rk, err := e.RFE.rankWeighted(run, xb, yb, weight, classes, dataset.Rand(seeds[b]))
 		if err != nil {
 			return err
 		}

@@ -148,8 +148,9 @@ func (c *costs) of(m int) (float64, bool) {
 }
 
 // progress returns the share of the work done and the time left, given which tasks
-// have finished and what share of each running one is done (see progress.Share); both
-// are 0 until some ranking has been measured, or every method left has a prior.
+// have finished and what share of each running one is done (see progress.Share). Until
+// some ranking has been measured, or while a method left has no prior, the share weighs
+// every unit the same and the time left is 0 (unknown).
 func (c *costs) progress(tasks []task, finished []bool, partial []float64) (float64, time.Duration) {
 	done, left := 0.0, 0.0
 	known := false
@@ -168,7 +169,18 @@ func (c *costs) progress(tasks []task, finished []bool, partial []float64) (floa
 			left += (1 - partial[i]) * cost
 		}
 	}
-	if !(known || priors) || done+left == 0 {
+	if !(known || priors) { // no costs yet: every unit weighs the same, time left unknown
+		units := 0.0
+		for i := range tasks {
+			if finished[i] {
+				units++
+			} else {
+				units += partial[i]
+			}
+		}
+		return units / float64(max(len(tasks), 1)), 0
+	}
+	if done+left == 0 {
 		return 0, 0
 	}
 	return done / (done + left), time.Duration(left / float64(c.workers) * float64(time.Second))

@@ -53,10 +53,12 @@ func TestProgressCountsRunningShares(t *testing.T) {
 	finished[0], partial[1] = true, 0.5
 	c.add(0, 30)
 	check("one done in 30 s, half of the other", 45.0/60, 7500*time.Millisecond)
+	// a method without a cost model, nothing measured: units weigh the same (a quarter
+	// of one of two: 1/8), the time left unknown
 	noPrior := []task{{method: 0}, {method: 1}}
 	c = &costs{prior: []float64{10, 0}, sum: []float64{0, 0}, done: []int{0, 0}, workers: 2}
-	if f, left := c.progress(noPrior, make([]bool, 2), make([]float64, 2)); f != 0 || left != 0 {
-		t.Errorf("a method without a cost model, nothing measured: %v, %v; want unknown (0, 0)", f, left)
+	if f, left := c.progress(noPrior, make([]bool, 2), []float64{0, 0.25}); f != 0.125 || left != 0 {
+		t.Errorf("a method without a cost model, nothing measured: %v, %v; want 0.125 and unknown (0)", f, left)
 	}
 }
 

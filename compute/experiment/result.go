@@ -160,8 +160,9 @@ func (m *MethodResult) FewGroupsNote() string {
 type Progress struct {
 	Done, Total int
 	Stage       string
-	// Fraction is the share of the work done, weighed by what each unit costs (0 while
-	// unknown), and Left the time left at that cost (0 while unknown).
+	// Fraction is the share of the work done, weighed by what each unit costs (every
+	// unit the same while the costs are unknown), and Left the time left at that cost
+	// (0 while unknown).
 	Fraction float64
 	Left     time.Duration
 }

@@ -113,8 +113,9 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 // compute runs the units idx (indices into d.tasks) on cfg.Workers goroutines and
 // stores each one's output at its index in outs. Progress counts the units of idx, and
 // is reported again whenever a running unit reports a larger share of it done
-// (progress.Share: CGS after each bootstrap); its calls are never concurrent. The first unit to fail cancels the others, and its error
-// is returned rather than the cancellations it caused.
+// (progress.Share: CGS after each bootstrap); its calls are never concurrent. The first
+// unit to fail cancels the others, and its error is returned rather than the
+// cancellations it caused.
 func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []int, outs []taskOut, onProgress func(Progress)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -4,7 +4,6 @@ package main
 
 import (
 	"net"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -12,33 +11,24 @@ import (
 )
 
 // displayProblem says why no window can open here, or "" when one may: on Linux and the
-// BSDs a window needs a Wayland or X server (WAYLAND_DISPLAY or DISPLAY naming one that
-// answers); macOS and Windows always have one. Without it the window library panics.
+// BSDs the window is drawn through X11 (GLFW's X11 back end; on a Wayland desktop,
+// XWayland), so DISPLAY must name an X server that answers; macOS and Windows always
+// have a display. Without one the window library panics.
 func displayProblem(getenv func(string) string) string {
 	switch runtime.GOOS {
 	case "darwin", "windows", "ios", "android":
 		return ""
 	}
-	if w := getenv("WAYLAND_DISPLAY"); w != "" && waylandAnswers(w, getenv("XDG_RUNTIME_DIR")) {
-		return ""
-	}
 	d := getenv("DISPLAY")
-	if d == "" {
-		return "there is no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set, as over ssh or on a cluster node)"
-	}
-	if !x11Answers(d) {
+	switch {
+	case d == "" && getenv("WAYLAND_DISPLAY") != "":
+		return "the window is drawn through X11 and DISPLAY is not set (a Wayland session without XWayland)"
+	case d == "":
+		return "there is no display to open the window on (DISPLAY is not set, as over ssh or on a cluster node)"
+	case !x11Answers(d):
 		return "the display " + strconv.Quote(d) + " (DISPLAY) does not answer: its X server is not running or not reachable from here"
 	}
 	return ""
-}
-
-// waylandAnswers reports whether the Wayland socket name (relative to runtimeDir unless
-// absolute) accepts a connection.
-func waylandAnswers(name, runtimeDir string) bool {
-	if !filepath.IsAbs(name) {
-		name = filepath.Join(runtimeDir, name)
-	}
-	return dials("unix", name)
 }
 
 // x11Answers reports whether the X display d ([host]:number[.screen]) accepts a

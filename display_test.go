@@ -22,8 +22,13 @@ func TestDisplayProblemWithoutDisplay(t *testing.T) {
 		t.Skip("macOS and Windows always have a display")
 	}
 	why := displayProblem(env(nil))
-	if !strings.Contains(why, "DISPLAY") {
-		t.Fatalf("no DISPLAY: got %q, want it to name DISPLAY", why)
+	if !strings.Contains(why, "DISPLAY is not set") {
+		t.Errorf("no DISPLAY: got %q, want it to say DISPLAY is not set", why)
+	}
+	// the X11 window cannot open on Wayland alone
+	why = displayProblem(env(map[string]string{"WAYLAND_DISPLAY": "wayland-0"}))
+	if !strings.Contains(why, "XWayland") {
+		t.Errorf("Wayland without DISPLAY: got %q, want it to name XWayland", why)
 	}
 }
 

@@ -44,9 +44,9 @@ func (p *Progress) Start(what string) {
 
 // Update shows done of total units of the stage what and the time left in it. With a
 // weighed share of the work done (fraction > 0) the bar shows that share, and a time left
-// given by the caller (left > 0) is shown as it is; otherwise both are extrapolated from
-// the units done since the stage began (at Start for the first, at its first Update for
-// a later one).
+// given by the caller (left > 0) is shown as it is; otherwise the time left is
+// extrapolated from the share done since the stage began (at Start for the first, at its
+// first Update for a later one), also before a unit has finished.
 func (p *Progress) Update(done, total int, what string, fraction float64, left time.Duration) {
 	if total <= 0 {
 		return
@@ -66,7 +66,7 @@ func (p *Progress) Update(done, total int, what string, fraction float64, left t
 	switch {
 	case left > 0 && done < total:
 		eta = "about " + text.Duration(left) + " left"
-	case done > 0 && f < 1:
+	case f > 0 && f < 1: // units done, or a share of running ones (progress inside units)
 		el := time.Since(p.since)
 		eta = "about " + text.Duration(time.Duration(float64(el)*(1-f)/f)) + " left"
 	}

@@ -61,6 +61,14 @@ func TestProgressText(t *testing.T) {
 	if got := p.Status.Text; got != "pairs 1/3, about 8 s left" {
 		t.Errorf("second stage: status %q", got)
 	}
+	// a share done inside the first units, before any has finished, and no time left
+	// from the caller: extrapolated (10 s for a fifth: 40 s left)
+	p.Update(0, 10, "fits", 0, 0)
+	p.since = time.Now().Add(-10 * time.Second)
+	p.Update(0, 10, "fits", 0.2, 0)
+	if got := p.Status.Text; p.Bar.Value != 0.2 || got != "fits 0/10, about 40 s left" {
+		t.Errorf("inside units: bar %v, status %q", p.Bar.Value, got)
+	}
 	// a weighed share and a time left from the caller are shown as given
 	p.Update(5, 10, "ranking", 0.1, 90*time.Second)
 	if got := p.Status.Text; p.Bar.Value != 0.1 || got != "ranking 5/10, about 1 min 30 s left" {

@@ -73,13 +73,7 @@ func Estimate(cfg Config, ds *dataset.Dataset) (time.Duration, []string, error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	count := make([]int, len(cfg.Methods))
-	secs := make([]float64, len(cfg.Methods))
-	for _, t := range plan(cfg, ds) {
-		spec := cfg.Methods[t.method]
-		count[t.method]++
-		secs[t.method] += rankingSeconds(spec.Name, spec.Params, len(t.split.Train), p)
-	}
+	secs, count := methodSeconds(cfg, p, plan(cfg, ds))
 	total := 0.0
 	var lines []string
 	for m, spec := range cfg.Methods {
@@ -90,6 +84,18 @@ func Estimate(cfg Config, ds *dataset.Dataset) (time.Duration, []string, error) 
 		lines = append(lines, fmt.Sprintf("%s: %d rankings of about %.1f s each", spec.Name, count[m], secs[m]/float64(count[m])))
 	}
 	return time.Duration(total * float64(time.Second)), lines, nil
+}
+
+// methodSeconds sums, per method of cfg, rankingSeconds of its tasks at their own
+// training sizes, and counts its tasks.
+func methodSeconds(cfg Config, p int, tasks []task) (secs []float64, count []int) {
+	secs, count = make([]float64, len(cfg.Methods)), make([]int, len(cfg.Methods))
+	for _, t := range tasks {
+		spec := cfg.Methods[t.method]
+		secs[t.method] += rankingSeconds(spec.Name, spec.Params, len(t.split.Train), p)
+		count[t.method]++
+	}
+	return secs, count
 }
 
 // costs keeps the measured seconds of the finished rankings of each method, to weigh
@@ -105,14 +111,9 @@ type costs struct {
 // prior the mean of rankingSeconds over its tasks at their own training sizes (as
 // Estimate counts them).
 func newCosts(cfg Config, p int, tasks []task) *costs {
-	c := &costs{prior: make([]float64, len(cfg.Methods)), sum: make([]float64, len(cfg.Methods)),
+	secs, count := methodSeconds(cfg, p, tasks)
+	c := &costs{prior: secs, sum: make([]float64, len(cfg.Methods)),
 		done: make([]int, len(cfg.Methods)), workers: max(cfg.Workers, 1)}
-	count := make([]int, len(cfg.Methods))
-	for _, t := range tasks {
-		spec := cfg.Methods[t.method]
-		c.prior[t.method] += rankingSeconds(spec.Name, spec.Params, len(t.split.Train), p)
-		count[t.method]++
-	}
 	for m := range c.prior {
 		c.prior[m] /= float64(max(count[m], 1))
 	}

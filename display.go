@@ -65,3 +65,13 @@ func dials(network, addr string) bool {
 
 // noDisplayHint is what to do instead of opening the window.
 const noDisplayHint = "run a study without the window: steadfast run CONFIG.json -o OUTDIR (a configuration saved from the window on another computer, or written by hand; steadfast help lists every command), or connect with ssh -X to show the window here"
+
+// startHint is what to check when the display answered but the window library could
+// not start on it.
+func startHint(getenv func(string) string) string {
+	switch runtime.GOOS {
+	case "darwin", "windows", "ios", "android":
+		return "Check that this session has a desktop (not a service or a remote shell without one) and that the graphics driver supports OpenGL 2.1."
+	}
+	return "Check that the display " + strconv.Quote(getenv("DISPLAY")) + " (DISPLAY) accepts this user: over ssh, connect again with ssh -X (or ssh -Y when the server refuses untrusted clients), and XAUTHORITY, if set, must name your own .Xauthority; a desktop still starting accepts a moment later."
+}

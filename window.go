@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"fyne.io/fyne/v2"
+
 	"steadfast/app"
 )
 
@@ -16,10 +18,15 @@ func openWindow(args []string) int {
 		fmt.Fprintf(os.Stderr, "steadfast: cannot open the window: %s.\nInstead, %s.\n", why, noDisplayHint)
 		return 1
 	}
+	w, h, err := screenArea()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "steadfast: cannot open the window: %v.\n%s\nInstead, %s.\n", err, startHint(os.Getenv), noDisplayHint)
+		return 1
+	}
 	file := ""
 	if len(args) > 0 {
 		file = args[0]
 	}
-	app.RunWindow(file)
+	app.RunWindow(file, fyne.NewSize(float32(w), float32(h)))
 	return 0
 }

@@ -33,7 +33,9 @@ import (
 
 // RunWindow opens the main window with file (a data file, a saved run or a run's
 // output folder; without one, the built-in example) and returns when the window closes.
-func RunWindow(file string) {
+// screen is the work area of the primary monitor in screen coordinates (zero when
+// unknown): the window opens at the size the user left it, no larger than that.
+func RunWindow(file string, screen fyne.Size) {
 	a := fyneapp.NewWithID("org.steadfast.app")
 	a.SetIcon(assets.Icon)
 	w := a.NewWindow("Steadfast")
@@ -41,7 +43,8 @@ func RunWindow(file string) {
 	w.SetContent(ui.Content())
 	w.SetMainMenu(ui.mainMenu())
 	w.SetOnDropped(ui.onDrop)
-	w.Resize(fyne.NewSize(1400, 880))
+	ui.fitScreen(screen)                                                            // at scale 1 before the window exists,
+	a.Lifecycle().SetOnStarted(func() { fyne.Do(func() { ui.fitScreen(screen) }) }) // then at its scale
 	if file != "" {
 		ui.Open(file)
 	}
@@ -192,6 +195,7 @@ func (u *UI) Quit() {
 		if u.cancel != nil {
 			u.cancel()
 		}
+		u.rememberSize()
 		u.win.Close()
 	}
 	if !u.unsaved {

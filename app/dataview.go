@@ -32,6 +32,8 @@ type dataView struct {
 	missCheck    *widget.Check
 	zCheck       *widget.Check
 	content      fyne.CanvasObject
+	// advised is what the file's values made the form tick ("log2", "log-CPM", or "")
+	advised string
 }
 
 // newDataView builds the Data tab; its buttons open files through u and a changed
@@ -81,6 +83,45 @@ func newDataView(u *UI) *dataView {
 			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		), nil, nil, nil, v.preview.Table)
 	return v
+}
+
+// adopt shows the reading options a file was read with: the class, sheet and symbols
+// fields belong to one data file, so another file's are not carried over.
+func (v *dataView) adopt(o dataset.Options) {
+	v.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[o.Orientation])
+	v.classEntry.SetText(o.ClassName)
+	v.sheetEntry.SetText(o.Sheet)
+	v.symbolsEntry.SetText(o.SymbolsPath)
+}
+
+// advise ticks what the values of a newly opened file call for, and nothing else: log2
+// for unlogged intensities, log-CPM for RNA-seq counts (the boxes are set without their
+// callbacks; the data are prepared next).
+func (v *dataView) advise(raw *dataset.Dataset) {
+	s := dataset.Summarize(raw)
+	v.advised = ""
+	switch {
+	case s.Counts:
+		v.advised = "log-CPM"
+	case s.Unlogged:
+		v.advised = "log2"
+	}
+	for c, on := range map[*widget.Check]bool{v.log2Check: v.advised == "log2", v.cpmCheck: v.advised == "log-CPM"} {
+		c.Checked = on
+		c.Refresh()
+	}
+}
+
+// snapshot returns what puts back the form as it is now, read with o: for a file that
+// could not be used after its options were shown.
+func (v *dataView) snapshot(o dataset.Options) (restore func()) {
+	log2, cpm, advised := v.log2Check.Checked, v.cpmCheck.Checked, v.advised
+	return func() {
+		v.adopt(o)
+		v.log2Check.Checked, v.cpmCheck.Checked, v.advised = log2, cpm, advised
+		v.log2Check.Refresh()
+		v.cpmCheck.Refresh()
+	}
 }
 
 // setClassChoices offers choices (a file's annotations) in the class field.
@@ -205,6 +246,12 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 	}
 	if len(dropped) > 0 {
 		fmt.Fprintf(&b, "\nDropped: %d features (%s)", len(dropped), listSome(dropped, 5))
+	}
+	switch {
+	case s.Counts && v.advised == "log-CPM" && v.cpmCheck.Checked:
+		b.WriteString("\nlog-CPM is ticked: every value is a whole number and some are large, as RNA-seq counts are. Untick it to analyse the values as they are.")
+	case s.Unlogged && v.advised == "log2" && v.log2Check.Checked:
+		b.WriteString("\nlog2 is ticked: no value is negative and some exceed 1000, as in unlogged intensities, where a few bright probes dominate. Untick it to analyse the values as they are.")
 	}
 	if s.Counts && !v.cpmCheck.Checked {
 		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick log-CPM to analyse them.")

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
 	"steadfast/plots"
@@ -35,7 +36,7 @@ func (u *UI) ShowOpen() {
 			return
 		}
 		d.Hide()
-		u.LoadFile(p, u.dataTab.readOptions("")) // another file: not the class file given for the last
+		u.LoadFile(p, u.openOptions(p))
 	}
 	path.OnSubmitted = func(string) { open() }
 	browse := u.browseButton(path, dataExtensions)
@@ -43,6 +44,15 @@ func (u *UI) ShowOpen() {
 		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF, a GEO series matrix or GEO DataSet (GDS .soft); gzipped or not."),
 		container.NewBorder(nil, nil, nil, browse, path))
 	d = u.showConfirm("Open data", "Open", content, fyne.NewSize(640, 200), path, open)
+}
+
+// openOptions are the reading options to open path with: the Data tab's for the file
+// open now, none for another (the last file's class, sheet and symbols are not its own).
+func (u *UI) openOptions(path string) dataset.Options {
+	if path == u.path {
+		return u.dataTab.readOptions(u.readOpt.CLSPath)
+	}
+	return dataset.Options{}
 }
 
 // ShowExport asks where and how to export the figure on the current result tab.
@@ -216,7 +226,7 @@ func (u *UI) OpenRun(path string) {
 	u.unsaved = false
 	if s.Config.DataPath != "" {
 		if _, err := os.Stat(s.Config.DataPath); err == nil {
-			u.LoadFile(s.Config.DataPath, s.Config.Read)
+			u.loadFile(s.Config.DataPath, s.Config.Read, false)
 		}
 	}
 	u.progress.Status.SetText("Opened run " + filepath.Base(path))

@@ -74,7 +74,12 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 }
 
 // openExample opens the built-in example data.
-func (u *UI) openExample() { u.setData(study.Example(), "", dataset.Options{}) }
+func (u *UI) openExample() {
+	ex := study.Example()
+	u.dataTab.advise(ex)
+	u.dataTab.adopt(dataset.Options{})
+	u.setData(ex, "", dataset.Options{})
+}
 
 // showAbout says what Steadfast is, its version and what it runs on.
 func (u *UI) showAbout() {

@@ -102,6 +102,14 @@ type protocolPanel struct {
 	accMax   *widget.Entry
 	classifs map[string]*widget.Check
 	labels   []string
+	folds    *widget.Entry
+
+	// the protocol's fit to the data, shown when the data are too small for it
+	fit                *fyne.Container
+	fitText            *widget.Label
+	useFolds, useDRAGS *widget.Button
+	// onChange is called when the protocol or its folds change (set by the window)
+	onChange func()
 }
 
 func newProtocolPanel() *protocolPanel {
@@ -114,7 +122,12 @@ func newProtocolPanel() *protocolPanel {
 	pp.protocol = widget.NewSelect(pp.labels, func(string) {
 		in := experiment.Protocols[pp.protocol.SelectedIndex()]
 		pp.help.SetText(fmt.Sprintf("%s. Default k grid: %s; stability: %s.", in.Help, gridHelp(in.Name), in.Mode))
+		pp.folds.SetPlaceHolder(fmt.Sprintf("protocol's (%d)", in.Folds))
+		pp.changed()
 	})
+	pp.folds = widget.NewEntry()
+	pp.folds.OnChanged = func(string) { pp.changed() }
+	pp.buildFit()
 	pp.mode = widget.NewSelect([]string{"protocol's default", string(experiment.Reference), string(experiment.Pairwise)}, nil)
 	pp.mode.SetSelectedIndex(0)
 	pp.ks = widget.NewEntry()
@@ -136,6 +149,7 @@ func newProtocolPanel() *protocolPanel {
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
 		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
+		widget.NewFormItem("Folds", widgets.Hinted(pp.folds, "stratified folds: every class needs this many samples")),
 		widget.NewFormItem("Stability", widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples")),
 		widget.NewFormItem("k grid", widgets.Hinted(pp.ks, "sizes of the selections compared")),
 		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy is measured for k in the grid up to this")),
@@ -143,8 +157,46 @@ func newProtocolPanel() *protocolPanel {
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
 		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),
 	)
-	pp.content = container.NewVBox(form, pp.help)
+	pp.content = container.NewVBox(pp.fit, form, pp.help)
 	return pp
+}
+
+func (pp *protocolPanel) changed() {
+	if pp.onChange != nil {
+		pp.onChange()
+	}
+}
+
+// buildFit makes the warning shown when the data are too small for the protocol, with
+// its fixes: fewer folds, or DRAGS 2008's 3 folds.
+func (pp *protocolPanel) buildFit() {
+	pp.fitText = widget.NewLabel("")
+	pp.fitText.Wrapping = fyne.TextWrapWord
+	pp.fitText.Importance = widget.WarningImportance
+	pp.useFolds = widget.NewButton("", nil)
+	pp.useFolds.Importance = widget.HighImportance
+	pp.useDRAGS = widget.NewButton("Use DRAGS 2008 (3-fold x 10)", func() {
+		pp.folds.SetText("")
+		pp.protocol.SetSelectedIndex(slices.IndexFunc(experiment.Protocols, func(p experiment.ProtocolInfo) bool { return p.Name == experiment.DRAGS2008 }))
+	})
+	pp.fit = container.NewVBox(pp.fitText, container.NewHBox(pp.useFolds, pp.useDRAGS), widget.NewSeparator())
+	pp.fit.Hide()
+}
+
+// showFit shows problem (none when "") with a button for most folds (none when 0) and
+// one for DRAGS 2008 when drags is set.
+func (pp *protocolPanel) showFit(problem string, most int, drags bool) {
+	if problem == "" {
+		pp.fit.Hide()
+		return
+	}
+	pp.fitText.SetText(problem + " Run would fail: choose a fix.")
+	pp.useFolds.Hidden = most == 0
+	pp.useFolds.SetText(fmt.Sprintf("Use %d folds", most))
+	pp.useFolds.OnTapped = func() { pp.folds.SetText(strconv.Itoa(most)) }
+	pp.useDRAGS.Hidden = !drags
+	pp.fit.Show()
+	pp.fit.Refresh()
 }
 
 func gridHelp(p experiment.Protocol) string {
@@ -160,6 +212,16 @@ func gridHelp(p experiment.Protocol) string {
 // fill writes the panel's settings into cfg.
 func (pp *protocolPanel) fill(cfg *experiment.Config) error {
 	cfg.Protocol = experiment.Protocols[max(pp.protocol.SelectedIndex(), 0)].Name
+	if t := strings.TrimSpace(pp.folds.Text); t != "" {
+		f, err := strconv.Atoi(t)
+		if err != nil || f < 2 || f > experiment.MaxFolds {
+			return fmt.Errorf("folds: %q is not a whole number from 2 to %d", t, experiment.MaxFolds)
+		}
+		cfg.Folds = f
+		if cfg.Protocol == experiment.Kalousis {
+			cfg.InnerFolds = f
+		}
+	}
 	switch pp.mode.SelectedIndex() {
 	case 1:
 		cfg.Mode = experiment.Reference
@@ -208,6 +270,10 @@ func (pp *protocolPanel) set(cfg experiment.Config) {
 	}
 	pp.seed.SetText(strconv.FormatUint(cfg.Seed, 10))
 	pp.ks.SetText(FormatKs(cfg.Ks))
+	pp.folds.SetText("")
+	if in, ok := experiment.LookupProtocol(cfg.Protocol); ok && cfg.Folds > 0 && cfg.Folds != in.Folds {
+		pp.folds.SetText(strconv.Itoa(cfg.Folds))
+	}
 	for c, ch := range pp.classifs {
 		ch.SetChecked(false)
 		for _, k := range cfg.Classifiers {

@@ -103,6 +103,7 @@ type UI struct {
 	samples  *sampleSizeView
 
 	tabs     *container.AppTabs
+	left     *container.AppTabs // Data, Methods, Protocol
 	toolTabs *container.AppTabs // inside the Tools tab
 	stale    *widget.Label      // says when the results shown are of other data than those open
 
@@ -128,12 +129,14 @@ func (u *UI) build() {
 	u.methods = newMethodPanel()
 	u.protocol = newProtocolPanel()
 
+	u.protocol.onChange = u.checkFit
 	left := container.NewAppTabs(
 		container.NewTabItemWithIcon("Data", theme.FileIcon(), wheelScroll(u.dataTab.content)),
 		container.NewTabItemWithIcon("Methods", theme.ListIcon(), wheelScroll(u.methods.content)),
 		container.NewTabItemWithIcon("Protocol", theme.SettingsIcon(), wheelScroll(u.protocol.content)),
 	)
 
+	u.left = left
 	u.results = newResultsView(u)
 
 	u.groups = newGroupsView(u)
@@ -210,8 +213,14 @@ func (u *UI) Quit() {
 }
 
 // LoadFile reads path in the background; on success it replaces the data, on failure
-// it shows the reason and keeps the data the user had.
-func (u *UI) LoadFile(path string, o dataset.Options) {
+// it shows the reason and keeps the data the user had. The Data tab then shows the
+// options o it was read with, and a file other than the one open gets the
+// preprocessing its values call for (log2 for unlogged intensities).
+func (u *UI) LoadFile(path string, o dataset.Options) { u.loadFile(path, o, true) }
+
+// loadFile is LoadFile; advise false keeps the preprocessing on the form (a reopened
+// run's).
+func (u *UI) loadFile(path string, o dataset.Options, advise bool) {
 	// the progress bar and Cancel belong to runs; a load only writes the status line
 	u.progress.Status.SetText("Reading " + filepath.Base(path) + "...")
 	u.loads++
@@ -227,11 +236,21 @@ func (u *UI) LoadFile(path string, o dataset.Options) {
 				u.showError(err)
 				return
 			}
+			restore := u.dataTab.snapshot(u.readOpt)
+			if advise && path != u.path {
+				u.dataTab.advise(ds)
+			}
+			u.dataTab.adopt(o)
 			if !u.setData(ds, path, o) {
+				restore()
 				u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
 				return
 			}
-			u.progress.Status.SetText(fmt.Sprintf("Read %s.", filepath.Base(path)))
+			st := fmt.Sprintf("Read %s.", filepath.Base(path))
+			if u.protocol.fit.Visible() {
+				st += " The protocol does not suit these data: the Protocol tab offers a fix."
+			}
+			u.progress.Status.SetText(st)
 			u.remember(path)
 			log.Printf("loaded %s", path)
 		})
@@ -252,7 +271,26 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	u.dataTab.setClassChoices(ds.ClassChoices)
 	u.showSummary()
 	u.markStale()
+	u.checkFit()
 	return true
+}
+
+// checkFit shows on the Protocol tab, before Run, when the data are too small for the
+// protocol, naming the smallest class, with the fixes in one click.
+func (u *UI) checkFit() {
+	if u.data == nil || u.protocol == nil {
+		return
+	}
+	cfg := experiment.DefaultConfig()
+	if err := u.protocol.fill(&cfg); err != nil {
+		u.protocol.showFit("", 0, false) // the field's own error is shown at Run
+		return
+	}
+	problem, most := study.Fit(cfg, u.data)
+	drags := cfg
+	drags.Protocol, drags.Folds, drags.InnerFolds = experiment.DRAGS2008, 0, 0
+	dragsProblem, _ := study.Fit(drags, u.data)
+	u.protocol.showFit(problem, most, dragsProblem == "" && cfg.Protocol != experiment.DRAGS2008)
 }
 
 // markStale shows, above the results, when they are of other data than those open.
@@ -286,6 +324,7 @@ func (u *UI) applyPrep() {
 	}
 	u.data, u.dropped = data, dropped
 	u.showSummary()
+	u.checkFit()
 }
 
 // showSummary shows what the user should know of the data.
@@ -319,6 +358,12 @@ func (u *UI) Run() {
 	cfg, err := u.Config()
 	if err != nil {
 		u.showError(err)
+		return
+	}
+	if problem, _ := study.Fit(cfg, u.data); problem != "" {
+		u.left.SelectIndex(leftProtocol)
+		u.checkFit()
+		u.progress.Status.SetText("Not started: " + problem + " The Protocol tab offers a fix.")
 		return
 	}
 	if cfg, err = study.Plan(cfg, u.data); err != nil {
@@ -442,6 +487,13 @@ func (u *UI) showResults() {
 		u.results.show(u.result)
 	}
 }
+
+// The left tabs, in order.
+const (
+	leftData = iota
+	leftMethods
+	leftProtocol
+)
 
 // The result tabs, in order; the tools are tabs inside the Tools tab.
 const (

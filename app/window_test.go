@@ -644,8 +644,8 @@ func TestReadingOptionsSheetAndSymbols(t *testing.T) {
 // TestOpenGEODataSetWithPlatformAnnotation opens a real GEO DataSet (GDS507, from
 // GEOquery's extdata) with GEO's GPL97 annotation as the gene symbols, as a user would
 // from the Data tab: the class is the subset type "disease state" (RCC 9, normal 8), the
-// symbols come from the annotation (13,179 of 22,645: geo_sklearn.txt), and the advice
-// to take log2 of the MAS5 values goes once log2 is ticked.
+// symbols come from the annotation (13,179 of 22,645: geo_sklearn.txt), log2 is ticked
+// for the MAS5 values, and the advice to tick it comes when it is unticked.
 func TestOpenGEODataSetWithPlatformAnnotation(t *testing.T) {
 	geo := filepath.Join("..", "compute", "dataset", "testdata", "geo")
 	u, _ := newTestUI(t)
@@ -657,13 +657,17 @@ func TestOpenGEODataSetWithPlatformAnnotation(t *testing.T) {
 		return onUI(func() bool { return u.data != nil && u.raw.Name == "GDS507.soft.gz" })
 	})
 	summary := onUI(func() string { return u.dataTab.summary.Text })
-	for _, want := range []string{"17 samples, 22645 features", "RCC 9, normal 8", "gene symbols for 13179 of 22645", "Tick log2"} {
+	for _, want := range []string{"17 samples, 22645 features", "RCC 9, normal 8", "gene symbols for 13179 of 22645", "log2 is ticked"} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}
 	}
 	if got := onUI(func() []string { return u.dataTab.classOptions() }); len(got) != 2 || got[0] != "disease state (RCC 9, normal 8)" {
 		t.Errorf("class choices %v", got)
+	}
+	serialized(func() { u.dataTab.log2Check.SetChecked(false) })
+	if summary := onUI(func() string { return u.dataTab.summary.Text }); !strings.Contains(summary, "Tick log2") {
+		t.Errorf("no log2 advice after unticking log2:\n%s", summary)
 	}
 	serialized(func() { u.dataTab.log2Check.SetChecked(true) })
 	if summary := onUI(func() string { return u.dataTab.summary.Text }); strings.Contains(summary, "Tick log2") {

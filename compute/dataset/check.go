@@ -96,13 +96,23 @@ func Validate(d *Dataset, folds int) error {
 	if n <= len(d.Classes) {
 		return fmt.Errorf("%s: %d samples in %d classes; scores need more samples than classes", d.Name, n, len(d.Classes))
 	}
-	for c, k := range s.ClassCounts {
-		if k < folds {
-			return fmt.Errorf("%s: class %q has %d samples, fewer than the %d folds asked for; choose a protocol with at most %d folds (for example DRAGS 2008, 3-fold)",
-				d.Name, d.Classes[c], k, folds, k)
-		}
+	if c, k := SmallestClass(s.ClassCounts); k < folds {
+		return fmt.Errorf("%s: the smallest class, %q, has %d samples, fewer than the %d folds asked for; choose %d folds or fewer (the Protocol tab's Folds, or the configuration's folds), or a protocol with fewer folds (for example DRAGS 2008, 3-fold)",
+			d.Name, d.Classes[c], k, folds, k)
 	}
 	return nil
+}
+
+// SmallestClass returns the index and size of the smallest class in counts, the first
+// one among equals; (-1, 0) for none.
+func SmallestClass(counts []int) (class, size int) {
+	class = -1
+	for c, k := range counts {
+		if class < 0 || k < size {
+			class, size = c, k
+		}
+	}
+	return class, size
 }
 
 // largest returns the position and value of x's largest finite magnitude.

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"errors"
 	"math"
 	"os"
@@ -276,4 +277,29 @@ func FuzzReadARFF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The message names the smallest class, the same one every time: classes of 9 (RCC) and
+// 8 (normal), as GDS507, under 10-fold CV name normal with 8 (it named whichever class
+// the map gave first).
+func TestValidateNamesTheSmallestClass(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("g1,g2,class\n")
+	for i := 0; i < 17; i++ {
+		c := "RCC"
+		if i >= 9 {
+			c = "normal"
+		}
+		fmt.Fprintf(&b, "%d,%d,%s\n", i, i*i%7, c)
+	}
+	ds := mustRead(t, "gds.csv", b.String(), Options{})
+	for i := 0; i < 20; i++ {
+		err := Validate(ds, 10)
+		if err == nil || !strings.Contains(err.Error(), `the smallest class, "normal", has 8 samples, fewer than the 10 folds`) {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	if c, k := SmallestClass([]int{5, 3, 3}); c != 1 || k != 3 {
+		t.Errorf("SmallestClass(5,3,3) = %d, %d; want the first of the smallest, 1, 3", c, k)
+	}
 }

@@ -85,6 +85,34 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 	return cfg, nil
 }
 
+// Fit says whether the protocol of cfg suits the classes of ds before a run: "" when
+// it does, else what is wrong, naming the smallest class, and the most folds the data
+// allow (0 when none do: a class of one sample). Stratified k-fold CV needs k samples of
+// every class; Kalousis's inner folds need them in each outer training set too.
+func Fit(cfg experiment.Config, ds *dataset.Dataset) (problem string, most int) {
+	_, p := ds.Dims()
+	cfg, err := cfg.Resolved(p)
+	if err != nil || len(ds.Classes) < 2 {
+		return "", 0 // Plan says what is wrong with these
+	}
+	c, k := dataset.SmallestClass(ds.ClassCounts())
+	need := cfg.MinClassSize()
+	if k >= need {
+		return "", 0
+	}
+	most = k
+	if cfg.Protocol == experiment.Kalousis {
+		for most >= 2 && k-(k+most-1)/most < most { // the class in an outer training set
+			most--
+		}
+	}
+	if most < 2 {
+		most = 0
+	}
+	return fmt.Sprintf("The smallest class, %q, has %d samples: too few for %d-fold stratified CV, which puts samples of every class in every fold.",
+		ds.Classes[c], k, need), most
+}
+
 // Run plans and runs the study of cfg on ds. Progress calls are serialised and come at
 // most every 100 ms, the last one always.
 func Run(ctx context.Context, cfg experiment.Config, ds *dataset.Dataset, progress func(experiment.Progress)) (*experiment.Result, error) {

@@ -1,0 +1,139 @@
+package app
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/study"
+)
+
+// The window opens at the size the user left it, else 1400 x 880, never larger than the
+// screen's work area less the window frame (16 x 48), at the canvas scale. Cases worked
+// by hand: 1366 x 768 less the frame is 1350 x 720; at scale 2 a 2732 x 1536 screen
+// holds 1366 x 768 units, less the frame 1350 x 720.
+func TestWindowSize(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		remembered, area fyne.Size
+		scale            float32
+		want             fyne.Size
+	}{
+		{"unknown screen", fyne.Size{}, fyne.Size{}, 1, fyne.NewSize(1400, 880)},
+		{"large screen", fyne.Size{}, fyne.NewSize(2560, 1400), 1, fyne.NewSize(1400, 880)},
+		{"1366 x 768 laptop", fyne.Size{}, fyne.NewSize(1366, 768), 1, fyne.NewSize(1350, 720)},
+		{"1920 x 1080 at 150%", fyne.Size{}, fyne.NewSize(1920, 1080), 1.5, fyne.NewSize(1264, 672)},
+		{"HiDPI at scale 2", fyne.Size{}, fyne.NewSize(2732, 1536), 2, fyne.NewSize(1350, 720)},
+		{"remembered", fyne.NewSize(1000, 700), fyne.NewSize(2560, 1400), 1, fyne.NewSize(1000, 700)},
+		{"remembered on a smaller screen", fyne.NewSize(1800, 1100), fyne.NewSize(1366, 768), 1, fyne.NewSize(1350, 720)},
+		{"a minimised size is not remembered", fyne.NewSize(120, 40), fyne.NewSize(2560, 1400), 1, fyne.NewSize(1400, 880)},
+	} {
+		if got := windowSize(c.remembered, c.area, c.scale); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// The size the user leaves the window at is the size it opens at next time.
+func TestWindowRemembersItsSize(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("Steadfast")
+	u := NewUI(a, w)
+	w.SetContent(u.Content())
+	w.Resize(fyne.NewSize(1100, 650))
+	u.Quit() // nothing running, nothing unsaved: closes
+	w2 := a.NewWindow("Steadfast")
+	u2 := NewUI(a, w2)
+	w2.SetContent(u2.Content())
+	u2.fitScreen(fyne.NewSize(2560, 1400))
+	if got := w2.Canvas().Size(); got != fyne.NewSize(1100, 650) {
+		t.Errorf("reopened at %v, want the 1100 x 650 it was left at", got)
+	}
+}
+
+// GDS507 (GEO; classes RCC 9, normal 8) under the default 10 x 10-fold CV: the Protocol
+// tab says so as soon as the data are open, naming the smallest class, and offers 8 folds
+// or DRAGS 2008 in one click. Run does not start meanwhile (it used to fail after Run,
+// naming RCC).
+func TestProtocolFitsTheDataBeforeRun(t *testing.T) {
+	u, _ := newTestUI(t)
+	gds := filepath.Join("..", "compute", "dataset", "testdata", "geo", "GDS507.soft.gz")
+	serialized(func() { u.LoadFile(gds, dataset.Options{}) })
+	waitFor(t, "GDS507", 20*time.Second, func() bool { return onUI(func() bool { return u.path == gds }) })
+	fitShown := func() bool { return onUI(func() bool { return u.protocol.fit.Visible() }) }
+	if !fitShown() {
+		t.Fatal("no warning on the Protocol tab for 10-fold CV on classes of 9 and 8")
+	}
+	if got := onUI(func() string { return u.protocol.fitText.Text }); !strings.Contains(got, `smallest class, "normal", has 8 samples`) {
+		t.Errorf("warning: %q", got)
+	}
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "Protocol tab") {
+		t.Errorf("status after opening: %q", st)
+	}
+	serialized(func() { test.Tap(u.runBtn) })
+	if onUI(func() bool { return u.cancel != nil }) || onUI(u.left.SelectedIndex) != leftProtocol {
+		t.Error("Run started, or did not bring the Protocol tab forward")
+	}
+	if u.protocol.useFolds.Hidden || u.protocol.useDRAGS.Hidden || u.protocol.useFolds.Text != "Use 8 folds" {
+		t.Fatalf("fixes offered: %q (hidden %v), DRAGS hidden %v", u.protocol.useFolds.Text, u.protocol.useFolds.Hidden, u.protocol.useDRAGS.Hidden)
+	}
+	serialized(func() { test.Tap(u.protocol.useFolds) })
+	if fitShown() {
+		t.Error("the warning stays after choosing 8 folds")
+	}
+	cfg, err := onUI(func() experiment.Config { c, _ := u.Config(); return c }), error(nil)
+	if cfg, err = study.Plan(cfg, onUI(func() *dataset.Dataset { return u.data })); err != nil || cfg.Folds != 8 {
+		t.Errorf("after the fix: %d folds, %v", cfg.Folds, err)
+	}
+	// back to the protocol's 10 folds, then the other fix
+	serialized(func() { u.protocol.folds.SetText("") })
+	if !fitShown() {
+		t.Fatal("no warning after going back to 10 folds")
+	}
+	serialized(func() { test.Tap(u.protocol.useDRAGS) })
+	if fitShown() || onUI(func() string { return u.protocol.protocol.Selected }) != "DRAGS 2008 (3-fold x 10)" {
+		t.Errorf("after DRAGS 2008: protocol %q, warning shown %v", u.protocol.protocol.Selected, fitShown())
+	}
+}
+
+// The class, sheet and symbols fields and the log2 box belong to one data file: after
+// GDS507 with GPL97's symbols, opening colon.csv from File > Open data used to fail
+// ("GPL97.annot.gz names none of the 2000 features"). Each file gets its own options
+// and the preprocessing its values call for: log2 for GDS507's MAS5 values and Colon's
+// raw intensities, none for SRBCT's log values.
+func TestAnotherFileGetsItsOwnOptions(t *testing.T) {
+	geo := filepath.Join("..", "compute", "dataset", "testdata", "geo")
+	u, _ := newTestUI(t)
+	open := func(path string, o dataset.Options) {
+		t.Helper()
+		serialized(func() { u.lastErr = nil; u.LoadFile(path, o) })
+		waitFor(t, filepath.Base(path), 20*time.Second, func() bool { return onUI(func() bool { return u.path == path || u.lastErr != nil }) })
+		if err := onUI(func() error { return u.lastErr }); err != nil {
+			t.Fatalf("opening %s: %v", path, err)
+		}
+	}
+	gds := filepath.Join(geo, "GDS507.soft.gz")
+	open(gds, dataset.Options{SymbolsPath: filepath.Join(geo, "GPL97.annot.gz"), ClassName: "disease state"})
+	if !u.dataTab.log2Check.Checked || u.dataTab.symbolsEntry.Text == "" {
+		t.Errorf("GDS507: log2 %v, symbols %q", u.dataTab.log2Check.Checked, u.dataTab.symbolsEntry.Text)
+	}
+	if o := onUI(func() dataset.Options { return u.openOptions(gds) }); o.SymbolsPath == "" || o.ClassName != "disease state" {
+		t.Errorf("re-opening the same file drops its options: %+v", o)
+	}
+	colon := filepath.Join(sharedData, "colon.csv")
+	open(colon, onUI(func() dataset.Options { return u.openOptions(colon) }))
+	if u.dataTab.symbolsEntry.Text != "" || u.dataTab.classEntry.Text != "" || !u.dataTab.log2Check.Checked {
+		t.Errorf("colon.csv: symbols %q, class %q, log2 %v", u.dataTab.symbolsEntry.Text, u.dataTab.classEntry.Text, u.dataTab.log2Check.Checked)
+	}
+	srbct := filepath.Join(sharedData, "srbct.csv")
+	open(srbct, onUI(func() dataset.Options { return u.openOptions(srbct) }))
+	if u.dataTab.log2Check.Checked || strings.Contains(u.dataTab.summary.Text, "log2 is ticked") {
+		t.Errorf("srbct.csv (log values): log2 ticked %v\n%s", u.dataTab.log2Check.Checked, u.dataTab.summary.Text)
+	}
+}

@@ -1,8 +1,8 @@
 package dataset
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"

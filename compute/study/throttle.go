@@ -12,13 +12,18 @@ const defaultEvery = 100 * time.Millisecond
 
 // Throttle passes progress on to one callback, never two calls at once, at most once
 // every interval; a report that comes sooner is held and Flush passes on the last one.
-// A report of the whole work done is always passed on.
+// A report of the whole work done is always passed on. Within a stage the share done
+// passed on never goes back: when a measured cost replaces a prior, the share estimated
+// may fall (48% at 98/202, then 37% at 106/202); the last share passed on is held until
+// the estimate passes it again.
 type Throttle struct {
 	mu      sync.Mutex
 	to      func(experiment.Progress)
 	every   time.Duration
 	last    time.Time
 	pending *experiment.Progress
+	stage   string  // the stage of the last report
+	shown   float64 // the largest share of that stage so far
 }
 
 // NewThrottle returns a Throttle calling to at most once every interval.
@@ -30,6 +35,7 @@ func NewThrottle(to func(experiment.Progress), every time.Duration) *Throttle {
 func (t *Throttle) Report(p experiment.Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	p = t.forward(p)
 	now := time.Now()
 	if now.Sub(t.last) < t.every && p.Done < p.Total {
 		t.pending = &p
@@ -48,4 +54,17 @@ func (t *Throttle) Flush() {
 		t.to(*t.pending)
 		t.pending = nil
 	}
+}
+
+// forward is p with its share done no less than the stage's largest so far.
+func (t *Throttle) forward(p experiment.Progress) experiment.Progress {
+	if p.Stage != t.stage {
+		t.stage, t.shown = p.Stage, 0
+	}
+	if p.Total > 0 && p.Fraction <= 0 {
+		p.Fraction = float64(p.Done) / float64(p.Total) // the share by units, as shown
+	}
+	t.shown = max(t.shown, p.Fraction)
+	p.Fraction = t.shown
+	return p
 }

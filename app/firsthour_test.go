@@ -12,6 +12,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
+	"steadfast/compute/synth"
 )
 
 // The window opens at the size the user left it, else 1400 x 880, never larger than the
@@ -135,5 +136,38 @@ func TestAnotherFileGetsItsOwnOptions(t *testing.T) {
 	open(srbct, onUI(func() dataset.Options { return u.openOptions(srbct) }))
 	if u.dataTab.log2Check.Checked || strings.Contains(u.dataTab.summary.Text, "log2 is ticked") {
 		t.Errorf("srbct.csv (log values): log2 ticked %v\n%s", u.dataTab.log2Check.Checked, u.dataTab.summary.Text)
+	}
+}
+
+// Closing the window while a run goes asks first, with how far it is, whether or not
+// there are earlier results (it quit at once without any, and with some asked only
+// about those).
+func TestQuitAsksDuringARun(t *testing.T) {
+	u, w := newTestUI(t)
+	ds, _ := synth.Generate(synth.D5k, 100, 1, 0)
+	serialized(func() {
+		u.setData(ds, "", dataset.Options{})
+		for name, c := range u.methods.checks {
+			c.SetChecked(name == "svmrfe")
+		}
+		u.protocol.protocol.SetSelectedIndex(0)
+		c, _ := u.Config()
+		c, _ = study.Plan(c, u.data)
+		u.startRun(c, u.data)
+	})
+	waitFor(t, "some progress", 30*time.Second, func() bool { return onUI(func() float64 { return u.progress.Bar.Value }) > 0 })
+	serialized(u.Quit)
+	top := onUI(func() fyne.CanvasObject { return w.Canvas().Overlays().Top() })
+	if top == nil || onUI(func() bool { return u.cancel == nil }) {
+		t.Fatal("Quit during a run closed without asking")
+	}
+	title, msg := onUI(func() string { t, _ := u.quitQuestion(); return t }), onUI(func() string { _, m := u.quitQuestion(); return m })
+	if title != "A run going" || !strings.Contains(msg, "A run is ") || !strings.Contains(msg, "% done: stop it and quit?") {
+		t.Errorf("question %q: %q", title, msg)
+	}
+	serialized(u.Cancel)
+	waitFor(t, "the cancel", 30*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
+	if _, msg := onUI(func() string { t, _ := u.quitQuestion(); return t }), onUI(func() string { _, m := u.quitQuestion(); return m }); msg != "" {
+		t.Errorf("after the cancelled run (no results) Quit still asks: %q", msg)
 	}
 }

@@ -82,6 +82,7 @@ type UI struct {
 	result  *experiment.Result
 
 	cancel context.CancelFunc
+	task   string // what the running task is, for the question on quitting: "A run"
 	runID  int
 	loads  int // data loads started; a load finishing after a newer one is dropped
 	// lastErr is the last error shown in a dialog
@@ -192,7 +193,8 @@ func (u *UI) addShortcuts() {
 	})
 }
 
-// Quit closes the window, first asking when a finished run has not been saved.
+// Quit closes the window, first asking when a run or a tool is going or a finished
+// run has not been saved.
 func (u *UI) Quit() {
 	closeNow := func() {
 		if u.cancel != nil {
@@ -201,15 +203,31 @@ func (u *UI) Quit() {
 		u.rememberSize()
 		u.win.Close()
 	}
-	if !u.unsaved {
+	title, msg := u.quitQuestion()
+	if msg == "" {
 		closeNow()
 		return
 	}
-	dialog.ShowConfirm("Unsaved results", "The last run's results are not saved. Close Steadfast and lose them?\n(Save run... keeps them in one file.)", func(ok bool) {
+	dialog.ShowConfirm(title, msg, func(ok bool) {
 		if ok {
 			closeNow()
 		}
 	}, u.win)
+}
+
+// quitQuestion is what to ask before quitting, "" when nothing would be lost.
+func (u *UI) quitQuestion() (title, msg string) {
+	unsaved := ""
+	if u.unsaved {
+		unsaved = "\nThe last run's results are not saved either (Save run... keeps them in one file)."
+	}
+	if u.cancel != nil {
+		return u.task + " going", fmt.Sprintf("%s is %.0f%% done: stop it and quit?%s", u.task, 100*u.progress.Bar.Value, unsaved)
+	}
+	if u.unsaved {
+		return "Unsaved results", "The last run's results are not saved. Close Steadfast and lose them?\n(Save run... keeps them in one file.)"
+	}
+	return "", ""
 }
 
 // LoadFile reads path in the background; on success it replaces the data, on failure
@@ -401,6 +419,15 @@ func (u *UI) startRun(cfg experiment.Config, ds *dataset.Dataset) {
 	})
 }
 
+// taskName names a task in a sentence: "A run", "The K chooser".
+func taskName(what string) string {
+	if n, ok := map[string]string{"Run": "A run", "MIDS": "The MIDS computation", "Wrapper": "The wrapper",
+		"Sample-size study": "The sample-size study"}[what]; ok {
+		return n
+	}
+	return "The " + what
+}
+
 // taskWork is background work started from the window. It may call report from any
 // goroutine, and returns what to do on the UI goroutine when it succeeds.
 type taskWork func(ctx context.Context, report func(experiment.Progress)) (apply func(), err error)
@@ -413,7 +440,7 @@ func (u *UI) startTask(what string, work taskWork) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	u.cancel = cancel
+	u.cancel, u.task = cancel, taskName(what)
 	u.runID++
 	id := u.runID
 	u.setBusy(true)

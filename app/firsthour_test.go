@@ -13,6 +13,7 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
+	"steadfast/plots"
 )
 
 // The window opens at the size the user left it, else 1400 x 880, never larger than the
@@ -169,5 +170,35 @@ func TestQuitAsksDuringARun(t *testing.T) {
 	waitFor(t, "the cancel", 30*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
 	if _, msg := onUI(func() string { t, _ := u.quitQuestion(); return t }), onUI(func() string { _, m := u.quitQuestion(); return m }); msg != "" {
 		t.Errorf("after the cancelled run (no results) Quit still asks: %q", msg)
+	}
+}
+
+// The Sample size tool's Cancel keeps and shows the sizes already finished (it threw
+// them away).
+func TestSampleSizeCancelKeepsFinishedSizes(t *testing.T) {
+	u, _ := newTestUI(t)
+	serialized(func() {
+		for name, c := range u.methods.checks {
+			c.SetChecked(name == "fstat")
+		}
+		u.showTab(tabSampleSize)
+		u.samples.sizes.SetText("30, 60, 90")
+		u.samples.k.SetText("5")
+		u.samples.compute()
+	})
+	waitFor(t, "the second size", 60*time.Second, func() bool {
+		return onUI(func() bool { return strings.Contains(u.progress.Status.Text, "n = 60") })
+	})
+	serialized(u.Cancel)
+	waitFor(t, "the cancel", 60*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
+	res := onUI(func() *experiment.SyntheticResult { return u.samples.result })
+	if res == nil || len(res.Study.Sizes) != 1 || res.Study.Sizes[0] != 30 {
+		t.Fatalf("after Cancel at n = 60 the tool holds %+v, want the finished n = 30", res)
+	}
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.Contains(st, "what it finished before is shown") {
+		t.Errorf("status %q", st)
+	}
+	if f := onUI(func() plots.Figure { return u.currentFigure(tabSampleSize) }); len(f.Table) != 2 {
+		t.Errorf("the figure's table after Cancel: %v", f.Table)
 	}
 }

@@ -278,13 +278,13 @@ func (v *sampleSizeView) compute() {
 	}
 	v.u.startTask("Sample-size study", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		res, err := st.Run(ctx, report)
-		if err != nil {
+		if res == nil {
 			return nil, err
 		}
-		return func() {
+		return func() { // all sizes, or those finished before Cancel
 			v.result = res
 			v.show()
-		}, nil
+		}, err
 	})
 }
 

@@ -429,7 +429,8 @@ func taskName(what string) string {
 }
 
 // taskWork is background work started from the window. It may call report from any
-// goroutine, and returns what to do on the UI goroutine when it succeeds.
+// goroutine, and returns what to do on the UI goroutine when it succeeds, or when it is
+// cancelled with part of its results to show (apply and context.Canceled).
 type taskWork func(ctx context.Context, report func(experiment.Progress)) (apply func(), err error)
 
 // startTask runs work in the background behind the progress bar and its Cancel button.
@@ -465,6 +466,11 @@ func (u *UI) finishTask(id int, what string, apply func(), err error) {
 	u.cancel = nil
 	u.setBusy(false)
 	switch {
+	case errors.Is(err, context.Canceled) && apply != nil:
+		apply()
+		u.unsaved = u.result != nil
+		u.progress.Finish(what+" cancelled; what it finished before is shown.", false)
+		log.Printf("%s cancelled, partial results shown", what)
 	case errors.Is(err, context.Canceled):
 		u.progress.Finish(what+" cancelled; the previous results are kept.", false)
 		log.Printf("%s cancelled", what)

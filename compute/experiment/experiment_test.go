@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -336,6 +337,38 @@ func TestSyntheticStudy(t *testing.T) {
 		}
 	}
 	t.Logf("precision %.3f / %.3f, Sim_ID %.3f / %.3f, accuracy %.3f / %.3f", p40, p300, res.SimID[0][0], res.SimID[0][1], res.Accuracy[0][0], res.Accuracy[0][1])
+}
+
+// Cancelled while its second size runs, the study returns the first size's results (as
+// the full study computed them) with the cancellation; the Sample size tool shows them
+// rather than throwing them away.
+func TestSyntheticStudyCancelledKeepsFinishedSizes(t *testing.T) {
+	s := SyntheticStudy{Preset: synth.D1k, Sizes: []int{40, 60, 80}, TestSize: 100, K: 10, Methods: []method.Spec{{Name: "fstat"}}, Seed: 3}
+	full, err := SyntheticStudy{Preset: s.Preset, Sizes: []int{40}, TestSize: 100, K: 10, Methods: s.Methods, Seed: 3}.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := s.Run(ctx, func(p Progress) {
+		if p.Stage == "n = 60" {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || res == nil {
+		t.Fatalf("cancelled at n = 60: %v, result %v", err, res)
+	}
+	if !slices.Equal(res.Study.Sizes, []int{40}) || len(res.Precision[0]) != 1 ||
+		res.Precision[0][0] != full.Precision[0][0] || res.SimID[0][0] != full.SimID[0][0] || res.Accuracy[0][0] != full.Accuracy[0][0] {
+		t.Errorf("kept sizes %v: precision %v Sim_ID %v accuracy %v; the study of n = 40 alone gave %v %v %v",
+			res.Study.Sizes, res.Precision, res.SimID, res.Accuracy, full.Precision, full.SimID, full.Accuracy)
+	}
+	// cancelled before any size finished: nothing to show
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	if res, err := s.Run(ctx2, nil); res != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled at once: %v, %v", res, err)
+	}
 }
 
 // Nogueira's Phi of fixed-size selections equals the Kuncheva index averaged over all

@@ -62,7 +62,9 @@ func (s SyntheticStudy) Check() error {
 	return memlimit.Check(fmt.Sprintf("a sample-size study up to %d training and %d test samples of %d features", largest, s.TestSize, s.Preset.Features), 8*copies*float64(s.Preset.Features))
 }
 
-// Run computes the study; progress reports rankings done over all sizes.
+// Run computes the study; progress reports rankings done over all sizes. When it is
+// cancelled after one size or more have finished, it returns those sizes' results (the
+// study's Sizes cut to them) with the context's error.
 func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*SyntheticResult, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
@@ -86,6 +88,9 @@ func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*Synt
 			}
 		})
 		if err != nil {
+			if si > 0 && ctx.Err() != nil {
+				return out.upTo(si), err
+			}
 			return nil, err
 		}
 		for m, mr := range res.Methods {
@@ -108,4 +113,13 @@ func (s SyntheticStudy) Run(ctx context.Context, progress func(Progress)) (*Synt
 		}
 	}
 	return out, nil
+}
+
+// upTo is r cut to its first n sizes.
+func (r *SyntheticResult) upTo(n int) *SyntheticResult {
+	r.Study.Sizes = r.Study.Sizes[:n]
+	for m := range r.Precision {
+		r.Precision[m], r.SimID[m], r.Accuracy[m] = r.Precision[m][:n], r.SimID[m][:n], r.Accuracy[m][:n]
+	}
+	return r
 }

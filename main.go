@@ -21,13 +21,12 @@ import (
 func main() {
 	clocale.Restore() // LANG=C.UTF-8 back, after Fyne's initialisation read it as C
 	args := os.Args[1:]
-	if len(args) > 0 && cli.IsCommand(args[0]) {
-		os.Exit(cli.Main(args, os.Stdout, os.Stderr))
-	}
-	if len(args) > 0 && cli.LooksLikeCommand(args[0]) {
-		os.Exit(cli.Main(args, os.Stdout, os.Stderr)) // an unknown command: says so, exit 2
+	if len(args) > 0 && (cli.IsCommand(args[0]) || cli.LooksLikeCommand(args[0])) {
+		attachConsole()                               // the Windows build is windowed: its output goes to the console it was typed in
+		os.Exit(cli.Main(args, os.Stdout, os.Stderr)) // an unknown command says so, exit 2
 	}
 	if len(args) > 1 {
+		attachConsole()
 		fmt.Fprintf(os.Stderr, "steadfast: the window opens one file, not %d; steadfast help lists the commands\n", len(args))
 		os.Exit(2)
 	}

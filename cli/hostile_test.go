@@ -180,6 +180,9 @@ func hostileCases() []hostile {
 			args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "fewer than the 3 folds"},
 		{name: "output is a file", files: map[string]string{"d.csv": good, "c.json": cfgHead + "}", "out": "x"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "is a file"},
 		{name: "output holds other files", files: map[string]string{"d.csv": good, "c.json": cfgHead + "}", "out/thesis.docx": "mine"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "holds files Steadfast did not write there (thesis.docx)"},
+		// the root folder: refused as any folder of other files, whatever the system says
+		// deeper down (it answered "read /proc/1/attr/current: invalid argument")
+		{name: "output is the root folder", files: map[string]string{"d.csv": good, "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "/"}, code: 2, want: "/ holds files Steadfast did not write there"},
 		{name: "dpi 5", files: cfg(""), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out", "--dpi", "5"}, code: 2, want: "--dpi"},
 		{name: "config is a fifo", args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "not a regular file", setup: func(t *testing.T, dir string) {
 			if err := syscall.Mkfifo(filepath.Join(dir, "c.json"), 0o644); err != nil {

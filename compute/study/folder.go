@@ -123,17 +123,33 @@ func Replaceable(dir string, kept []string) error {
 	if !st.IsDir() {
 		return fmt.Errorf("%s is a file, not a folder; choose a folder for the output", dir)
 	}
-	if entries, err := os.ReadDir(dir); err != nil || len(entries) == 0 {
-		return err
-	}
 	const advice = "move them out or choose a new or empty folder: Steadfast replaces a folder only while it holds just the files it wrote there"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("%s cannot be read (%v); choose a new or empty folder for the output", dir, err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
 	listed, err := readManifest(dir)
 	if err != nil {
 		return fmt.Errorf("%s: %v", dir, err)
 	}
+	if listed == nil { // not Steadfast's, or an earlier one's: refused without looking further down
+		var names []string
+		for _, e := range entries {
+			if e.Name() != marker {
+				names = append(names, e.Name())
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			return fmt.Errorf("%s was written by an earlier Steadfast, which kept no list of the files it wrote, so Steadfast cannot tell them from yours (%s); delete the folder or choose a new or empty one", dir, listSome(names, 5))
+		}
+		return fmt.Errorf("%s holds files Steadfast did not write there (%s); %s", dir, listSome(names, 5), advice)
+	}
 	found, err := scanFolder(dir, kept)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s holds files Steadfast cannot read (%v); %s", dir, err, advice)
 	}
 	var foreign, changed []string
 	for rel, sum := range found {
@@ -147,11 +163,8 @@ func Replaceable(dir string, kept []string) error {
 	}
 	sort.Strings(foreign)
 	sort.Strings(changed)
-	_, markerErr := os.Stat(filepath.Join(dir, marker))
 	switch {
-	case listed == nil && markerErr == nil:
-		return fmt.Errorf("%s was written by an earlier Steadfast, which kept no list of the files it wrote, so Steadfast cannot tell them from yours (%s); delete the folder or choose a new or empty one", dir, listSome(foreign, 5))
-	case listed == nil || len(foreign) > 0:
+	case len(foreign) > 0:
 		return fmt.Errorf("%s holds files Steadfast did not write there (%s); %s", dir, listSome(foreign, 5), advice)
 	case len(changed) > 0:
 		return fmt.Errorf("%s holds files changed since Steadfast wrote them (%s); %s", dir, listSome(changed, 5), advice)

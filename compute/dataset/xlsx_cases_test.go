@@ -3,9 +3,12 @@ package dataset
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,4 +227,66 @@ func TestXLSXWithALargePartFirst(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.xlsx")
 	os.WriteFile(path, out.Bytes(), 0o644)
 	readXLSXFile(t, path, Options{})
+}
+
+// A column of dates stored as numbers under custom date formats, each cell typed t="n"
+// as some writers mark numbers (LibreOffice, .NET), is a date column: an annotation with
+// a note, not a gene (it was ranked as a gene: only untyped cells were taken as dates).
+// The formats are custom codes (ids 164 and up), one of them quoted and one with a
+// locale; the serial numbers are read off the dates by Excel's 1900 system.
+func TestXLSXCustomDateFormatsTypedAsNumbers(t *testing.T) {
+	for _, code := range []string{"dd/mm/yyyy", "[$-409]mmmm d, yyyy;@", `yyyy"年"m"月"d"日"`, "mm/dd/yy h:mm AM/PM"} {
+		wb := excelize.NewFile()
+		rows := [][]any{{"sample", "collected", "g1", "g2", "class"}}
+		for i, r := range expressionRows[1:] {
+			rows = append(rows, []any{r[0], time.Date(2024, 3, 1+i, 0, 0, 0, 0, time.UTC), r[1], r[2], r[3]})
+		}
+		putRows(t, wb, "Sheet1", "A1", rows)
+		c := code
+		style, err := wb.NewStyle(&excelize.Style{CustomNumFmt: &c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rows[1:] {
+			cell := fmt.Sprintf("B%d", i+2)
+			wb.SetCellStyle("Sheet1", cell, cell, style)
+		}
+		path := saveXLSX(t, wb)
+		retype(t, path, "xl/worksheets/sheet1.xml", func(s string) string {
+			return regexp.MustCompile(`(<c r="[A-Z]+[0-9]+"(?: s="[0-9]+")?)>`).ReplaceAllString(s, `$1 t="n">`)
+		})
+		ds, err := ReadFile(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(ds.Features, "collected") || !strings.Contains(strings.Join(ds.Notes, " "), `"collected"`) {
+			t.Errorf("%s: features %v, notes %v", code, ds.Features, ds.Notes)
+		}
+	}
+}
+
+// retype rewrites the part name of the workbook at path with edit.
+func retype(t *testing.T, path, name string, edit func(string) string) {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		r, _ := f.Open()
+		b, _ := io.ReadAll(r)
+		r.Close()
+		if f.Name == name {
+			b = []byte(edit(string(b)))
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	zr.Close()
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -242,7 +242,7 @@ func (w *workbook) cell(s *xmlScan) (text string, formula bool, err error) {
 		switch string(s.name) {
 		case "/c":
 			text, err := w.value(typ, v, inline)
-			if date && err == nil && typ == "" {
+			if date && err == nil && (typ == "" || typ == "n") { // a number, typed or not
 				text = excelDate(text)
 			}
 			return text, formula, err

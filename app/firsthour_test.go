@@ -14,6 +14,7 @@ import (
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
 	"steadfast/plots"
+	"steadfast/widgets"
 )
 
 // The window opens at the size the user left it, else 1400 x 880, never larger than the
@@ -200,5 +201,64 @@ func TestSampleSizeCancelKeepsFinishedSizes(t *testing.T) {
 	}
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSampleSize) }); len(f.Table) != 2 {
 		t.Errorf("the figure's table after Cancel: %v", f.Table)
+	}
+}
+
+// Every tab stays usable on a laptop: at 1280 x 720 and 1366 x 768 screens (less the
+// window frame) the content fits, Cancel and the status line are inside the window, every
+// chart on the tab is drawn at least at its readable minimum (the tab scrolls rather
+// than squashes it: the MIDS chart was about 30 pixels tall), and the left panel can be
+// made narrow (its forms scroll sideways).
+func TestEveryTabUsableOnALaptop(t *testing.T) {
+	u, w := newTestUI(t)
+	for _, screen := range []fyne.Size{fyne.NewSize(1280, 720), fyne.NewSize(1366, 768)} {
+		size := windowSize(fyne.Size{}, screen, 1)
+		serialized(func() { w.Resize(size) })
+		if m := onUI(func() fyne.Size { return u.Content().MinSize() }); m.Width > size.Width || m.Height > size.Height {
+			t.Errorf("%v screen: the window needs %v", screen, m)
+		}
+		if m := onUI(func() fyne.Size { return u.left.MinSize() }); m.Width > 200 {
+			t.Errorf("the left panel cannot be narrower than %.0f", m.Width)
+		}
+		for tab := 0; tab <= tabSampleSize; tab++ {
+			if tab == tabTools {
+				continue // the Tools tab shows its first tool, tabKChooser
+			}
+			serialized(func() { u.showTab(tab) })
+			cancel := fyne.CurrentApp().Driver().AbsolutePositionForObject(u.progress.Cancel)
+			if bottom := cancel.Y + u.progress.Cancel.Size().Height; bottom > size.Height+0.5 || !u.progress.Cancel.Visible() {
+				t.Errorf("%v screen, tab %d: Cancel ends at %.0f, below the window's %.0f", screen, tab, bottom, size.Height)
+			}
+			charts := 0
+			walkVisible(w.Content(), func(o fyne.CanvasObject) {
+				if c, ok := o.(*widgets.Chart); ok {
+					charts++
+					if s, m := c.Size(), c.MinSize(); s.Width+0.5 < m.Width || s.Height+0.5 < m.Height {
+						t.Errorf("%v screen, tab %d: a chart squashed to %v (readable from %v)", screen, tab, s, m)
+					}
+				}
+			})
+			if charts == 0 && tab != tabTop && tab != tabErrors {
+				t.Errorf("%v screen, tab %d: no chart on screen", screen, tab)
+			}
+		}
+	}
+}
+
+// walkVisible calls f on o and every visible object drawn inside it.
+func walkVisible(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	f(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walkVisible(c, f)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walkVisible(c, f)
+		}
 	}
 }

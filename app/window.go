@@ -59,11 +59,22 @@ func split(c *widget.Check, f plots.Figure) plots.Figure {
 	return f
 }
 
-// wheelScroll scrolls content vertically, with the mouse wheel working over its fields.
+// wheelScroll scrolls content, with the mouse wheel working over its fields: a panel
+// narrower than its form scrolls sideways, so the split beside it can move.
 func wheelScroll(content fyne.CanvasObject) *container.Scroll {
-	s := container.NewVScroll(content)
+	s := container.NewScroll(content)
 	widgets.RelayWheel(content, s)
 	return s
+}
+
+// scrollTabs puts each tab's content in a scroll container: in a window too small
+// for a tab's charts at their readable size the tab scrolls rather than squashes them,
+// and no tab holds the window larger than the screen.
+func scrollTabs(items []*container.TabItem) []*container.TabItem {
+	for _, it := range items {
+		it.Content = container.NewScroll(it.Content)
+	}
+	return items
 }
 
 // UI is the state and the widgets of the main window. Its methods run on the UI goroutine.
@@ -145,14 +156,14 @@ func (u *UI) build() {
 	u.wrapper = newWrapperView(u)
 	u.mids = newMIDSView(u)
 	u.samples = newSampleSizeView(u)
-	u.toolTabs = container.NewAppTabs(
+	u.toolTabs = container.NewAppTabs(scrollTabs([]*container.TabItem{
 		container.NewTabItem("K chooser", u.kchooser.content),
 		container.NewTabItem("Wrapper", u.wrapper.content),
 		container.NewTabItem("MIDS", u.mids.content),
 		container.NewTabItem("Sample size", u.samples.content),
-	)
-	u.tabs = container.NewAppTabs(append(u.results.tabs,
-		container.NewTabItem("Groups", u.groups.content),
+	})...)
+	u.tabs = container.NewAppTabs(append(scrollTabs(append(u.results.tabs,
+		container.NewTabItem("Groups", u.groups.content))),
 		container.NewTabItem("Tools", u.toolTabs))...,
 	)
 

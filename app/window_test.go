@@ -301,13 +301,7 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	}
 }
 
-// The window must fit a 1366 x 768 laptop screen: its content may not need more.
-func TestWindowFitsALaptop(t *testing.T) {
-	u, _ := newTestUI(t)
-	if m := onUI(func() fyne.Size { return u.Content().MinSize() }); m.Width > 1280 || m.Height > 700 {
-		t.Errorf("the window needs at least %.0f x %.0f", m.Width, m.Height)
-	}
-}
+
 
 // TestLongRunAsksFirst: a CGS study estimated above two minutes opens a dialog with the
 // estimate instead of starting; confirming starts it.

@@ -37,6 +37,8 @@ type Chart struct {
 	tipText *canvas.Text
 	tipBg   *canvas.Rectangle
 	empty   *widget.Label
+	busy    *widget.Label // "Drawing..." while a render runs
+	min     fyne.Size
 	points  []image.Point
 	labels  []string
 	scale   float32
@@ -48,7 +50,9 @@ func NewChart(placeholder string) *Chart {
 	c := &Chart{img: &canvas.Image{FillMode: canvas.ImageFillStretch, ScaleMode: canvas.ImageScaleSmooth},
 		tipText: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
 		tipBg:   canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
-		empty:   widget.NewLabel(placeholder), scale: 1}
+		empty:   widget.NewLabel(placeholder), busy: widget.NewLabel("Drawing..."), scale: 1, min: DefaultChartMin}
+	c.busy.Importance = widget.LowImportance
+	c.busy.Hide()
 	c.empty.Alignment = fyne.TextAlignCenter
 	c.empty.Wrapping = fyne.TextWrapWord
 	c.tipText.TextSize = theme.TextSize() * 0.9
@@ -60,6 +64,22 @@ func NewChart(placeholder string) *Chart {
 	return c
 }
 
+// DefaultChartMin is the smallest a chart is drawn: below it tick labels overlap, so a
+// window too small for it scrolls rather than squashes the chart.
+var DefaultChartMin = fyne.NewSize(420, 280)
+
+// SetMinSize sets the smallest size the chart is drawn at (a heat map of many genes
+// needs more than DefaultChartMin).
+func (c *Chart) SetMinSize(s fyne.Size) {
+	c.mu.Lock()
+	c.min = s
+	c.mu.Unlock()
+	c.Refresh()
+}
+
+// Busy reports whether "Drawing..." is shown (a render is running), for tests.
+func (c *Chart) Busy() bool { return c.busy.Visible() }
+
 // SetRender sets what the chart draws (nil clears it) and redraws now.
 func (c *Chart) SetRender(f RenderFunc) {
 	c.mu.Lock()
@@ -67,9 +87,11 @@ func (c *Chart) SetRender(f RenderFunc) {
 	if f == nil {
 		c.img.Image = nil
 		c.points, c.labels = nil, nil
+		c.gen++ // a render still running is stale
 	}
 	c.mu.Unlock()
 	if f == nil {
+		c.busy.Hide()
 		c.empty.Show()
 		c.img.Refresh()
 		return
@@ -103,6 +125,7 @@ func (c *Chart) schedule(delay time.Duration) {
 	if c.timer != nil {
 		c.timer.Stop()
 	}
+	c.busy.Show()
 	c.timer = time.AfterFunc(delay, func() {
 		img, pts, labels, err := f(w, h)
 		do := c.Do
@@ -118,6 +141,9 @@ func (c *Chart) schedule(delay time.Duration) {
 				c.lastPx = fyne.NewSize(float32(w), float32(h))
 			}
 			c.mu.Unlock()
+			if !stale {
+				c.busy.Hide()
+			}
 			switch {
 			case stale:
 			case err != nil:
@@ -191,8 +217,13 @@ func (c *Chart) Tooltip() string {
 	return c.tipText.Text
 }
 
-// MinSize is small: a chart takes the room it is given.
-func (c *Chart) MinSize() fyne.Size { return fyne.NewSize(200, 150) }
+// MinSize is the smallest readable size (DefaultChartMin unless set); a chart takes
+// the room it is given beyond it.
+func (c *Chart) MinSize() fyne.Size {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.min
+}
 
 // CreateRenderer implements fyne.Widget.
 func (c *Chart) CreateRenderer() fyne.WidgetRenderer {
@@ -205,14 +236,18 @@ func (r *chartRenderer) Layout(s fyne.Size) {
 	r.c.img.Resize(s)
 	r.c.img.Move(fyne.NewPos(0, 0))
 	r.c.empty.Resize(s)
+	b := r.c.busy.MinSize()
+	r.c.busy.Resize(b)
+	r.c.busy.Move(fyne.NewPos(s.Width-b.Width, 0))
 }
 func (r *chartRenderer) MinSize() fyne.Size { return r.c.MinSize() }
 func (r *chartRenderer) Refresh() {
 	r.c.img.Refresh()
 	r.c.empty.Refresh()
+	r.c.busy.Refresh()
 }
 func (r *chartRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.c.img, r.c.empty, r.c.tipBg, r.c.tipText}
+	return []fyne.CanvasObject{r.c.img, r.c.empty, r.c.busy, r.c.tipBg, r.c.tipText}
 }
 func (r *chartRenderer) Destroy() {}
 

@@ -137,3 +137,37 @@ func TestStringTableSorts(t *testing.T) {
 		t.Errorf("by gene: %q", got)
 	}
 }
+
+// A chart says "Drawing..." while its render runs (a large group's heat map left a
+// blank pane for about 15 s), and not once the image is shown; it is never drawn below
+// its readable minimum, which a heat map of many genes raises.
+func TestChartSaysDrawingAndKeepsItsMinimum(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("chart")
+	c := NewChart("nothing yet")
+	w.SetContent(c)
+	w.Resize(fyne.NewSize(600, 400))
+	release := make(chan struct{})
+	c.SetRender(func(wpx, hpx int) (image.Image, []image.Point, []string, error) {
+		<-release
+		return image.NewRGBA(image.Rect(0, 0, wpx, hpx)), nil, nil, nil
+	})
+	if !c.Busy() {
+		t.Error("no \"Drawing...\" while the render runs")
+	}
+	close(release)
+	deadline := time.Now().Add(2 * time.Minute) // a hang guard, not a time limit
+	for c.Image() == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c.Image() == nil || c.Busy() {
+		t.Errorf("after the render: image %v, still drawing %v", c.Image() != nil, c.Busy())
+	}
+	if m := c.MinSize(); m.Width < DefaultChartMin.Width || m.Height < DefaultChartMin.Height {
+		t.Errorf("minimum %v", m)
+	}
+	c.SetMinSize(fyne.NewSize(2000, 2000))
+	if m := c.MinSize(); m != fyne.NewSize(2000, 2000) {
+		t.Errorf("minimum after SetMinSize: %v", m)
+	}
+}

@@ -301,8 +301,6 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	}
 }
 
-
-
 // TestLongRunAsksFirst: a CGS study estimated above two minutes opens a dialog with the
 // estimate instead of starting; confirming starts it.
 func TestLongRunAsksFirst(t *testing.T) {

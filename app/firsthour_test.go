@@ -262,3 +262,17 @@ func walkVisible(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 		}
 	}
 }
+
+// A group's heat map is drawn at about 10 points a gene (a 357-member group was an
+// unreadable strip): 357 x 10 + 220 = 3790; a pair gets the chart's readable default.
+func TestHeatMapSizeGrowsWithTheGroup(t *testing.T) {
+	if got := heatMinSize(357); got != fyne.NewSize(3790, 3790) {
+		t.Errorf("357 members: %v", got)
+	}
+	if got := heatMinSize(2); got != widgets.DefaultChartMin {
+		t.Errorf("2 members: %v", got)
+	}
+	if got := heatMinSize(5000); got.Width != 4000 {
+		t.Errorf("5000 members: %v", got)
+	}
+}

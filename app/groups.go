@@ -43,7 +43,7 @@ func newGroupsView(u *UI) *groupsView {
 	g.table.OnSelected = g.show
 	actions := u.tableActions(g.table, 1, "groups")
 	members := widget.NewButtonWithIcon("Copy members", theme.ContentCopyIcon(), g.copyMembers)
-	charts := container.NewVSplit(g.heat, g.byClass)
+	charts := container.NewVSplit(container.NewScroll(g.heat), g.byClass) // a large group's heat map scrolls
 	split := container.NewHSplit(g.table.Table, charts)
 	split.Offset = 0.45
 	g.content = container.NewBorder(
@@ -151,8 +151,17 @@ func (g *groupsView) show(row int) {
 	}
 	title := fmt.Sprintf("%s group %d (representative %s)", mr.Label, gi+1, names[indexOf(members, mr.Reference.Order[gi])])
 	g.shown = plots.GroupCorrelation(title+": correlations", names, profiles)
+	g.heat.SetMinSize(heatMinSize(len(members)))
 	g.heat.SetRender(renderer(g.shown))
 	g.byClass.SetRender(renderer(plots.GroupByClass(title+": values by class", ds.Classes, ds.Labels, profiles)))
+}
+
+// heatMinSize is the smallest size a heat map of m genes is readable at: about 10
+// points a gene beside 220 for the labels and colour bar, at least the chart's default,
+// at most 4000 (a 357-member group was an unreadable strip in the pane).
+func heatMinSize(m int) fyne.Size {
+	side := float32(min(max(10*m+220, 0), 4000))
+	return fyne.NewSize(max(side, widgets.DefaultChartMin.Width), max(side, widgets.DefaultChartMin.Height))
 }
 
 func indexOf(s []int, v int) int {

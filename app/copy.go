@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -35,9 +36,21 @@ func (u *UI) tableActions(t *widgets.StringTable, geneCol int, name string) fyne
 	}
 	box := container.NewHBox()
 	if geneCol >= 0 {
-		box.Add(widget.NewButtonWithIcon("Copy genes", theme.ContentCopyIcon(), func() {
-			u.copyText(t.Column(geneCol), fmt.Sprintf("%d genes", len(t.Rows())))
-		}))
+		var b *widget.Button
+		b = widget.NewButtonWithIcon("Copy genes", theme.ContentCopyIcon(), func() {
+			if slices.Index(t.Header(), symbolColumn) < 0 {
+				u.copyGenes(t, geneCol, copyIDs)
+				return
+			}
+			// symbols known: the user chooses ids, symbols or both
+			menu := fyne.NewMenu("",
+				fyne.NewMenuItem("Feature ids", func() { u.copyGenes(t, geneCol, copyIDs) }),
+				fyne.NewMenuItem("Gene symbols", func() { u.copyGenes(t, geneCol, copySymbols) }),
+				fyne.NewMenuItem("Both (id, tab, symbol)", func() { u.copyGenes(t, geneCol, copyBoth) }))
+			pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(b).Add(fyne.NewPos(0, b.Size().Height))
+			widget.ShowPopUpMenuAtPosition(menu, u.win.Canvas(), pos)
+		})
+		box.Add(b)
 	}
 	box.Add(widget.NewButtonWithIcon("Copy row", theme.ContentCopyIcon(), func() { u.copySelectedRow(t) }))
 	box.Add(widget.NewButtonWithIcon("Copy table", theme.ContentCopyIcon(), func() {
@@ -45,6 +58,60 @@ func (u *UI) tableActions(t *widgets.StringTable, geneCol int, name string) fyne
 	}))
 	box.Add(widget.NewButtonWithIcon("Export table...", theme.DocumentSaveIcon(), func() { u.exportTable(t, name) }))
 	return box
+}
+
+// symbolColumn heads a table's gene-symbol column.
+const symbolColumn = "gene symbol"
+
+// What Copy genes copies from a table with gene symbols.
+const (
+	copyIDs = iota
+	copySymbols
+	copyBoth
+)
+
+// copyGenes copies the genes of t's column geneCol, one a line: their ids, their
+// symbols (each once, in the table's order; features without one are counted in the
+// status line), or both, tab-separated.
+func (u *UI) copyGenes(t *widgets.StringTable, geneCol, what int) {
+	symCol := slices.Index(t.Header(), symbolColumn)
+	if symCol < 0 {
+		what = copyIDs
+	}
+	var b strings.Builder
+	seen, missing, n := map[string]bool{}, 0, 0
+	for _, row := range t.Rows() {
+		if geneCol >= len(row) || symCol >= len(row) {
+			continue
+		}
+		switch what {
+		case copyIDs:
+			b.WriteString(row[geneCol] + "\n")
+			n++
+		case copyBoth:
+			b.WriteString(row[geneCol] + "\t" + row[symCol] + "\n")
+			n++
+		case copySymbols:
+			s := row[symCol]
+			if s == "" {
+				missing++
+				continue
+			}
+			if !seen[s] {
+				seen[s] = true
+				b.WriteString(s + "\n")
+				n++
+			}
+		}
+	}
+	what2 := fmt.Sprintf("%d genes", n)
+	if what == copySymbols {
+		what2 = fmt.Sprintf("%d gene symbols", n)
+		if missing > 0 {
+			what2 += fmt.Sprintf(" (%d features have no symbol)", missing)
+		}
+	}
+	u.copyText(b.String(), what2)
 }
 
 // copySelectedRow copies the row selected in t, tab-separated.

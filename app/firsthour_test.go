@@ -1,7 +1,10 @@
 package app
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +14,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/method"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
 	"steadfast/plots"
@@ -274,5 +278,56 @@ func TestHeatMapSizeGrowsWithTheGroup(t *testing.T) {
 	}
 	if got := heatMinSize(5000); got.Width != 4000 {
 		t.Errorf("5000 members: %v", got)
+	}
+}
+
+// With gene symbols known, the Selection grid table shows them beside the probe ids,
+// and Copy genes copies ids, symbols (each once, in the table's order) or both.
+func TestSelectionGridShowsAndCopiesSymbols(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	ds.Symbols = make([]string, len(ds.Features))
+	for j := range ds.Symbols {
+		if j%3 != 0 { // every third feature has no symbol; pairs of features share one
+			ds.Symbols[j] = fmt.Sprintf("GENE%d", j/2)
+		}
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() { u.setData(ds, "", dataset.Options{}); u.setResult(res) })
+	grid := u.results.gridTable
+	if h := grid.Header(); len(h) != 3 || h[2] != "gene symbol" {
+		t.Fatalf("grid table header %v", h)
+	}
+	var ids, syms, both []string
+	seen := map[string]bool{}
+	for _, row := range grid.Rows() {
+		j := slices.Index(ds.Features, row[0])
+		if row[2] != ds.Symbols[j] {
+			t.Errorf("%s shown with symbol %q, want %q", row[0], row[2], ds.Symbols[j])
+		}
+		ids = append(ids, row[0])
+		both = append(both, row[0]+"\t"+row[2])
+		if s := ds.Symbols[j]; s != "" && !seen[s] {
+			seen[s] = true
+			syms = append(syms, s)
+		}
+	}
+	clip := func(what int) string {
+		serialized(func() { u.copyGenes(grid, 0, what) })
+		return u.app.Clipboard().Content()
+	}
+	if got := clip(copyIDs); got != strings.Join(ids, "\n")+"\n" {
+		t.Errorf("ids copied:\n%s", got)
+	}
+	if got := clip(copySymbols); got != strings.Join(syms, "\n")+"\n" {
+		t.Errorf("symbols copied:\n%s\nwant\n%s", got, strings.Join(syms, "\n"))
+	}
+	if got := clip(copyBoth); got != strings.Join(both, "\n")+"\n" {
+		t.Errorf("both copied:\n%s", got)
 	}
 }

@@ -120,10 +120,19 @@ func (r *resultsView) show(res *experiment.Result) {
 	mi := max(r.gridMethod.SelectedIndex(), 0)
 	var rows [][]string
 	feats, count := plots.SelectionOrder(res, mi, r.gridKValue(res))
+	sym := res.Data.Symbols != nil
 	for _, j := range feats {
-		rows = append(rows, []string{res.Data.Features[j], fmt.Sprintf("%d/%d", count[j], len(res.Methods[mi].Runs))})
+		row := []string{res.Data.Features[j], fmt.Sprintf("%d/%d", count[j], len(res.Methods[mi].Runs))}
+		if sym {
+			row = append(row, res.Data.Symbols[j])
+		}
+		rows = append(rows, row)
 	}
-	r.gridTable.SetRows([]string{"feature", "selected"}, rows, 140, 80)
+	if sym {
+		r.gridTable.SetRows([]string{"feature", "selected", symbolColumn}, rows, 140, 80, 110)
+	} else {
+		r.gridTable.SetRows([]string{"feature", "selected"}, rows, 140, 80)
+	}
 	top := r.figure(res, tabTop)
 	r.topTable.SetRows(top.Table[0], top.Table[1:], 160, 140, 90, 140, 140)
 	if et := r.figure(res, tabErrors); len(et.Table) > 0 {

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
@@ -329,5 +331,43 @@ func TestSelectionGridShowsAndCopiesSymbols(t *testing.T) {
 	}
 	if got := clip(copyBoth); got != strings.Join(both, "\n")+"\n" {
 		t.Errorf("both copied:\n%s", got)
+	}
+}
+
+// Help has a guide: it says what every tab of the window shows and every term a "?"
+// explains; the "?" beside "top group" opens its sentence.
+func TestGuideCoversEveryTabAndTerm(t *testing.T) {
+	u, w := newTestUI(t)
+	guide := guideText()
+	var tabs []string
+	for _, at := range []*container.AppTabs{u.left, u.tabs} {
+		for _, it := range at.Items {
+			tabs = append(tabs, it.Text)
+		}
+	}
+	for _, tab := range tabs {
+		if !strings.Contains(guide, "\n"+tab+": ") {
+			t.Errorf("the guide does not say what the %s tab shows", tab)
+		}
+	}
+	for term, sentence := range glossary {
+		if !strings.Contains(guide, term+": "+sentence) {
+			t.Errorf("the guide lacks %q", term)
+		}
+	}
+	menu := onUI(u.mainMenu)
+	if help := menu.Items[len(menu.Items)-1]; help.Label != "Help" || help.Items[0].Label != "How to read Steadfast" {
+		t.Errorf("Help menu: %q, first item %q", help.Label, help.Items[0].Label)
+	}
+	serialized(func() { test.Tap(u.explain("top group")) })
+	top := onUI(func() fyne.CanvasObject { return w.Canvas().Overlays().Top() })
+	found := false
+	walkVisible(top, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "McNemar") {
+			found = true
+		}
+	})
+	if !found {
+		t.Error("the ? beside top group shows no explanation")
 	}
 }

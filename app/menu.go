@@ -69,7 +69,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(), quit)
 	study := fyne.NewMenu("Study", short(fyne.NewMenuItem("Run", u.Run), fyne.KeyR, ctrl),
 		short(fyne.NewMenuItem("Copy the genes of this tab", u.copyTabGenes), fyne.KeyC, ctrl|fyne.KeyModifierShift))
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Steadfast", u.showAbout))
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("How to read Steadfast", u.showGuide), fyne.NewMenuItem("About Steadfast", u.showAbout))
 	return fyne.NewMainMenu(file, study, help)
 }
 

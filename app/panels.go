@@ -112,7 +112,8 @@ type protocolPanel struct {
 	onChange func()
 }
 
-func newProtocolPanel() *protocolPanel {
+// newProtocolPanel builds the panel; explain makes the "?" beside a term.
+func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	pp := &protocolPanel{classifs: map[string]*widget.Check{}}
 	for _, p := range experiment.Protocols {
 		pp.labels = append(pp.labels, p.Label)
@@ -149,9 +150,9 @@ func newProtocolPanel() *protocolPanel {
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
 		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
-		widget.NewFormItem("Folds", widgets.Hinted(pp.folds, "stratified folds: every class needs this many samples")),
-		widget.NewFormItem("Stability", widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples")),
-		widget.NewFormItem("k grid", widgets.Hinted(pp.ks, "sizes of the selections compared")),
+		widget.NewFormItem("Folds", withHelp(widgets.Hinted(pp.folds, "stratified folds: every class needs this many samples"), explain("folds"))),
+		widget.NewFormItem("Stability", withHelp(widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples"), explain("stability mode"))),
+		widget.NewFormItem("k grid", withHelp(widgets.Hinted(pp.ks, "sizes of the selections compared"), explain("k grid"))),
 		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy is measured for k in the grid up to this")),
 		&widget.FormItem{Text: "Classifiers", Widget: cbox},
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
@@ -159,6 +160,11 @@ func newProtocolPanel() *protocolPanel {
 	)
 	pp.content = container.NewVBox(pp.fit, form, pp.help)
 	return pp
+}
+
+// withHelp puts a "?" button at the right of field.
+func withHelp(field fyne.CanvasObject, help *widget.Button) fyne.CanvasObject {
+	return container.NewBorder(nil, nil, nil, container.NewVBox(help), field)
 }
 
 func (pp *protocolPanel) changed() {

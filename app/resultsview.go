@@ -66,15 +66,16 @@ func newResultsView(u *UI) *resultsView {
 	gridSplit.Offset = 0.72
 	r.tabs = []*container.TabItem{
 		container.NewTabItem("Stability", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Measure"), r.stabMeasure, r.stabSplit), r.numbers, nil, nil, r.stabChart)),
+			container.NewHBox(widget.NewLabel("Measure"), r.stabMeasure, u.explainMeasure(r.stabMeasure), r.stabSplit), r.numbers, nil, nil, r.stabChart)),
 		container.NewTabItem("Accuracy", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Classifier"), r.accClass, r.accSplit), nil, nil, nil, r.accChart)),
 		container.NewTabItem("Selection grid", container.NewBorder(
-			container.NewHBox(widget.NewLabel("Method"), r.gridMethod, widget.NewLabel("top k"), r.gridK, u.tableActions(r.gridTable, 0, "selection-frequency")), nil, nil, nil, gridSplit)),
+			container.NewHBox(widget.NewLabel("Method"), r.gridMethod, widget.NewLabel("top k"), r.gridK, u.explain("selection frequency"), u.tableActions(r.gridTable, 0, "selection-frequency")), nil, nil, nil, gridSplit)),
 		container.NewTabItem("Top features", container.NewBorder(
 			container.NewHBox(widget.NewLabel("Method"), r.topMethod, u.tableActions(r.topTable, 0, "top-features")), nil, nil, nil, r.topTable.Table)),
 		container.NewTabItem("Errors", container.NewBorder(
-			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), r.errClass, u.tableActions(r.errTable, -1, "errors")), errNote), nil, nil, nil, r.errTable.Table)),
+			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), r.errClass, u.tableActions(r.errTable, -1, "errors"),
+				widget.NewLabel("top group"), u.explain("top group"), widget.NewLabel("S_S"), u.explain("S_S")), errNote), nil, nil, nil, r.errTable.Table)),
 	}
 	return r
 }

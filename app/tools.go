@@ -94,7 +94,7 @@ func newWrapperView(u *UI) *wrapperView {
 	v.k2 = widget.NewCheck("K = 2 baseline (every pair)", nil)
 	v.button = widget.NewButton("Compute", v.compute)
 	v.content = container.NewBorder(container.NewVBox(
-		container.NewHBox(widget.NewLabel("Na (% of genes)"), container.NewGridWrap(fyne.NewSize(200, 36), v.nas), widget.NewLabel("subsets"), v.ne),
+		container.NewHBox(widget.NewLabel("Na, in % of genes (0.4 = 0.4%)"), container.NewGridWrap(fyne.NewSize(200, 36), v.nas), u.explain("Na"), widget.NewLabel("subsets"), v.ne),
 		container.NewHBox(v.k2, v.button)), nil, nil, nil, v.chart)
 	return v
 }
@@ -183,7 +183,7 @@ func newMIDSView(u *UI) *midsView {
 	split := container.NewVSplit(v.chart, v.table.Table)
 	split.Offset = 0.45
 	v.content = container.NewBorder(
-		container.NewVBox(container.NewHBox(widget.NewLabel("epsilon"), v.epsilon, v.button, u.tableActions(v.table, 0, "mids")), v.summary),
+		container.NewVBox(container.NewHBox(widget.NewLabel("epsilon"), v.epsilon, u.explain("epsilon"), v.button, u.tableActions(v.table, 0, "mids")), v.summary),
 		nil, nil, nil, split)
 	return v
 }

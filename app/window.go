@@ -139,7 +139,7 @@ func (u *UI) build() {
 	u.dataTab = newDataView(u)
 
 	u.methods = newMethodPanel()
-	u.protocol = newProtocolPanel()
+	u.protocol = newProtocolPanel(u.explain)
 
 	u.protocol.onChange = u.checkFit
 	left := container.NewAppTabs(

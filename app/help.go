@@ -1,0 +1,101 @@
+package app
+
+import (
+	"sort"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// glossary says each term of the forms and results in one sentence, in a biologist's
+// words; a "?" beside a term shows its sentence, and the guide lists them all.
+var glossary = map[string]string{
+	"Sim_ID":              "How much two gene lists of the same length overlap (Dice: twice the shared genes over both lists' lengths): 1 when the resamples pick the same genes, near k/p when they pick at random.",
+	"S_S":                 "Kalousis's stability: the shared genes over all genes in either list (Tanimoto); like Sim_ID but stricter, 1 for identical lists.",
+	"Sim_ID^M":            "Sim_ID for groups of correlated genes: each group of one list is matched to at most one of the other, so two lists that pick different probes of the same blob still count as agreeing.",
+	"Sim_V^M":             "How close the matched groups' centres are (the mean |correlation| of matched centres): high when two lists pick the same biology even through different genes.",
+	"Phi":                 "Nogueira's Phi: how consistently each gene is selected over all resamples, corrected for chance (0 for random lists, 1 for the same list every time), with a 95% confidence interval.",
+	"top group":           "The methods whose test error McNemar's test cannot tell from the best method's (p >= 0.05): they predict equally well, so among them choose the most stable.",
+	"stability mode":      "reference compares each resample's list with the list chosen on all samples; pairwise compares every pair of resamples' lists with each other.",
+	"k grid":              "The lengths of gene list compared: stability and accuracy are measured for the top k genes at each k.",
+	"selection frequency": "In how many resamples a gene was in the top k: a gene chosen in 95 of 100 resamples is a robust choice; one chosen in 5 is luck of the draw.",
+	"Na":                  "The largest random subset of genes the wrapper scores at once, as a percentage of all genes: 0.4 means 0.4% (20 of 5000 genes), not 40%.",
+	"epsilon":             "The correlation above which MIDS links two genes as redundant: at 0.6, genes with |r| > 0.6 are represented by one of them.",
+	"folds":               "Stratified k-fold CV splits the samples into k parts, each with samples of every class: every class needs at least k samples.",
+}
+
+// explain is a small "?" button that shows term's sentence of the glossary.
+func (u *UI) explain(term string) *widget.Button {
+	if _, ok := glossary[term]; !ok {
+		panic("app: no glossary entry for " + term) // caught by every test that builds the window
+	}
+	b := widget.NewButtonWithIcon("", theme.QuestionIcon(), func() {
+		dialog.ShowInformation(term, glossary[term], u.win)
+	})
+	b.Importance = widget.LowImportance
+	return b
+}
+
+// measureTerms are the glossary's terms of the first stability measures, in the order
+// of plots.Measures.
+var measureTerms = []string{"Sim_ID", "S_S", "Sim_ID^M", "Sim_V^M", "Phi"}
+
+// explainMeasure is a "?" that says the measure chosen in sel, or that a measure from
+// the literature is described in the report's methods.
+func (u *UI) explainMeasure(sel *widget.Select) *widget.Button {
+	b := widget.NewButtonWithIcon("", theme.QuestionIcon(), func() {
+		if i := sel.SelectedIndex(); i >= 0 && i < len(measureTerms) {
+			dialog.ShowInformation(measureTerms[i], glossary[measureTerms[i]], u.win)
+			return
+		}
+		dialog.ShowInformation(sel.Selected, sel.Selected+" is one of the stability measures from the literature (Nogueira et al. 2018's catalogue): 1 means the same genes in every resample; a chance-corrected one is 0 for random lists. The report's methods name its reference.", u.win)
+	})
+	b.Importance = widget.LowImportance
+	return b
+}
+
+// tabGuide says what each tab shows and how to read it.
+var tabGuide = []struct{ tab, text string }{
+	{"Data", "What was read: samples, features, classes, missing values, and what the values call for (log2 for raw intensities). Reading options (class, sheet, gene symbols) belong to the file open; Re-read file applies them."},
+	{"Methods", "The ways of ranking genes to compare: single-gene scores (F-statistic, information gain, ReliefF), linear SVM methods (SVM-ONE, SVM-RFE and its MIDS and ensemble variants) and group methods (DRAGS, CGS, K-means) that choose groups of correlated genes."},
+	{"Protocol", "How the samples are resampled: 10 x 10-fold CV, DRAGS 2008's 3-fold splits, or Kalousis's nested CV. A warning appears here when a class is too small for the folds, with the fix."},
+	{"Stability", "For each k, how alike the resamples' top-k lists are (see the measure's ?). Higher is more stable; the dotted line is what random lists would give."},
+	{"Accuracy", "For each k, how well a classifier trained on the top k genes predicts the held-out samples, with its spread over the resamples."},
+	{"Selection grid", "One row per resample, one column per gene ever in its top k: a solid column is a gene every resample chose."},
+	{"Top features", "The genes most often in the top k, with their mean rank and their score on all samples: the candidates for validation."},
+	{"Errors", "Each method's test error and S_S stability side by side; the top group is the methods that predict equally well (see its ?): prefer the most stable of them."},
+	{"Groups", "For group methods, the groups chosen on all samples: their members, how they correlate (heat map) and their values by class."},
+	{"Tools", "K chooser: the bandwidth for DRAGS; Wrapper: the bootstrap wrapper's subset sizes; MIDS: how many genes stand for all others at each correlation threshold; Sample size: how stability grows with more samples on synthetic data."},
+}
+
+// guideText is the guide: what each tab shows, then every term of the glossary.
+func guideText() string {
+	var b strings.Builder
+	b.WriteString("Steadfast ranks genes with several methods under resampling and shows how stable each method's choice is, and how well it predicts.\n\nThe tabs\n")
+	for _, t := range tabGuide {
+		b.WriteString("\n" + t.tab + ": " + t.text + "\n")
+	}
+	b.WriteString("\nThe terms\n")
+	terms := make([]string, 0, len(glossary))
+	for t := range glossary {
+		terms = append(terms, t)
+	}
+	sort.Slice(terms, func(i, j int) bool { return strings.ToLower(terms[i]) < strings.ToLower(terms[j]) })
+	for _, t := range terms {
+		b.WriteString("\n" + t + ": " + glossary[t] + "\n")
+	}
+	return b.String()
+}
+
+// showGuide opens the guide in a dialog that scrolls.
+func (u *UI) showGuide() {
+	l := widget.NewLabel(guideText())
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("How to read Steadfast", "Close", container.NewVScroll(l), u.win)
+	d.Resize(fyne.NewSize(min(760, u.win.Canvas().Size().Width-40), min(620, u.win.Canvas().Size().Height-40)))
+	d.Show()
+}

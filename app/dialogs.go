@@ -264,6 +264,12 @@ func (u *UI) ShowReport() {
 			}
 		}
 		slices.Sort(paths)
+		tables := plots.ReportTables(res) // the report names their CSVs for the rows it leaves out
+		for _, f := range tables {
+			if _, err := os.Stat(filepath.Join(folder, f.Name+".csv")); err == nil && len(paths) > 0 {
+				old = append(old, f.Name+".csv")
+			}
+		}
 		write := func() {
 			if err := os.MkdirAll(folder, 0o755); err != nil {
 				u.showError(err)
@@ -275,6 +281,15 @@ func (u *UI) ShowReport() {
 					return
 				}
 				log.Printf("wrote %s", path)
+			}
+			for _, f := range tables {
+				if len(paths) == 0 {
+					break
+				}
+				if err := plots.WriteCSV(filepath.Join(folder, f.Name+".csv"), f.Table); err != nil {
+					u.showError(err)
+					return
+				}
 			}
 			u.app.Preferences().SetString("exportDir", folder)
 			u.progress.Status.SetText(fmt.Sprintf("Wrote the report to %s; open the HTML in a web browser.", folder))

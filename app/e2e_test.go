@@ -188,6 +188,12 @@ func TestEndToEndUnderX(t *testing.T) {
 	} else if txt, err := exec.Command("gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-sOutputFile=-", filepath.Join(reports, "steadfast-report.pdf")).Output(); err != nil || !bytes.Contains(txt, []byte("Methods")) {
 		t.Errorf("report.pdf read back by Ghostscript (installed by the README's test command): %v; its text lacks a Methods section:\n%.300s", err, txt)
 	}
+	// the tables the report cuts short are written beside it, as it says
+	for _, name := range []string{"top-features-f-statistic.csv", "top-features-svm-rfe.csv", "stability-tests.csv"} {
+		if b, err := os.ReadFile(filepath.Join(reports, name)); err != nil || len(b) < 50 {
+			t.Errorf("%s beside the report: %d bytes, %v", name, len(b), err)
+		}
+	}
 	// Ctrl+Shift+C copies the top features; read them back from the X clipboard
 	key("ctrl+shift+c")
 	got, err := exec.Command("xclip", "-o", "-selection", "clipboard").Output()

@@ -268,6 +268,9 @@ func tables(res *experiment.Result) []plots.Figure {
 			out = append(out, plots.ErrorTable(res, cl))
 		}
 	}
+	if t := plots.StabilityTestTable(res); len(t.Table) > 1 {
+		out = append(out, t)
+	}
 	return out
 }
 

@@ -3,10 +3,12 @@ package plots
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	stdhtml "html"
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,5 +233,93 @@ func TestOutlineDrawsCJKFromTheFallback(t *testing.T) {
 	}
 	if end < 9 || end > 11 {
 		t.Errorf("advance %v, want about the 10 pt em", end)
+	}
+}
+
+// The report says what a reader needs to repeat the study (issue 32): the GEO
+// accession and platform, SVM-RFE's settings and its fits that hit the iteration cap, a
+// title per stability figure, where the rows it leaves out are, and Nogueira's test as a
+// table (also in result.json). The settings are the method's defaults (method.go);
+// the capped count is set on the result by hand.
+func TestReportNamesSourceSettingsAndTables(t *testing.T) {
+	res := smallResult(t) // F-statistic and SVM-RFE
+	res.Data.Accession, res.Data.Platform = "GDS507", "GPL97"
+	res.Methods[1].Unconverged = 7
+	para, _ := MethodsParagraph(res)
+	for _, want := range []string{"(GEO GDS507, platform GPL97; 40 samples",
+		"SVM-RFE used a linear SVM (C = 1, squared hinge loss, tolerance 1e-06, at most 1000 passes over the samples), dropping 10% of the remaining features each round.",
+		"7 of its SVM fits stopped at the cap of 1000 passes before meeting the tolerance."} {
+		if !strings.Contains(para, want) {
+			t.Errorf("methods paragraph lacks %q:\n%s", want, para)
+		}
+	}
+	titles := map[string]string{}
+	for _, f := range All(res) {
+		if prev, ok := titles[f.Title]; ok {
+			t.Errorf("figures %s and %s have the same title %q", prev, f.Name, f.Title)
+		}
+		titles[f.Title] = f.Name
+	}
+	var b bytes.Buffer
+	if err := Report(&b, res, ExportOptions{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	html := stdhtml.UnescapeString(b.String())
+	top := TopTable(res, 0)
+	if more := len(top.Table) - 1 - 30; more > 0 && !strings.Contains(html, fmt.Sprintf("%d more rows in %s.csv, beside this report", more, top.Name)) {
+		t.Errorf("the report does not name the CSV of the %d rows it leaves out", more)
+	}
+	if !strings.Contains(html, "GDS507.") && !strings.Contains(html, "(GEO GDS507, platform GPL97)") {
+		t.Error("the report's data section lacks the accession")
+	}
+	names := map[string]bool{}
+	for _, f := range ReportTables(res) {
+		names[f.Name] = true
+	}
+	tests := StabilityTestTable(res)
+	if !names["top-features-f-statistic"] || !names["stability-tests"] || len(tests.Table) != 2 {
+		t.Errorf("report tables %v; Nogueira's test table %v", names, tests.Table)
+	}
+	// its row agrees with the text the command line prints and with result.json's list
+	c := experiment.StabilityComparisons(res)[0]
+	if row := tests.Table[1]; row[0] != "F-statistic" || row[1] != "SVM-RFE" || row[5] != strconv.FormatFloat(c.P, 'g', 6, 64) {
+		t.Errorf("table row %v, comparison %+v", row, c)
+	}
+	if len(res.StabilityTests) != 1 || res.StabilityTests[0] != c {
+		t.Errorf("result's stabilityTests %+v, want %+v", res.StabilityTests, c)
+	}
+}
+
+// stability-nogueira.csv: Phi is over all resamples, not pairs, and its variance is
+// given (Nogueira's test uses it): half the interval's width over 1.96, squared, is the
+// variance (their Theorem 9), to the interval's rounding.
+func TestNogueiraTableModeAndVariance(t *testing.T) {
+	res := smallResult(t)
+	var f Figure
+	for _, m := range Measures {
+		if m.Key == "nogueira" {
+			f = StabilityVsK(res, m)
+		}
+	}
+	h := f.Table[0]
+	if h[len(h)-1] != "variance" {
+		t.Fatalf("header %v", h)
+	}
+	for _, row := range f.Table[1:] {
+		if row[0] == "random selection" {
+			continue
+		}
+		if row[3] != "all resamples" {
+			t.Errorf("mode %q", row[3])
+		}
+		v, _ := strconv.ParseFloat(row[4], 64)
+		lo, _ := strconv.ParseFloat(row[7], 64)
+		hi, _ := strconv.ParseFloat(row[8], 64)
+		vr, _ := strconv.ParseFloat(row[9], 64)
+		if hi < 1 && lo > -1 { // an interval not clipped
+			if want := math.Pow((hi-lo)/2/1.959964, 2); math.Abs(vr-want) > 2e-4*math.Max(1, 1/math.Max(v, 1e-3)) && math.Abs(vr-want)/want > 0.01 {
+				t.Errorf("row %v: variance %g, from the interval %g", row, vr, want)
+			}
+		}
 	}
 }

@@ -74,7 +74,7 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		names = append(names, label+ref)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Features of %s (%d samples, %d features", res.Data.Name, res.Data.Samples, len(res.Data.Features))
+	fmt.Fprintf(&b, "Features of %s (%s%d samples, %d features", res.Data.Name, geoSource(res.Data), res.Data.Samples, len(res.Data.Features))
 	for i, cl := range res.Data.Classes {
 		fmt.Fprintf(&b, "; %s %d", cl, res.Data.ClassCounts[i])
 	}
@@ -118,6 +118,13 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		}
 	}
 	for _, m := range res.Methods {
+		if svm := method.SVMSettings(m.Spec); svm != "" {
+			fmt.Fprintf(&b, " %s used %s.", m.Label, svm)
+			if m.Unconverged > 0 {
+				iter, _ := method.Value(m.Spec, "maxIter")
+				fmt.Fprintf(&b, " %d of its SVM fits stopped at the cap of %g passes before meeting the tolerance.", m.Unconverged, iter)
+			}
+		}
 		if note := m.FewGroupsNote(); note != "" {
 			b.WriteString(" " + strings.ToUpper(note[:1]) + note[1:] + ".")
 		}
@@ -131,6 +138,17 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		refs = append(refs, fmt.Sprintf("[%d] %s", i+1, references[k]))
 	}
 	return b.String(), refs
+}
+
+// geoSource is "GEO GDS507, platform GPL97; " for data from GEO, else "".
+func geoSource(d experiment.DataInfo) string {
+	if d.Accession == "" {
+		return ""
+	}
+	if d.Platform == "" {
+		return "GEO " + d.Accession + "; "
+	}
+	return "GEO " + d.Accession + ", platform " + d.Platform + "; "
 }
 
 func joinAnd(s []string) string {
@@ -193,6 +211,7 @@ type reportTable struct {
 	Header []string
 	Rows   [][]string
 	More   int
+	CSV    string // the file holding every row, beside the report
 }
 
 // Report writes a self-contained HTML report of res: the data, the configuration, every
@@ -208,20 +227,12 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 		figs = append(figs, reportFigure{PlainText(f.Title), svg})
 	}
 	var tables []reportTable
-	for i := range res.Methods {
-		tables = append(tables, tableOf(TopTable(res, i), 30))
-	}
-	if len(res.Methods) > 1 {
-		for _, cl := range res.Config.Classifiers {
-			tables = append(tables, tableOf(ErrorTable(res, cl), 100))
+	for _, f := range ReportTables(res) {
+		max := 30
+		if strings.HasPrefix(f.Name, "error-table") {
+			max = 100
 		}
-	}
-	if tests := experiment.StabilityTests(res); tests != "" {
-		t := reportTable{Title: "Which method is more stable: Nogueira's test", Header: []string{"comparison"}}
-		for _, l := range strings.Split(tests, "\n") {
-			t.Rows = append(t.Rows, []string{l})
-		}
-		tables = append(tables, t)
+		tables = append(tables, tableOf(f, max))
 	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
@@ -236,8 +247,27 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 	})
 }
 
+// ReportTables are the tables the report shows cut short: every method's top features
+// and, with two or more methods, each classifier's error table. Whoever writes the
+// report writes their CSVs (f.Name + ".csv") beside it, which the report names.
+func ReportTables(res *experiment.Result) []Figure {
+	var out []Figure
+	for i := range res.Methods {
+		out = append(out, TopTable(res, i))
+	}
+	if len(res.Methods) > 1 {
+		for _, cl := range res.Config.Classifiers {
+			out = append(out, ErrorTable(res, cl))
+		}
+	}
+	if t := StabilityTestTable(res); len(t.Table) > 1 {
+		out = append(out, t)
+	}
+	return out
+}
+
 func tableOf(f Figure, max int) reportTable {
-	t := reportTable{Title: PlainText(f.Title)}
+	t := reportTable{Title: PlainText(f.Title), CSV: f.Name + ".csv"}
 	if len(f.Table) == 0 {
 		return t
 	}
@@ -262,7 +292,7 @@ svg{max-width:100%;height:auto}
 <h1>Steadfast report: {{.Res.Data.Name}}</h1>
 <p>Steadfast {{.Res.Version}}, run in {{printf "%.0f" .Res.Seconds}} s; report written {{.Written}}. Seed {{.Res.Config.Seed}}.</p>
 <h2>Data</h2>
-<p>{{.Res.Data.Name}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; classes {{.Classes}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
+<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; classes {{.Classes}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
 <h2>Methods paragraph</h2>
 <p class="para">{{.Paragraph}}</p>
 <ol style="font-size:.9em">{{range .Refs}}<li style="list-style:none">{{.}}</li>{{end}}</ol>
@@ -273,7 +303,7 @@ svg{max-width:100%;height:auto}
 {{range .Tables}}<h3>{{.Title}}</h3>
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{if .More}}<p>{{.More}} more rows in the CSV.</p>{{end}}
+{{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}
 {{end}}
 <h2>Configuration</h2>
 <pre>{{.Config}}</pre>

@@ -123,6 +123,9 @@ func ReportPDF(w io.Writer, res *experiment.Result) error {
 		for _, r := range t.Rows {
 			b.WriteString(strings.Join(r, " | ") + "\n")
 		}
+		if t.More > 0 {
+			fmt.Fprintf(&b, "%d more rows in %s, beside this report.\n", t.More, t.CSV)
+		}
 		p.text(b.String(), 8.5, false)
 	}
 	_, err := p.pdf.WriteTo(w)

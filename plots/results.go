@@ -152,10 +152,13 @@ func style(p *plot.Plot, bottom, top float64) {
 // StabilityVsK draws one curve per method of the measure against k; S_W and S_R of each
 // method are given in its legend entry.
 func StabilityVsK(res *experiment.Result, m Measure) Figure {
-	f := Figure{Name: "stability-" + m.Key, Title: fmt.Sprintf("Stability vs k (%s)", protocolLabel(res))}
+	f := Figure{Name: "stability-" + m.Key, Title: fmt.Sprintf("Stability vs k: %s (%s)", m.Label, protocolLabel(res))}
 	f.Table = [][]string{{"method", "k", "measure", "mode", "value", "S_W", "S_R"}}
 	if m.Band != nil {
 		f.Table[0] = append(f.Table[0], "95% CI low", "95% CI high")
+	}
+	if m.Key == "nogueira" {
+		f.Table[0] = append(f.Table[0], "variance") // of the estimate, as Nogueira's test uses it
 	}
 	bottom, top := 0.0, 1.0
 	for _, mr := range res.Methods {
@@ -169,11 +172,18 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			}
 			top = math.Max(top, math.Ceil(v*10)/10)
 			bottom = math.Min(bottom, math.Floor(v*10)/10)
-			row := []string{mr.Label, strconv.Itoa(s.K), m.Key, string(res.Config.Mode), f4(v), SWText(mr.SW, f4), f4(mr.SR)}
+			mode := string(res.Config.Mode)
+			if m.Key == "nogueira" {
+				mode = "all resamples" // Phi is over every resample's selection, not pairs
+			}
+			row := []string{mr.Label, strconv.Itoa(s.K), m.Key, mode, f4(v), SWText(mr.SW, f4), f4(mr.SR)}
 			if m.Band != nil {
 				lo, hi := m.Band(s)
 				row = append(row, f4(lo), f4(hi))
 				bottom = math.Min(bottom, math.Floor(lo*10)/10)
+			}
+			if m.Key == "nogueira" {
+				row = append(row, strconv.FormatFloat(s.PhiVar, 'g', 6, 64))
 			}
 			f.Table = append(f.Table, row)
 			f.Points = append(f.Points, Point{float64(s.K), v, fmt.Sprintf("%s, k = %d: %s = %.3f", mr.Label, s.K, m.Key, v)})
@@ -480,6 +490,17 @@ func TopTable(res *experiment.Result, method int) Figure {
 			}
 		}
 		f.Table = append(f.Table, row)
+	}
+	return f
+}
+
+// StabilityTestTable is Nogueira's test between every two methods at the grid's k
+// (stability-tests.csv): their Phi, the two-sided p-value and the more stable.
+func StabilityTestTable(res *experiment.Result) Figure {
+	f := Figure{Name: "stability-tests", Title: fmt.Sprintf("Which method is more stable: Nogueira's test at k = %d", res.Config.GridK)}
+	f.Table = [][]string{{"method A", "method B", "k", "Phi A", "Phi B", "p (two-sided)", "more stable"}}
+	for _, c := range experiment.StabilityComparisons(res) {
+		f.Table = append(f.Table, []string{c.A, c.B, strconv.Itoa(c.K), f4(c.PhiA), f4(c.PhiB), strconv.FormatFloat(c.P, 'g', 6, 64), c.MoreStable()})
 	}
 	return f
 }

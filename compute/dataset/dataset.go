@@ -21,6 +21,9 @@ type Dataset struct {
 	Labels   []int      // class index per sample, into Classes
 	Classes  []string   // class names in order of first appearance
 	Notes    []string   // what the reader changed or noticed (renamed duplicates, BOM, ...)
+	// Accession and Platform are a GEO file's series or DataSet id (GSE781, GDS507)
+	// and its platform (GPL97); "" for other files.
+	Accession, Platform string
 	// ClassChoices are the sample annotations the class could be taken from instead
 	// (a GEO series matrix's characteristics, a GCT 1.3 file's column metadata).
 	ClassChoices []ClassChoice
@@ -161,7 +164,7 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 			x.Set(i, jj, v)
 		}
 	}
-	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes}
+	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform}
 	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
 	for _, j := range keep {
 		out.Features = append(out.Features, d.Features[j])

@@ -116,7 +116,8 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
+	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
+		Accession: sc.accession, Platform: sc.platform}
 	ds.setLabels(ann.values)
 	return t.finish(ds)
 }
@@ -126,10 +127,12 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 type seriesScan struct {
 	begin, end int
 	ids        []string // the GSM ids of !Sample_geo_accession
-	idLine     int
-	anns       []annotation
-	byKey      map[string]int
-	notes      []string
+	// accession and platform: !Series_geo_accession and !Series_platform_id
+	accession, platform string
+	idLine              int
+	anns                []annotation
+	byKey               map[string]int
+	notes               []string
 }
 
 // line takes in line i of the file.
@@ -147,6 +150,14 @@ func (sc *seriesScan) line(i int, l string) {
 	case strings.HasPrefix(l, "!series_matrix_table_end"):
 		sc.end = i
 	case sc.begin >= 0:
+	case strings.HasPrefix(l, "!Series_geo_accession") && sc.accession == "":
+		if c := cells(); len(c) > 0 {
+			sc.accession = geoID(c[0])
+		}
+	case strings.HasPrefix(l, "!Series_platform_id") && sc.platform == "":
+		if c := cells(); len(c) > 0 {
+			sc.platform = geoID(c[0])
+		}
 	case strings.HasPrefix(l, "!Sample_geo_accession"):
 		sc.ids, sc.idLine = cells(), i+1
 	case strings.HasPrefix(l, "!Sample_characteristics_ch1"):

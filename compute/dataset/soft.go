@@ -79,7 +79,8 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns)}
+	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
+		Accession: s.accession, Platform: s.platform}
 	ds.setLabels(ann.values)
 	return t.finish(ds)
 }
@@ -87,10 +88,12 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 // gdsScan collects a GDS file's subsets and table lines.
 type gdsScan struct {
 	begin, end int
-	types      []string            // subset types in order of appearance
-	valueOf    map[string][]subset // subset type -> its subsets
-	cur        *subset
-	curType    string
+	// accession and platform: ^DATASET's id and !dataset_platform
+	accession, platform string
+	types               []string            // subset types in order of appearance
+	valueOf             map[string][]subset // subset type -> its subsets
+	cur                 *subset
+	curType             string
 }
 
 // subset is one ^SUBSET block: a value and the samples that have it.
@@ -109,6 +112,11 @@ func (s *gdsScan) line(i int, l string) {
 		s.begin = i + 1
 	case strings.HasPrefix(l, "!dataset_table_end"):
 		s.end = i
+	case strings.EqualFold(key, "^DATASET") && s.accession == "":
+		s.flush()
+		s.accession = geoID(val)
+	case key == "!dataset_platform" && s.platform == "":
+		s.platform = geoID(val)
 	case strings.HasPrefix(l, "^"):
 		s.flush()
 		if strings.EqualFold(key, "^SUBSET") {
@@ -164,4 +172,24 @@ func (s *gdsScan) annotations(samples []string) ([]annotation, map[string]string
 		anns = append(anns, a)
 	}
 	return anns, conflicts
+}
+
+// geoID is v when it is a GEO id (GSE, GDS or GPL and digits, as GEO writes them), else
+// "": a file's header is data, not trusted to name anything else.
+func geoID(v string) string {
+	v = unquote(strings.TrimSpace(v))
+	if len(v) < 4 || len(v) > 16 {
+		return ""
+	}
+	switch v[:3] {
+	case "GSE", "GDS", "GPL":
+	default:
+		return ""
+	}
+	for _, c := range v[3:] {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return v
 }

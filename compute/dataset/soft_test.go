@@ -89,3 +89,35 @@ func FuzzReadGDS(f *testing.F) {
 		}
 	})
 }
+
+// A GEO file names its accession and platform: GDS507's header (^DATASET = GDS507,
+// !dataset_platform = GPL97) and a series matrix's !Series_geo_accession and
+// !Series_platform_id; a header that is not a GEO id is not taken (it becomes part of
+// reports and, later, of addresses).
+func TestGEOAccessionAndPlatform(t *testing.T) {
+	ds, err := ReadFile(filepath.Join("testdata", "geo", "GDS507.soft.gz"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Accession != "GDS507" || ds.Platform != "GPL97" {
+		t.Errorf("GDS507: accession %q, platform %q", ds.Accession, ds.Platform)
+	}
+	gse := "!Series_title\t\"x\"\n!Series_geo_accession\t\"GSE781\"\n!Series_platform_id\t\"GPL97\"\n!Sample_geo_accession\t\"GSM1\"\t\"GSM2\"\t\"GSM3\"\t\"GSM4\"\n" +
+		"!Sample_characteristics_ch1\t\"tissue: tumour\"\t\"tissue: normal\"\t\"tissue: tumour\"\t\"tissue: normal\"\n" +
+		"!series_matrix_table_begin\n\"ID_REF\"\t\"GSM1\"\t\"GSM2\"\t\"GSM3\"\t\"GSM4\"\n\"a\"\t1\t2\t3\t4.5\n\"b\"\t2\t1\t4\t3\n!series_matrix_table_end\n"
+	ds, err = readBytes("GSE781_series_matrix.txt", []byte(gse), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Accession != "GSE781" || ds.Platform != "GPL97" {
+		t.Errorf("series matrix: accession %q, platform %q", ds.Accession, ds.Platform)
+	}
+	bad := strings.Replace(gse, `"GSE781"`, `"GSE781/../../etc"`, 1)
+	if ds, err = readBytes("GSE781_series_matrix.txt", []byte(bad), Options{}); err != nil || ds.Accession != "" {
+		t.Errorf("a header that is no GEO id: accession %q, %v", ds.Accession, err)
+	}
+	clean, _ := Preprocess(ds, Prep{Log2: true})
+	if clean.Platform != "GPL97" {
+		t.Error("preprocessing drops the platform")
+	}
+}

@@ -104,27 +104,51 @@ func StabilityTest(res *Result, a, b, k int) (phiA, phiB, p float64, ok bool) {
 	return ea.Phi, eb.Phi, p, true
 }
 
-// StabilityTests says, for every two methods of res, which is more stable at the grid's
-// k by Nogueira's test, one line each ("" when no pair can be tested).
-func StabilityTests(res *Result) string {
-	var lines []string
+// StabilityComparison is Nogueira et al.'s test of whether two methods are equally
+// stable at k: their Phi over all resamples and the two-sided p-value.
+type StabilityComparison struct {
+	A    string  `json:"a"` // method labels
+	B    string  `json:"b"`
+	K    int     `json:"k"`
+	PhiA float64 `json:"phiA"`
+	PhiB float64 `json:"phiB"`
+	P    float64 `json:"p"`
+}
+
+// MoreStable is the label of the method with the larger Phi.
+func (c StabilityComparison) MoreStable() string {
+	if c.PhiB > c.PhiA {
+		return c.B
+	}
+	return c.A
+}
+
+// StabilityComparisons tests every two methods of res at the grid's k (Nogueira's
+// test), in method order; pairs whose k is not on both grids are left out.
+func StabilityComparisons(res *Result) []StabilityComparison {
+	var out []StabilityComparison
 	k := res.Config.GridK
 	for i := range res.Methods {
 		for j := i + 1; j < len(res.Methods); j++ {
 			pa, pb, pv, ok := StabilityTest(res, i, j, k)
-			if !ok {
-				continue
+			if ok {
+				out = append(out, StabilityComparison{A: res.Methods[i].Label, B: res.Methods[j].Label, K: k, PhiA: pa, PhiB: pb, P: pv})
 			}
-			more := res.Methods[i].Label
-			if pb > pa {
-				more = res.Methods[j].Label
-			}
-			pText := fmt.Sprintf("p = %.2g", pv)
-			if pv < 1e-4 {
-				pText = "p < 0.0001"
-			}
-			lines = append(lines, fmt.Sprintf("Nogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, %s", k, res.Methods[i].Label, pa, res.Methods[j].Label, pb, more, pText))
 		}
+	}
+	return out
+}
+
+// StabilityTests says, for every two methods of res, which is more stable at the grid's
+// k by Nogueira's test, one line each ("" when no pair can be tested).
+func StabilityTests(res *Result) string {
+	var lines []string
+	for _, c := range StabilityComparisons(res) {
+		pText := fmt.Sprintf("p = %.2g", c.P)
+		if c.P < 1e-4 {
+			pText = "p < 0.0001"
+		}
+		lines = append(lines, fmt.Sprintf("Nogueira's test at k = %d: %s Φ %.3f vs %s Φ %.3f: %s more stable, %s", c.K, c.A, c.PhiA, c.B, c.PhiB, c.MoreStable(), pText))
 	}
 	return strings.Join(lines, "\n")
 }

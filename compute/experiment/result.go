@@ -20,6 +20,9 @@ type Result struct {
 	Methods []MethodResult `json:"methods"`
 	// Comparisons are McNemar's tests between every two methods, per classifier and k.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// StabilityTests are Nogueira's tests between every two methods at the grid's k
+	// (written for readers of result.json; Steadfast computes them again from Phi).
+	StabilityTests []StabilityComparison `json:"stabilityTests,omitempty"`
 	Seconds     float64      `json:"seconds"`
 }
 
@@ -32,6 +35,10 @@ type DataInfo struct {
 	Classes     []string `json:"classes"`
 	ClassCounts []int    `json:"classCounts"`
 	Dropped     []string `json:"dropped,omitempty"`
+	// Accession and Platform are the GEO series or DataSet and its platform, when the
+	// data came from GEO.
+	Accession string `json:"accession,omitempty"`
+	Platform  string `json:"platform,omitempty"`
 }
 
 // Label is feature j's name with its gene symbol when known: "1007_s_at (DDR1)".

@@ -205,7 +205,8 @@ func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 // the similarity-adjusted measures).
 func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut) (*Result, error) {
 	n, _ := ds.Dims()
-	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts()}}
+	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
+		Accession: ds.Accession, Platform: ds.Platform}}
 	sd, err := newSummaryData(ctx, d.cfg, ds)
 	if err != nil {
 		return nil, err
@@ -218,6 +219,7 @@ func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut
 	}
 	distinctLabels(res.Methods)
 	res.Comparisons = compare(d.cfg, d.tasks, outs, d.accKs)
+	res.StabilityTests = StabilityComparisons(res)
 	return res, nil
 }
 

@@ -299,6 +299,48 @@ func Settings(spec Spec) string {
 	return strings.Join(parts, ", ")
 }
 
+// Value is spec's parameter key, or its default; ok is false when the method has no
+// such parameter.
+func Value(spec Spec, key string) (v float64, ok bool) {
+	in, found := Lookup(spec.Name)
+	if !found {
+		return 0, false
+	}
+	for _, d := range in.Params {
+		if d.Key == key {
+			if v, set := spec.Params[key]; set {
+				return v, true
+			}
+			return d.Default, true
+		}
+	}
+	return 0, false
+}
+
+// SVMSettings describes, for a method that fits linear SVMs, the SVM and (for SVM-RFE
+// and its variants) the elimination, as a methods section gives them: "a linear SVM
+// (C = 1, squared hinge loss, tolerance 1e-06, at most 1000 passes over the samples),
+// dropping 10% of the remaining features each round"; "" for other methods.
+func SVMSettings(spec Spec) string {
+	c, ok := Value(spec, "C")
+	if !ok {
+		return ""
+	}
+	tol, _ := Value(spec, "tol")
+	iter, _ := Value(spec, "maxIter")
+	loss := "squared hinge loss"
+	if h, _ := Value(spec, "hinge"); h == 1 {
+		loss = "hinge loss"
+	}
+	out := fmt.Sprintf("a linear SVM (C = %g, %s, tolerance %g, at most %g passes over the samples)", c, loss, tol, iter)
+	if halve, ok := Value(spec, "halve"); ok && halve == 1 {
+		out += ", halving the features until 50 remain, then dropping one at a time"
+	} else if step, ok := Value(spec, "step"); ok {
+		out += fmt.Sprintf(", dropping %g%% of the remaining features each round", 100*step)
+	}
+	return out
+}
+
 // PaperLabel is the label of a method in the MIDS paper setting, which says so.
 const PaperLabel = " (paper setting: MIDS on all samples, leaks test folds)"
 

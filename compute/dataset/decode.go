@@ -25,13 +25,14 @@ func gunzip(file string, b []byte, limit int64) ([]byte, bool, error) {
 		return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but damaged: " + err.Error()}
 	}
 	var out bytes.Buffer
+	var m textMeter
 	for {
 		zr.Multistream(false)
-		if _, err := io.Copy(&out, io.LimitReader(zr, limit+1-int64(out.Len()))); err != nil {
-			return nil, true, &ParseError{File: file, Msg: "is gzip-compressed but cannot be decompressed (" + err.Error() + "); is the download complete?"}
+		if err := m.copy(file, &out, io.LimitReader(zr, limit+1-int64(out.Len()))); err != nil {
+			return nil, true, err
 		}
 		if int64(out.Len()) > limit {
-			return nil, true, &ParseError{File: file, Msg: fmt.Sprintf("decompresses to more than the %s Steadfast reads", bytesText(limit))}
+			return nil, true, &ParseError{File: file, Msg: fmt.Sprintf("decompresses to more than the %s Steadfast reads on this machine (at most 2 GiB, and half of the memory it can give, as reading needs twice the text); split it or give it to a machine with more memory", bytesText(limit))}
 		}
 		rest := b[len(b)-r.Len():]
 		if len(bytes.Trim(rest, "\x00")) == 0 {

@@ -135,11 +135,16 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, zipped, err := gunzip(name, b, MaxFileSize)
+	b, zipped, err := gunzip(name, b, decompressLimit())
 	if err != nil {
 		return nil, err
 	}
 	b, note := toUTF8(b)
+	if !isXLSX(b) { // a workbook's parts are checked as they are unzipped
+		if err := checkTextMemory(name, b); err != nil {
+			return nil, err
+		}
+	}
 	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ") // the name without .gz
 	ds, err := readAs(path, plain, name, b, o)
 	if err != nil {

@@ -23,7 +23,7 @@ type Result struct {
 	// StabilityTests are Nogueira's tests between every two methods at the grid's k
 	// (written for readers of result.json; Steadfast computes them again from Phi).
 	StabilityTests []StabilityComparison `json:"stabilityTests,omitempty"`
-	Seconds     float64      `json:"seconds"`
+	Seconds        float64               `json:"seconds"`
 }
 
 // DataInfo identifies the data a run used.

@@ -14,8 +14,13 @@ import (
 // fallback is the memory assumed where it cannot be read (8 GiB, a small laptop).
 const fallback = 8 << 30
 
-// Physical returns the machine's memory in bytes: MemTotal of /proc/meminfo, else 8 GiB.
+// Physical returns the machine's memory in bytes: STEADFAST_MEMORY when set (bytes, or
+// with a unit: "4GB", "512MB"; to run as a smaller machine would), else MemTotal of
+// /proc/meminfo, else 8 GiB.
 func Physical() float64 {
+	if v, ok := parseSize(os.Getenv("STEADFAST_MEMORY")); ok {
+		return v
+	}
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return fallback
@@ -33,10 +38,33 @@ func Physical() float64 {
 	return fallback
 }
 
+// parseSize reads "4GB", "512MB", "2e9" as bytes; ok is false for "" and anything else.
+func parseSize(s string) (float64, bool) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"GB", 1e9}, {"MB", 1e6}, {"G", 1e9}, {"M", 1e6}} {
+		if t, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(t), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v*mult >= 1e6) || v*mult > 1e15 {
+		return 0, false
+	}
+	return v * mult, true
+}
+
+// Budget is what work may take: three quarters of the machine's memory.
+func Budget() float64 { return 0.75 * Physical() }
+
 // Check refuses work estimated to need bytes when that exceeds three quarters of the
 // machine's memory, naming what and both figures.
 func Check(what string, bytes float64) error {
-	limit := 0.75 * Physical()
+	limit := Budget()
 	if bytes > limit {
 		return fmt.Errorf("%s would need about %s of memory, more than this machine can give (%s of %s); make it smaller", what, Size(bytes), Size(limit), Size(Physical()))
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
@@ -225,6 +226,12 @@ func TestEveryTabUsableOnALaptop(t *testing.T) {
 		}
 		if m := onUI(func() fyne.Size { return u.left.MinSize() }); m.Width > 200 {
 			t.Errorf("the left panel cannot be narrower than %.0f", m.Width)
+		}
+		// at the split's default the left forms fit their panel: no field or ? is cut off
+		for _, c := range []fyne.CanvasObject{u.dataTab.content, u.methods.content, u.protocol.content} {
+			if w, room := c.MinSize().Width, onUI(func() float32 { return u.left.Size().Width }); w > room-theme.ScrollBarSize() {
+				t.Errorf("%v screen: a left panel's form needs %.0f, the panel gives %.0f", screen, w, room)
+			}
 		}
 		for tab := 0; tab <= tabSampleSize; tab++ {
 			if tab == tabTools {

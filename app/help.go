@@ -63,7 +63,7 @@ var tabGuide = []struct{ tab, text string }{
 	{"Data", "What was read: samples, features, classes, missing values, and what the values call for (log2 for raw intensities). Reading options (class, sheet, gene symbols) belong to the file open; Re-read file applies them."},
 	{"Methods", "The ways of ranking genes to compare: single-gene scores (F-statistic, information gain, ReliefF), linear SVM methods (SVM-ONE, SVM-RFE and its MIDS and ensemble variants) and group methods (DRAGS, CGS, K-means) that choose groups of correlated genes."},
 	{"Protocol", "How the samples are resampled: 10 x 10-fold CV, DRAGS 2008's 3-fold splits, or Kalousis's nested CV. A warning appears here when a class is too small for the folds, with the fix."},
-	{"Stability", "For each k, how alike the resamples' top-k lists are (see the measure's ?). Higher is more stable; the dotted line is what random lists would give."},
+	{"Stability", "For each k, how alike the resamples' top-k lists are (see the measure's ?). Higher is more stable; the dashed line is what random lists would give."},
 	{"Accuracy", "For each k, how well a classifier trained on the top k genes predicts the held-out samples, with its spread over the resamples."},
 	{"Selection grid", "One row per resample, one column per gene ever in its top k: a solid column is a gene every resample chose."},
 	{"Top features", "The genes most often in the top k, with their mean rank and their score on all samples: the candidates for validation."},

@@ -139,7 +139,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	pp.workers.SetPlaceHolder("all cores")
 	pp.accMax = widget.NewEntry()
 	pp.accMax.SetText("50")
-	cbox := container.NewGridWithColumns(3) // two rows: five in one row widen the window past a laptop's
+	cbox := container.NewGridWithColumns(2) // three rows: more in a row widen the left panel past a laptop's share
 	defaults := experiment.DefaultConfig().Classifiers
 	for _, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)

@@ -182,7 +182,7 @@ func (u *UI) build() {
 	u.stale.Wrapping = fyne.TextWrapWord
 	u.stale.Hide()
 	split := container.NewHSplit(left, container.NewBorder(u.stale, nil, nil, nil, u.tabs))
-	split.Offset = 0.34
+	split.Offset = 0.36
 	u.content = container.NewBorder(toolbar, u.progress.Content, nil, nil, split)
 	u.addShortcuts()
 	u.win.SetCloseIntercept(u.Quit)

@@ -99,8 +99,12 @@ func ReportPDF(w io.Writer, res *experiment.Result) error {
 	for i, c := range res.Data.Classes {
 		classes = append(classes, fmt.Sprintf("%s (%d)", c, res.Data.ClassCounts[i]))
 	}
+	name := res.Data.Name
+	if src := geoSource(res.Data); src != "" {
+		name += " (" + strings.TrimSuffix(src, "; ") + ")"
+	}
 	p.text(fmt.Sprintf("Steadfast %s, seed %d. %s: %d samples, %d features; classes %s.", res.Version, res.Config.Seed,
-		res.Data.Name, res.Data.Samples, len(res.Data.Features), strings.Join(classes, ", ")), 10, false)
+		name, res.Data.Samples, len(res.Data.Features), strings.Join(classes, ", ")), 10, false)
 	para, refs := MethodsParagraph(res)
 	p.text("Methods", 12, true)
 	p.text(para, 10, false)

@@ -118,6 +118,7 @@ type UI struct {
 	left     *container.AppTabs // Data, Methods, Protocol
 	toolTabs *container.AppTabs // inside the Tools tab
 	stale    *widget.Label      // says when the results shown are of other data than those open
+	right    *fyne.Container    // the stale mark above the result tabs
 
 	progress *widgets.Progress
 	runBtn   *widget.Button
@@ -181,7 +182,8 @@ func (u *UI) build() {
 	u.stale.Importance = widget.WarningImportance
 	u.stale.Wrapping = fyne.TextWrapWord
 	u.stale.Hide()
-	split := container.NewHSplit(left, container.NewBorder(u.stale, nil, nil, nil, u.tabs))
+	u.right = container.NewBorder(u.stale, nil, nil, nil, u.tabs)
+	split := container.NewHSplit(left, u.right)
 	split.Offset = 0.36
 	u.content = container.NewBorder(toolbar, u.progress.Content, nil, nil, split)
 	u.addShortcuts()
@@ -324,6 +326,7 @@ func (u *UI) checkFit() {
 
 // markStale shows, above the results, when they are of other data than those open.
 func (u *UI) markStale() {
+	defer u.right.Refresh() // lay the tabs out again: a hidden mark leaves no gap
 	if u.result == nil || sameData(u.result.Data, u.data) {
 		u.stale.Hide()
 		return

@@ -496,7 +496,7 @@ func TestCopyGenesAndRows(t *testing.T) {
 // TestResultsOfOtherDataAreMarked: after opening other data the results say whose they
 // are, and the mark goes when the run's data are open again.
 func TestResultsOfOtherDataAreMarked(t *testing.T) {
-	u, _ := newTestUI(t)
+	u, w := newTestUI(t)
 	ds, res := smallRun(t)
 	other, _ := synth.Generate(synth.D1k, 30, 2, 0)
 	other.Name = "other.csv"
@@ -511,9 +511,14 @@ func TestResultsOfOtherDataAreMarked(t *testing.T) {
 	if !onUI(u.stale.Visible) || !strings.Contains(onUI(func() string { return u.stale.Text }), "not of the data now open (other.csv)") {
 		t.Errorf("no mark after opening other data: %q", onUI(func() string { return u.stale.Text }))
 	}
+	serialized(func() { w.Resize(fyne.NewSize(1281, 820)) }) // laid out with the mark
 	serialized(func() { u.setData(ds, "", dataset.Options{}) })
 	if onUI(u.stale.Visible) {
 		t.Error("the mark stays after the run's data are open again")
+	}
+	// and it leaves no gap: the tabs start at the top of their pane again
+	if y := onUI(func() float32 { return u.tabs.Position().Y }); y != 0 {
+		t.Errorf("the result tabs start %.0f below their pane's top after the mark went", y)
 	}
 }
 

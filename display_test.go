@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"net"
 	"os"
@@ -143,12 +144,24 @@ func TestWindowOpensInsideALaptopScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	display := fmt.Sprintf(":%d", 140+os.Getpid()%400)
-	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp")
+	// Xvfb picks a free display and writes its number to fd 3
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1366x768x24", "-nolisten", "tcp")
+	xvfb.ExtraFiles = []*os.File{pw}
 	if err := xvfb.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
+	pw.Close()
+	num, err := bufio.NewReader(pr).ReadString('\n')
+	pr.Close()
+	if err != nil {
+		t.Fatalf("Xvfb gave no display number: %v", err)
+	}
+	display := ":" + strings.TrimSpace(num)
 	env := append(os.Environ(), "DISPLAY="+display)
 	waitUntil(t, "Xvfb on "+display, func() bool {
 		return displayProblem(func(k string) string { return map[string]string{"DISPLAY": display}[k] }) == ""

@@ -27,7 +27,6 @@ type groupsView struct {
 	table   *widgets.StringTable
 	heat    *widgets.Chart
 	byClass *widgets.Chart
-	rows    []int        // table row -> group index in the reference selection
 	methods []int        // select index -> method index in the result
 	shown   plots.Figure // the heat map on screen, for export
 }
@@ -93,7 +92,6 @@ func (g *groupsView) current() (experiment.MethodResult, bool) {
 // refresh fills the table with the groups whose members match the search.
 func (g *groupsView) refresh() {
 	mr, ok := g.current()
-	g.rows = nil
 	g.clear()
 	if !ok {
 		g.table.SetRows([]string{"no group method in this run (choose DRAGS, CGS or K-means groups)"}, nil, 500)
@@ -112,7 +110,6 @@ func (g *groupsView) refresh() {
 		if !hit {
 			continue
 		}
-		g.rows = append(g.rows, i)
 		rel := ""
 		if i < len(mr.Reference.Relevance) {
 			rel = strconv.FormatFloat(mr.Reference.Relevance[i], 'g', 4, 64)
@@ -127,16 +124,22 @@ func (g *groupsView) refresh() {
 // they are the data of the run.
 func (g *groupsView) show(row int) {
 	mr, ok := g.current()
-	if !ok || row < 0 || row >= len(g.rows) {
+	rows := g.table.Rows()
+	if !ok || row < 0 || row >= len(rows) {
 		return
 	}
+	// the table may be sorted: the row names its group by rank (group index + 1)
+	gi, err := strconv.Atoi(rows[row][0])
+	if err != nil || gi < 1 || gi > len(mr.Reference.Groups) {
+		return
+	}
+	gi--
 	res, ds := g.u.result, g.u.data
 	if !sameData(res.Data, ds) {
 		g.clear()
 		g.u.showError(fmt.Errorf("the data open are not this run's (%s); open them again to see the members' values", res.Data.Name))
 		return
 	}
-	gi := g.rows[row]
 	members := mr.Reference.Groups[gi]
 	x := dataset.ZScored(ds.X)
 	n, _ := x.Dims()

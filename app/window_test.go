@@ -240,6 +240,14 @@ func TestGroupsViewAndKChooser(t *testing.T) {
 	}
 	serialized(func() { u.showTab(tabGroups); u.groups.show(0) })
 	waitFor(t, "the heat map", 10*time.Second, func() bool { return onUI(u.groups.heat.Image) != nil })
+	// sorted by size, largest first, the row chosen is the group shown (the heat map
+	// showed the group of that row's place before sorting)
+	serialized(func() { u.groups.search.SetText(""); u.groups.table.SortBy(2); u.groups.table.SortBy(2) })
+	sorted := onUI(u.groups.table.Rows)
+	serialized(func() { u.groups.show(0) })
+	if title := onUI(func() string { return u.groups.shown.Title }); !strings.Contains(title, " group "+sorted[0][0]+" (representative "+sorted[0][1]+")") {
+		t.Errorf("after sorting, row 0 is group %s (%s, %s members) but the heat map shows %q", sorted[0][0], sorted[0][1], sorted[0][2], title)
+	}
 	// stability of group methods: Sim_ID^M is drawn
 	res := onUI(u.Result)
 	if res.Methods[1].Stability[0].SimIDM <= 0 || res.Methods[1].Stability[0].SimVM <= 0 {

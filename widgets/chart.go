@@ -238,7 +238,7 @@ func (r *chartRenderer) Layout(s fyne.Size) {
 	r.c.empty.Resize(s)
 	b := r.c.busy.MinSize()
 	r.c.busy.Resize(b)
-	r.c.busy.Move(fyne.NewPos(s.Width-b.Width, 0))
+	r.c.busy.Move(fyne.NewPos(0, 0)) // top left: in view when a large chart scrolls
 }
 func (r *chartRenderer) MinSize() fyne.Size { return r.c.MinSize() }
 func (r *chartRenderer) Refresh() {

@@ -1,0 +1,220 @@
+package signature
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// The expected values are in testdata, written by testdata/make_refs.py (SciPy 1.10.1,
+// scikit-learn 1.2.1, R 4.2.2 with pROC 1.18.0: testdata/versions.txt) from the real
+// Colon and SRBCT sets; the inputs are read here from ../../../shared/data the same way.
+
+const sharedData = "../../../shared/data"
+
+// table reads a CSV of numbers and names: its rows without the header.
+func table(t *testing.T, name string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows[1:]
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// data reads a shared CSV (samples as rows, the class last) as columns of log2 values,
+// values below 1 raised to 1 (Steadfast's log2), with the classes.
+func data(t *testing.T, name string, log bool) (genes []string, cols [][]float64, class []string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(sharedData, name))
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	genes = rows[0][:len(rows[0])-1]
+	cols = make([][]float64, len(genes))
+	for _, r := range rows[1:] {
+		for j := range genes {
+			v := num(t, r[j])
+			if log {
+				v = math.Log2(math.Max(v, 1))
+			}
+			cols[j] = append(cols[j], v)
+		}
+		class = append(class, r[len(r)-1])
+	}
+	return genes, cols, class
+}
+
+// close reports whether a and b agree to a relative tolerance rel (absolute below 1).
+func close(a, b, rel float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// Welch's t and p equal SciPy's ttest_ind(equal_var=False), and BH's q equal R's
+// p.adjust(method="BH") over all 2000 Colon genes, to 1e-9.
+func TestWelchAndBHEqualSciPyAndR(t *testing.T) {
+	genes, cols, class := data(t, "colon.csv", true)
+	ref := table(t, "welch_colon.csv")
+	p := make([]float64, len(genes))
+	for j := range genes {
+		var a, b []float64
+		for i, c := range class {
+			if c == "tumor" {
+				a = append(a, cols[j][i])
+			} else {
+				b = append(b, cols[j][i])
+			}
+		}
+		tv, _, pv := Welch(a, b)
+		p[j] = pv
+		if ref[j][0] != genes[j] || !close(tv, num(t, ref[j][1]), 1e-9) || !close(pv, num(t, ref[j][2]), 1e-9) {
+			t.Fatalf("%s: t %.12g p %.12g; SciPy %s %s", genes[j], tv, pv, ref[j][1], ref[j][2])
+		}
+	}
+	for j, qv := range BH(p) {
+		if !close(qv, num(t, ref[j][3]), 1e-9) {
+			t.Fatalf("%s: q %.12g; R %s", genes[j], qv, ref[j][3])
+		}
+	}
+}
+
+// ANOVA's F and p equal SciPy's f_oneway on SRBCT's four classes, to 1e-9.
+func TestANOVAEqualsSciPy(t *testing.T) {
+	genes, cols, class := data(t, "srbct.csv", false)
+	var order []string
+	seen := map[string]bool{}
+	for _, c := range class {
+		if !seen[c] {
+			seen[c] = true
+			order = append(order, c)
+		}
+	}
+	for j, r := range table(t, "anova_srbct.csv") {
+		groups := make([][]float64, len(order))
+		for i, c := range class {
+			for k, o := range order {
+				if c == o {
+					groups[k] = append(groups[k], cols[j][i])
+				}
+			}
+		}
+		f, p := ANOVA(groups)
+		if r[0] != genes[j] || !close(f, num(t, r[1]), 1e-9) || !close(p, num(t, r[2]), 1e-8) {
+			t.Errorf("%s: F %.12g p %.12g; SciPy %s %s", genes[j], f, p, r[1], r[2])
+		}
+	}
+}
+
+// The ROC points of Hsa.8147's log2 values rounded to one decimal (many ties) equal
+// scikit-learn's roc_curve(drop_intermediate=False); its first threshold is max + 1
+// where ours is +Inf.
+func TestROCEqualsScikitLearn(t *testing.T) {
+	genes, cols, class := data(t, "colon.csv", true)
+	var s []float64
+	var pos []bool
+	for i, v := range cols[indexOf(genes, "Hsa.8147")] {
+		s = append(s, math.Round(v*10)/10)
+		pos = append(pos, class[i] == "tumor")
+	}
+	got := ROC(s, pos)
+	ref := table(t, "roc_colon_Hsa.8147.csv")
+	if len(got) != len(ref) {
+		t.Fatalf("%d points, scikit-learn %d", len(got), len(ref))
+	}
+	for i, r := range ref {
+		g := got[i]
+		if (i > 0 && !close(g.Threshold, num(t, r[0]), 1e-12)) || !close(g.FPR, num(t, r[1]), 1e-12) || !close(g.TPR, num(t, r[2]), 1e-12) {
+			t.Errorf("point %d: %+v; scikit-learn %v", i, g, r)
+		}
+	}
+}
+
+// AUC, DeLong's variance and the 95% interval equal R's pROC on five Colon genes, as
+// they are and rounded (ties), to 1e-12.
+func TestDeLongEqualsPROC(t *testing.T) {
+	genes, cols, class := data(t, "colon.csv", true)
+	for _, r := range table(t, "delong_colon.csv") {
+		name, rounded := r[0][:len(r[0])-2], r[0][len(r[0])-1] == '1'
+		var s []float64
+		var pos []bool
+		for i, v := range cols[indexOf(genes, name)] {
+			if rounded {
+				v = math.Round(v*10) / 10
+			}
+			s = append(s, v)
+			pos = append(pos, class[i] == "tumor")
+		}
+		a := DeLong(s, pos)
+		if !close(a.AUC, num(t, r[1]), 1e-12) || !close(a.Var, num(t, r[2]), 1e-12) || !close(a.Low, num(t, r[3]), 1e-12) || !close(a.High, num(t, r[4]), 1e-12) {
+			t.Errorf("%s: %+v; pROC %v", r[0], a, r[1:])
+		}
+	}
+}
+
+// Average linkage on 1 - r equals SciPy's linkage(method="average") and its leaves_list,
+// for 30 Colon genes over the 62 samples and for the samples over those genes.
+func TestAverageLinkageEqualsSciPy(t *testing.T) {
+	_, cols, _ := data(t, "colon.csv", true)
+	genes := cols[:30]
+	samples := make([][]float64, len(genes[0]))
+	for i := range samples {
+		for _, g := range genes {
+			samples[i] = append(samples[i], g[i])
+		}
+	}
+	for _, c := range []struct {
+		name string
+		rows [][]float64
+	}{{"linkage_genes_colon30.csv", genes}, {"linkage_samples_colon30.csv", samples}} {
+		ref := table(t, c.name)
+		merges := AverageLinkage(c.rows)
+		if len(merges) != len(ref)-1 {
+			t.Fatalf("%s: %d merges, SciPy %d", c.name, len(merges), len(ref)-1)
+		}
+		for i, m := range merges {
+			r := ref[i]
+			if strconv.Itoa(m.A) != r[0] || strconv.Itoa(m.B) != r[1] || !close(m.Dist, num(t, r[2]), 1e-9) || strconv.Itoa(m.Size) != r[3] {
+				t.Errorf("%s merge %d: %+v; SciPy %v", c.name, i, m, r)
+			}
+		}
+		order := ref[len(ref)-1][1:]
+		for i, leaf := range LeafOrder(merges) {
+			if strconv.Itoa(leaf) != order[i] {
+				t.Fatalf("%s: leaf order %v; SciPy %v", c.name, LeafOrder(merges), order)
+			}
+		}
+	}
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}

@@ -21,6 +21,13 @@ func (k *KNN) Fit(x *mat.Dense, y []int, classes int) { k.x, k.y, k.classes = x,
 
 // Predict returns the majority class among the K nearest training rows of each row of x.
 func (k *KNN) Predict(x *mat.Dense) []int {
+	pred, _ := k.PredictScores(x)
+	return pred
+}
+
+// PredictScores returns Predict's classes and, for each row, the share of its K nearest
+// training rows in each class (the score a ROC curve of k-NN ranks by).
+func (k *KNN) PredictScores(x *mat.Dense) ([]int, [][]float64) {
 	n, _ := x.Dims()
 	m, _ := k.x.Dims()
 	K := min(max(k.K, 1), m)
@@ -31,6 +38,7 @@ func (k *KNN) Predict(x *mat.Dense) []int {
 	}
 	nbs := make([]nb, m)
 	votes := make([]int, k.classes)
+	scores := make([][]float64, n)
 	for i := range out {
 		v := x.RawRowView(i)
 		for t := 0; t < m; t++ {
@@ -65,8 +73,12 @@ func (k *KNN) Predict(x *mat.Dense) []int {
 				break
 			}
 		}
+		scores[i] = make([]float64, k.classes)
+		for c, v := range votes {
+			scores[i][c] = float64(v) / float64(K)
+		}
 	}
-	return out
+	return out, scores
 }
 
 // Accuracy is the share of predictions equal to the truth.

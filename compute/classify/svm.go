@@ -211,6 +211,27 @@ func (s *LinearSVM) Predict(x *mat.Dense) []int {
 	return out
 }
 
+// Scores returns, for each row of x, a score per class whose largest is the class
+// Predict gives: for two classes (-d, d) with d the decision value w'x + b (the SVM
+// margin; d > 0 is class 1), otherwise each one-vs-rest model's decision value.
+func (s *LinearSVM) Scores(x *mat.Dense) [][]float64 {
+	n, _ := x.Dims()
+	out := make([][]float64, n)
+	for i := range out {
+		v := x.RawRowView(i)
+		if s.classes == 2 {
+			d := s.Decision(0, v)
+			out[i] = []float64{-d, d}
+			continue
+		}
+		out[i] = make([]float64, len(s.W))
+		for m := range s.W {
+			out[i][m] = s.Decision(m, v)
+		}
+	}
+	return out
+}
+
 // SquaredWeights returns sum over models of w_mj^2 for every feature j: the SVM-ONE score
 // and the SVM-RFE elimination criterion.
 func (s *LinearSVM) SquaredWeights() []float64 {

@@ -20,14 +20,21 @@ func (r *Result) Check() error {
 	case len(r.Data.Classes) != len(r.Data.ClassCounts):
 		return fmt.Errorf("%d classes but %d class counts", len(r.Data.Classes), len(r.Data.ClassCounts))
 	}
-	if _, err := r.Config.Resolved(p); err != nil {
+	cfg, err := r.Config.Resolved(p)
+	if err != nil {
 		return fmt.Errorf("its configuration: %v", err)
+	}
+	if err := r.Data.checkSamples(); err != nil {
+		return err
 	}
 	if len(r.Config.Methods) != len(r.Methods) {
 		return fmt.Errorf("the configuration names %d methods but the result holds %d", len(r.Config.Methods), len(r.Methods))
 	}
 	for i := range r.Methods {
 		if err := r.Methods[i].check(p); err != nil {
+			return fmt.Errorf("method %d (%s): %v", i+1, r.Methods[i].Label, err)
+		}
+		if err := r.checkPredictions(cfg, r.Methods[i].Predictions); err != nil {
 			return fmt.Errorf("method %d (%s): %v", i+1, r.Methods[i].Label, err)
 		}
 	}
@@ -96,6 +103,55 @@ func (s *Selection) check(p int) error {
 			if j < 0 || j >= p {
 				return fmt.Errorf("group member %d outside 1..%d", j+1, p)
 			}
+		}
+	}
+	return nil
+}
+
+// checkSamples reports sample names or labels that are not one per sample, or a label
+// outside the classes.
+func (d DataInfo) checkSamples() error {
+	if d.SampleNames != nil && len(d.SampleNames) != d.Samples {
+		return fmt.Errorf("%d sample names for %d samples", len(d.SampleNames), d.Samples)
+	}
+	if d.Labels == nil {
+		return nil
+	}
+	if len(d.Labels) != d.Samples {
+		return fmt.Errorf("%d labels for %d samples", len(d.Labels), d.Samples)
+	}
+	for _, l := range d.Labels {
+		if l < 0 || l >= len(d.Classes) {
+			return fmt.Errorf("a label %d outside the %d classes", l, len(d.Classes))
+		}
+	}
+	return nil
+}
+
+// checkPredictions reports predictions that the labels cannot be joined to (no labels,
+// a test index outside the samples or twice in one resample) or whose scores are not
+// one per classifier, accuracy k, test sample and class.
+func (r *Result) checkPredictions(cfg Config, preds []Prediction) error {
+	if len(preds) == 0 {
+		return nil
+	}
+	if r.Data.Labels == nil {
+		return fmt.Errorf("predictions without the samples' labels")
+	}
+	ks := len(cfg.AccuracyKs())
+	for _, pr := range preds {
+		seen := map[int]bool{}
+		for _, i := range pr.Test {
+			if i < 0 || i >= r.Data.Samples || seen[i] {
+				return fmt.Errorf("a prediction for sample %d, outside 1..%d or given twice", i+1, r.Data.Samples)
+			}
+			seen[i] = true
+		}
+		if pr.Repeat < 0 || pr.Repeat > MaxRepeats {
+			return fmt.Errorf("a prediction of repetition %d", pr.Repeat+1)
+		}
+		if err := checkScores(pr.Scores, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -223,6 +223,18 @@ func (c Config) Resolved(p int) (Config, error) {
 	return c, nil
 }
 
+// AccuracyKs are the ks of the grid at which accuracy is measured (those up to
+// AccuracyMax), in the grid's order: the ks of every Prediction's scores.
+func (c Config) AccuracyKs() []int {
+	var out []int
+	for _, k := range c.Ks {
+		if k <= c.AccuracyMax {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // MinClassSize is the smallest class size the protocol's stratified folds need.
 func (c Config) MinClassSize() int {
 	if c.Protocol == Kalousis {

@@ -562,3 +562,49 @@ func BenchmarkStudyFStatChowdary(b *testing.B) {
 		}
 	}
 }
+
+// The out-of-fold scores kept for ROC curves agree with the accuracies: in every
+// resample the class of largest score is the one predicted, so the accuracies counted
+// from them, averaged over the resamples, are the study's (linear SVM, 1-NN and 3-NN on
+// two classes: no ties in the vote). Every sample is tested once in each repetition.
+func TestPredictionsAgreeWithAccuracy(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 3, 0)
+	cfg := smallConfig()
+	cfg.Methods = []method.Spec{{Name: "fstat"}}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr := res.Methods[0]
+	if len(mr.Predictions) != 2*10 || !slices.Equal(res.Data.Labels, ds.Labels) {
+		t.Fatalf("%d predictions, labels kept %v", len(mr.Predictions), res.Data.Labels != nil)
+	}
+	ks := res.Config.AccuracyKs()
+	for _, cl := range res.Config.Classifiers {
+		for ki, k := range ks {
+			sum := 0.0
+			tested := map[int]int{}
+			for _, pr := range mr.Predictions {
+				right := 0
+				for i, s := range pr.Test {
+					sc := pr.Scores[cl][ki][2*i : 2*i+2]
+					pred := 0
+					if sc[1] > sc[0] {
+						pred = 1
+					}
+					if pred == ds.Labels[s] {
+						right++
+					}
+					tested[pr.Repeat*1000+s]++
+				}
+				sum += float64(right) / float64(len(pr.Test))
+			}
+			if got, want := sum/float64(len(mr.Predictions)), mr.Accuracy[cl][ki].Mean; math.Abs(got-want) > 1e-12 {
+				t.Errorf("%s, k = %d: accuracy from the scores %.6f, the study's %.6f", cl, k, got, want)
+			}
+			if len(tested) != 2*40 {
+				t.Errorf("%d (repetition, sample) pairs tested, want 80 once each", len(tested))
+			}
+		}
+	}
+}

@@ -39,6 +39,10 @@ type DataInfo struct {
 	// data came from GEO.
 	Accession string `json:"accession,omitempty"`
 	Platform  string `json:"platform,omitempty"`
+	// Samples' names and class indices (into Classes), for the out-of-fold predictions;
+	// absent from runs saved before they were kept.
+	SampleNames []string `json:"sampleNames,omitempty"`
+	Labels      []int    `json:"labels,omitempty"`
 }
 
 // Label is feature j's name with its gene symbol when known: "1007_s_at (DDR1)".
@@ -151,6 +155,21 @@ type MethodResult struct {
 	// features by F (nil when every ranking found enough groups).
 	FewestGroups *int    `json:"fewestGroups,omitempty"`
 	Seconds      float64 `json:"seconds"`
+	// Predictions are the out-of-fold scores of every resample that tested samples of
+	// the study's own data: what its ROC curves are drawn from. A run saved before
+	// they were kept has none.
+	Predictions []Prediction `json:"predictions,omitempty"`
+}
+
+// Prediction is one resample's test samples and, per classifier and accuracy k (the
+// configuration's AccuracyKs, in order), each test sample's score of each class, row
+// by row: Scores[cl][ki][i*classes+c]. The class a classifier predicts has the largest
+// score (for a linear SVM of two classes the scores are -d and d, d the margin; for
+// k-NN the share of the k neighbours in the class).
+type Prediction struct {
+	Repeat int                    `json:"repeat"` // the repetition, whose resamples' tests are pooled
+	Test   []int                  `json:"test"`   // sample indices
+	Scores map[string][][]float64 `json:"scores"`
 }
 
 // FewGroupsNote says that a group method found fewer groups than some k and what

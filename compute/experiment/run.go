@@ -38,6 +38,9 @@ type taskOut struct {
 	relevance []float64
 	acc       map[string][]float64 // classifier -> accuracy at each accuracy k
 	correct   map[string][][]bool  // classifier -> accuracy k -> test sample predicted right
+	// scores: classifier -> accuracy k -> each test sample's score of each class, row by
+	// row (the decision values a ROC curve ranks by; see Prediction)
+	scores map[string][][]float64
 	secs      float64
 	// unconverged counts the ranking's model fits that stopped at their iteration cap
 	unconverged int
@@ -103,10 +106,8 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 	d.mids = newSharedMIDS(cfg.Methods)
 	for _, k := range cfg.Ks {
 		d.maxK = max(d.maxK, k)
-		if k <= cfg.AccuracyMax {
-			d.accKs = append(d.accKs, k)
-		}
 	}
+	d.accKs = cfg.AccuracyKs()
 	return d, nil
 }
 
@@ -206,7 +207,7 @@ func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut) (*Result, error) {
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
-		Accession: ds.Accession, Platform: ds.Platform}}
+		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels}}
 	sd, err := newSummaryData(ctx, d.cfg, ds)
 	if err != nil {
 		return nil, err
@@ -310,12 +311,13 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	}
 	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance, unconverged: rk.Unconverged}
 	if t.eval && xte != nil {
-		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
+		out.acc, out.correct, out.scores = map[string][]float64{}, map[string][][]bool{}, map[string][][]float64{}
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
+			scores := make([][]float64, len(accKs))
 			for ki, k := range accKs {
-				pred, err := predict(ctx, cl, xtr, ytr, xte, rk.Order[:k], len(ds.Classes), r)
+				pred, sc, err := predict(ctx, cl, xtr, ytr, xte, rk.Order[:k], len(ds.Classes), r)
 				if err != nil {
 					return taskOut{}, err
 				}
@@ -324,8 +326,14 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 					right[ki][i] = c == yte[i]
 				}
 				accs[ki] = classify.Accuracy(pred, yte)
+				for _, row := range sc {
+					scores[ki] = append(scores[ki], row...)
+				}
 			}
 			out.acc[cl], out.correct[cl] = accs, right
+			if test == nil { // the study's own samples: their scores make its ROC curves
+				out.scores[cl] = scores
+			}
 		}
 	}
 	out.secs = time.Since(start).Seconds()
@@ -333,8 +341,9 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 }
 
 // predict trains classifier cl on the features sel of the training samples and
-// returns its classes for the test samples.
-func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, error) {
+// returns its classes for the test samples and their scores of each class (the SVM's
+// decision values, k-NN's shares of neighbours; see classify).
+func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, [][]float64, error) {
 	a := dataset.SelectFeatures(xtr, sel)
 	b := dataset.SelectFeatures(xte, sel)
 	if strings.HasPrefix(cl, "weka") {
@@ -347,9 +356,9 @@ func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat
 			m.Params = classify.SVMParams{C: 1, Loss: classify.Hinge}
 		}
 		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return m.Predict(b), nil
+		return m.Predict(b), m.Scores(b), nil
 	default:
 		k := 1
 		if cl == "3nn" {
@@ -357,7 +366,8 @@ func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat
 		}
 		m := classify.KNN{K: k}
 		m.Fit(a, ytr, classes)
-		return m.Predict(b), nil
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -36,6 +37,7 @@ type Unit struct {
 	Relevance   []float64
 	Acc         map[string][]float64
 	Correct     map[string][][]bool
+	Scores      map[string][][]float64 // nil from shards written before they were kept
 	Secs        float64
 	Unconverged int
 }
@@ -127,7 +129,7 @@ func Merge(ctx context.Context, shards []*Shard, ds *dataset.Dataset) (*Result, 
 			if u.Task != want[k] {
 				return nil, fmt.Errorf("shard %d/%d holds unit %d where unit %d belongs: the file is damaged; run the shard again", sh.I, sh.N, u.Task+1, want[k]+1)
 			}
-			if err := d.checkUnit(u, p); err != nil {
+			if err := d.checkUnit(u, p, len(ds.Classes)); err != nil {
 				return nil, fmt.Errorf("shard %d/%d, unit %d: %v: the file is damaged; run the shard again", sh.I, sh.N, u.Task+1, err)
 			}
 			outs[u.Task] = u.out()
@@ -199,12 +201,12 @@ func listInts(v []int, max int) string {
 
 func toUnit(t int, o taskOut) Unit {
 	return Unit{Task: t, Order: o.order, Score: o.score, Groups: o.groups, Relevance: o.relevance,
-		Acc: o.acc, Correct: o.correct, Secs: o.secs, Unconverged: o.unconverged}
+		Acc: o.acc, Correct: o.correct, Scores: o.scores, Secs: o.secs, Unconverged: o.unconverged}
 }
 
 func (u Unit) out() taskOut {
 	return taskOut{order: u.Order, score: u.Score, groups: u.Groups, relevance: u.Relevance,
-		acc: u.Acc, correct: u.Correct, secs: u.Secs, unconverged: u.Unconverged}
+		acc: u.Acc, correct: u.Correct, scores: u.Scores, secs: u.Secs, unconverged: u.Unconverged}
 }
 
 // checkUnit reports a unit whose output does not fit its task in d: a ranking that is
@@ -212,7 +214,7 @@ func (u Unit) out() taskOut {
 // that are not one per classifier and accuracy k, with one verdict per test sample.
 // A shard passes its checksum before this, so this guards against crafted files and
 // other versions: nothing the merge indexes is used unchecked.
-func (d *design) checkUnit(u Unit, p int) error {
+func (d *design) checkUnit(u Unit, p, classes int) error {
 	if err := u.check(p); err != nil {
 		return err
 	}
@@ -240,6 +242,34 @@ func (d *design) checkUnit(u Unit, p int) error {
 		for ki := range acc {
 			if !(acc[ki] >= 0 && acc[ki] <= 1) || len(right[ki]) != len(t.split.Test) {
 				return fmt.Errorf("%s: an accuracy of %g or %d verdicts for %d test samples", cl, acc[ki], len(right[ki]), len(t.split.Test))
+			}
+		}
+	}
+	if u.Scores != nil {
+		return checkScores(u.Scores, d.cfg.Classifiers, len(d.accKs), len(t.split.Test), classes)
+	}
+	return nil
+}
+
+// checkScores reports scores that are not, for each of the classifiers, one list per
+// accuracy k of tests x classes finite numbers.
+func checkScores(scores map[string][][]float64, classifiers []string, ks, tests, classes int) error {
+	if len(scores) != len(classifiers) {
+		return fmt.Errorf("scores of %d classifiers, not %d", len(scores), len(classifiers))
+	}
+	for _, cl := range classifiers {
+		sc := scores[cl]
+		if len(sc) != ks {
+			return fmt.Errorf("%s: scores at %d ks, not %d", cl, len(sc), ks)
+		}
+		for _, v := range sc {
+			if len(v) != tests*classes {
+				return fmt.Errorf("%s: %d scores for %d test samples of %d classes", cl, len(v), tests, classes)
+			}
+			for _, x := range v {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return fmt.Errorf("%s: a score of %g", cl, x)
+				}
 			}
 		}
 	}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/gob"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,6 +123,22 @@ func TestMergeRefusesWrongShards(t *testing.T) {
 	a, b, c := shard(cfg, 1, 3), shard(cfg, 2, 3), shard(cfg, 3, 3)
 	damaged := *c
 	damaged.Results = c.Results[:len(c.Results)-1]
+	// a unit whose scores are one short, and one with a NaN score
+	short, nan := *c, *c
+	short.Results, nan.Results = slices.Clone(c.Results), slices.Clone(c.Results)
+	u := scoredUnit(t, short.Results)
+	sc := map[string][][]float64{}
+	for cl, v := range short.Results[u].Scores {
+		sc[cl] = [][]float64{v[0][1:]}
+	}
+	short.Results[u].Scores = sc
+	sc2 := map[string][][]float64{}
+	for cl, v := range nan.Results[u].Scores {
+		w := slices.Clone(v[0])
+		w[0] = math.NaN()
+		sc2[cl] = [][]float64{w}
+	}
+	nan.Results[u].Scores = sc2
 	for _, tc := range []struct {
 		name   string
 		shards []*Shard
@@ -131,6 +149,8 @@ func TestMergeRefusesWrongShards(t *testing.T) {
 		{"other split", []*Shard{a, b, shard(cfg, 2, 2)}, "split the study differently"},
 		{"other seed", []*Shard{a, b, shard(seed2, 3, 3)}, "another configuration"},
 		{"damaged", []*Shard{a, b, &damaged}, "the file is damaged"},
+		{"scores one short", []*Shard{a, b, &short}, "scores for"},
+		{"a NaN score", []*Shard{a, b, &nan}, "a score of NaN"},
 	} {
 		_, err := Merge(context.Background(), tc.shards, ds)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -146,4 +166,16 @@ func TestMergeRefusesWrongShards(t *testing.T) {
 	if _, err := RunShard(context.Background(), cfg, ds, 1, 1000, nil); err == nil || !strings.Contains(err.Error(), "only 4 units") {
 		t.Errorf("1000 shards of 4 units: got %v", err)
 	}
+}
+
+// scoredUnit is the index of the first unit of units with scores.
+func scoredUnit(t *testing.T, units []Unit) int {
+	t.Helper()
+	for i, u := range units {
+		if u.Scores != nil {
+			return i
+		}
+	}
+	t.Fatal("no unit with scores")
+	return -1
 }

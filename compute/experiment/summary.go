@@ -80,6 +80,9 @@ func (ms *methodSummary) collect(outs []taskOut) {
 			for cl, a := range o.acc {
 				ms.accs[cl] = append(ms.accs[cl], a)
 			}
+			if len(o.scores) > 0 {
+				ms.mr.Predictions = append(ms.mr.Predictions, Prediction{Repeat: t.split.Repeat, Test: t.split.Test, Scores: o.scores})
+			}
 		}
 	}
 }

@@ -41,7 +41,7 @@ type taskOut struct {
 	// scores: classifier -> accuracy k -> each test sample's score of each class, row by
 	// row (the decision values a ROC curve ranks by; see Prediction)
 	scores map[string][][]float64
-	secs      float64
+	secs   float64
 	// unconverged counts the ranking's model fits that stopped at their iteration cap
 	unconverged int
 }

@@ -1,0 +1,191 @@
+package signature
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"steadfast/compute/experiment"
+)
+
+// Estimate is how well a study's procedure (selection and classifier refit in every
+// training set) predicts, from its out-of-fold scores at one k: per repetition the ROC
+// curve of the pooled test samples of its resamples, and over all of them the
+// confusion matrix at the classifier's own rule (the class of largest score).
+type Estimate struct {
+	Classifier string
+	K          int
+	Positive   int // the class whose curve it is (two classes), or -1: one-vs-rest
+	// Curves[r] and AUCs[r] are repetition r's ROC curve and AUC with its DeLong
+	// interval; with more than two classes, the mean over the one-vs-rest curves'
+	// AUCs (their intervals are NaN) and the curve of the first class.
+	Curves  [][]ROCPoint
+	AUCs    []AUC
+	Repeats []int // the repetition of each curve
+	// PerClass[c] are class c's one-vs-rest AUCs per repetition (more than two classes).
+	PerClass                [][]AUC
+	MeanAUC, MinAUC, MaxAUC float64
+	// Confusion[t][p] counts test samples of class t predicted p, over every repetition.
+	Confusion [][]int
+}
+
+// CrossValidated computes the Estimate of classifier cl at k from a study's predictions
+// (labels per sample, the classes' names); positive names the class scored for two
+// classes. It refuses a k not among the study's accuracy ks, a classifier not in it, and
+// a study without predictions (saved before they were kept: run it again).
+func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (*Estimate, error) {
+	mr := res.Methods[m]
+	if len(mr.Predictions) == 0 || res.Data.Labels == nil {
+		return nil, fmt.Errorf("this run holds no out-of-fold predictions (saved before Steadfast kept them): run it again for a ROC curve")
+	}
+	ki := indexOfInt(res.Config.AccuracyKs(), k)
+	if ki < 0 {
+		return nil, fmt.Errorf("k = %d is not among the ks whose accuracy the study measured (%v); choose one of them", k, res.Config.AccuracyKs())
+	}
+	if indexOfString(res.Config.Classifiers, cl) < 0 {
+		return nil, fmt.Errorf("the classifier %q was not in this study (%v)", cl, res.Config.Classifiers)
+	}
+	nc := len(res.Data.Classes)
+	if nc == 2 && (positive < 0 || positive > 1) {
+		return nil, fmt.Errorf("the positive class %d: give 0 or 1", positive)
+	}
+	e := &Estimate{Classifier: cl, K: k, Positive: positive, Confusion: make([][]int, nc)}
+	if nc > 2 {
+		e.Positive = -1
+		e.PerClass = make([][]AUC, nc)
+	}
+	for c := range e.Confusion {
+		e.Confusion[c] = make([]int, nc)
+	}
+	byRepeat := map[int][]experiment.Prediction{}
+	for _, pr := range mr.Predictions {
+		byRepeat[pr.Repeat] = append(byRepeat[pr.Repeat], pr)
+	}
+	for _, r := range sortedKeys(byRepeat) {
+		scores, truth := pool(byRepeat[r], cl, ki, nc, res.Data.Labels, e.Confusion)
+		e.Repeats = append(e.Repeats, r)
+		if nc == 2 {
+			s, pos := classScores(scores, truth, positive)
+			e.Curves = append(e.Curves, ROC(s, pos))
+			e.AUCs = append(e.AUCs, DeLong(s, pos))
+			continue
+		}
+		mean := 0.0
+		for c := 0; c < nc; c++ {
+			s, pos := classScores(scores, truth, c)
+			a := DeLong(s, pos)
+			e.PerClass[c] = append(e.PerClass[c], a)
+			mean += a.AUC / float64(nc)
+			if c == 0 {
+				e.Curves = append(e.Curves, ROC(s, pos))
+			}
+		}
+		nan := math.NaN()
+		e.AUCs = append(e.AUCs, AUC{AUC: mean, Var: nan, Low: nan, High: nan})
+	}
+	e.MinAUC, e.MaxAUC = math.Inf(1), math.Inf(-1)
+	for _, a := range e.AUCs {
+		e.MeanAUC += a.AUC / float64(len(e.AUCs))
+		e.MinAUC, e.MaxAUC = math.Min(e.MinAUC, a.AUC), math.Max(e.MaxAUC, a.AUC)
+	}
+	return e, nil
+}
+
+// pool gathers one repetition's test samples: their scores (nc a sample) and classes,
+// and counts its predictions (the class of largest score, the first of equals) into
+// confusion.
+func pool(preds []experiment.Prediction, cl string, ki, nc int, labels []int, confusion [][]int) (scores [][]float64, truth []int) {
+	for _, pr := range preds {
+		flat := pr.Scores[cl][ki]
+		for i, s := range pr.Test {
+			row := flat[i*nc : (i+1)*nc]
+			scores = append(scores, row)
+			truth = append(truth, labels[s])
+			best := 0
+			for c, v := range row {
+				if v > row[best] {
+					best = c
+				}
+			}
+			confusion[labels[s]][best]++
+		}
+	}
+	return scores, truth
+}
+
+// classScores are the samples' scores of class c and whether each is of class c.
+func classScores(scores [][]float64, truth []int, c int) ([]float64, []bool) {
+	s := make([]float64, len(scores))
+	pos := make([]bool, len(scores))
+	for i, row := range scores {
+		s[i], pos[i] = row[c], truth[i] == c
+	}
+	return s, pos
+}
+
+// Sensitivity, Specificity and BalancedAccuracy read the confusion matrix of two
+// classes with Positive as the positive class: TP/(TP+FN), TN/(TN+FP) and their mean.
+// With more classes, Sensitivity is the mean recall over the classes (the balanced
+// accuracy) and Specificity is NaN.
+func (e *Estimate) Sensitivity() float64 {
+	if e.Positive < 0 {
+		return e.BalancedAccuracy()
+	}
+	return recall(e.Confusion, e.Positive)
+}
+
+// Specificity: see Sensitivity.
+func (e *Estimate) Specificity() float64 {
+	if e.Positive < 0 {
+		return math.NaN()
+	}
+	return recall(e.Confusion, 1-e.Positive)
+}
+
+// BalancedAccuracy is the mean over the classes of the share of their samples
+// predicted right.
+func (e *Estimate) BalancedAccuracy() float64 {
+	s := 0.0
+	for c := range e.Confusion {
+		s += recall(e.Confusion, c)
+	}
+	return s / float64(len(e.Confusion))
+}
+
+func recall(conf [][]int, c int) float64 {
+	n := 0
+	for _, v := range conf[c] {
+		n += v
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return float64(conf[c][c]) / float64(n)
+}
+
+func sortedKeys(m map[int][]experiment.Prediction) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func indexOfInt(s []int, v int) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func indexOfString(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}

@@ -542,6 +542,16 @@ func CatalogueTables(res *experiment.Result) []Figure {
 	return out
 }
 
+// hasTests says whether res stored McNemar's tests for classifier cl.
+func hasTests(res *experiment.Result, cl string) bool {
+	for _, c := range res.Comparisons {
+		if c.Classifier == cl {
+			return true
+		}
+	}
+	return false
+}
+
 // ErrorTable is Kalousis et al.'s Table 3 for classifier cl: for k = 10, 20, ..., 50 (or
 // every accuracy k when the grid has none of them), each method's test error in % and
 // its S_S stability, and whether it is in the top group: the method of least error and
@@ -553,40 +563,11 @@ func ErrorTable(res *experiment.Result, cl string) Figure {
 		header = append(header, m.Label+" error %", m.Label+" S_S", m.Label+" top group")
 	}
 	f.Table = [][]string{header}
-	var ks []int
-	var all []int
-	for _, pt := range res.Methods[0].Accuracy[cl] {
-		all = append(all, pt.K)
-		if pt.K%10 == 0 && pt.K <= 50 {
-			ks = append(ks, pt.K)
-		}
-	}
-	if len(ks) == 0 {
-		ks = all
-	}
-	p := map[[3]int]float64{} // k, a, b -> p
-	for _, c := range res.Comparisons {
-		if c.Classifier == cl {
-			p[[3]int{c.K, c.A, c.B}], p[[3]int{c.K, c.B, c.A}] = c.P, c.P
-		}
-	}
-	if len(p) == 0 {
+	if !hasTests(res, cl) {
 		f.Title += " (this run stored no tests: only the least error is marked)"
 	}
-	for _, k := range ks {
-		errs := make([]float64, len(res.Methods))
-		best := 0
-		for m, mr := range res.Methods {
-			errs[m] = math.NaN()
-			for _, pt := range mr.Accuracy[cl] {
-				if pt.K == k {
-					errs[m] = 100 * (1 - pt.Mean)
-				}
-			}
-			if errs[m] < errs[best] {
-				best = m
-			}
-		}
+	for _, k := range experiment.ErrorKs(res, cl) {
+		errs, top, _ := experiment.TopGroup(res, cl, k)
 		row := []string{strconv.Itoa(k)}
 		for m, mr := range res.Methods {
 			ss := ""
@@ -595,12 +576,11 @@ func ErrorTable(res *experiment.Result, cl string) Figure {
 					ss = f4(s.SS)
 				}
 			}
-			pv, tested := p[[3]int{k, best, m}]
-			top := ""
-			if m == best || errs[m] == errs[best] || tested && pv >= 0.05 {
-				top = "yes"
+			mark := ""
+			if top[m] {
+				mark = "yes"
 			}
-			row = append(row, strconv.FormatFloat(errs[m], 'f', 2, 64), ss, top)
+			row = append(row, strconv.FormatFloat(100*errs[m], 'f', 2, 64), ss, mark)
 		}
 		f.Table = append(f.Table, row)
 	}

@@ -152,3 +152,52 @@ func StabilityTests(res *Result) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// ErrorKs are the ks of Kalousis et al.'s Table 3 for classifier cl: 10, 20, ..., 50
+// among the accuracy ks, or every accuracy k when the grid has none of them.
+func ErrorKs(res *Result, cl string) []int {
+	var ks, all []int
+	for _, pt := range res.Methods[0].Accuracy[cl] {
+		all = append(all, pt.K)
+		if pt.K%10 == 0 && pt.K <= 50 {
+			ks = append(ks, pt.K)
+		}
+	}
+	if len(ks) == 0 {
+		return all
+	}
+	return ks
+}
+
+// TopGroup returns, at k for classifier cl, each method's test error (NaN where it has
+// none) and whether it is in the top group: the method of least error (the first of
+// equals), those of equal error, and those McNemar's test (p >= 0.05) does not separate
+// from it; tested says whether the run stored the tests.
+func TopGroup(res *Result, cl string, k int) (errs []float64, top []bool, tested bool) {
+	p := map[[2]int]float64{}
+	for _, c := range res.Comparisons {
+		if c.Classifier == cl && c.K == k {
+			p[[2]int{c.A, c.B}], p[[2]int{c.B, c.A}] = c.P, c.P
+		}
+	}
+	errs = make([]float64, len(res.Methods))
+	best := 0
+	for m, mr := range res.Methods {
+		errs[m] = math.NaN()
+		for _, pt := range mr.Accuracy[cl] {
+			if pt.K == k {
+				errs[m] = 1 - pt.Mean
+			}
+		}
+		if errs[m] < errs[best] {
+			best = m
+		}
+	}
+	top = make([]bool, len(res.Methods))
+	for m := range res.Methods {
+		pv, ok := p[[2]int{best, m}]
+		top[m] = m == best || errs[m] == errs[best] || ok && pv >= 0.05
+		tested = tested || ok
+	}
+	return errs, top, tested
+}

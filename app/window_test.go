@@ -470,6 +470,8 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 			return b
 		}
 		return findButton(v.Trailing, text)
+	case *container.Scroll:
+		return findButton(v.Content, text)
 	}
 	return nil
 }

@@ -38,6 +38,7 @@ type Chart struct {
 	tipBg   *canvas.Rectangle
 	empty   *widget.Label
 	busy    *widget.Label // "Drawing..." while a render runs
+	drawing bool          // a render is scheduled or running
 	min     fyne.Size
 	points  []image.Point
 	labels  []string
@@ -77,8 +78,13 @@ func (c *Chart) SetMinSize(s fyne.Size) {
 	c.Refresh()
 }
 
-// Busy reports whether "Drawing..." is shown (a render is running), for tests.
-func (c *Chart) Busy() bool { return c.busy.Visible() }
+// Busy reports whether a render is scheduled or running ("Drawing..." is shown), for
+// tests.
+func (c *Chart) Busy() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.drawing
+}
 
 // SetRender sets what the chart draws (nil clears it) and redraws now.
 func (c *Chart) SetRender(f RenderFunc) {
@@ -88,6 +94,7 @@ func (c *Chart) SetRender(f RenderFunc) {
 		c.img.Image = nil
 		c.points, c.labels = nil, nil
 		c.gen++ // a render still running is stale
+		c.drawing = false
 	}
 	c.mu.Unlock()
 	if f == nil {
@@ -125,6 +132,7 @@ func (c *Chart) schedule(delay time.Duration) {
 	if c.timer != nil {
 		c.timer.Stop()
 	}
+	c.drawing = true
 	c.busy.Show()
 	c.timer = time.AfterFunc(delay, func() {
 		img, pts, labels, err := f(w, h)
@@ -139,6 +147,9 @@ func (c *Chart) schedule(delay time.Duration) {
 				c.img.Image = img
 				c.points, c.labels = pts, labels
 				c.lastPx = fyne.NewSize(float32(w), float32(h))
+			}
+			if !stale {
+				c.drawing = false
 			}
 			c.mu.Unlock()
 			if !stale {

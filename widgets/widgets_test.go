@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,12 +146,21 @@ func TestChartSaysDrawingAndKeepsItsMinimum(t *testing.T) {
 	a := test.NewTempApp(t)
 	w := a.NewWindow("chart")
 	c := NewChart("nothing yet")
-	w.SetContent(c)
-	w.Resize(fyne.NewSize(600, 400))
+	// the test stands in for the UI goroutine: the chart's handoffs and its calls take
+	// one lock in turn (the test driver runs fyne.Do inline)
+	var ui sync.Mutex
+	onUI := func(f func()) { ui.Lock(); defer ui.Unlock(); f() }
+	c.Do = onUI
+	onUI(func() {
+		w.SetContent(c)
+		w.Resize(fyne.NewSize(600, 400))
+	})
 	release := make(chan struct{})
-	c.SetRender(func(wpx, hpx int) (image.Image, []image.Point, []string, error) {
-		<-release
-		return image.NewRGBA(image.Rect(0, 0, wpx, hpx)), nil, nil, nil
+	onUI(func() {
+		c.SetRender(func(wpx, hpx int) (image.Image, []image.Point, []string, error) {
+			<-release
+			return image.NewRGBA(image.Rect(0, 0, wpx, hpx)), nil, nil, nil
+		})
 	})
 	if !c.Busy() {
 		t.Error("no \"Drawing...\" while the render runs")
@@ -166,7 +176,7 @@ func TestChartSaysDrawingAndKeepsItsMinimum(t *testing.T) {
 	if m := c.MinSize(); m.Width < DefaultChartMin.Width || m.Height < DefaultChartMin.Height {
 		t.Errorf("minimum %v", m)
 	}
-	c.SetMinSize(fyne.NewSize(2000, 2000))
+	onUI(func() { c.SetMinSize(fyne.NewSize(2000, 2000)) })
 	if m := c.MinSize(); m != fyne.NewSize(2000, 2000) {
 		t.Errorf("minimum after SetMinSize: %v", m)
 	}

@@ -1,0 +1,344 @@
+package signature
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/classify"
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+)
+
+// ModelFormat is the version of the model file's layout.
+const ModelFormat = 1
+
+// MaxModelFile bounds a model file read back (a k-NN model holds its training values).
+const MaxModelFile = 64 << 20
+
+// ModelGene is a gene of a locked model, in the order of its values.
+type ModelGene struct {
+	ID     string `json:"id"`
+	Symbol string `json:"symbol,omitempty"`
+}
+
+// Model is a locked signature: the classifier trained on all samples on the signature
+// genes, with what it needs to score a new sample. A sample's values of the genes, after
+// the preprocessing Prep (log2 or log-CPM, as the study read its data), are z-scored
+// with Mean and SD (when the study z-scored: z = (x - mean)/sd, 0 for a gene constant
+// on the training samples), then scaled to Weka's [0,1] by Min and Max (the Weka
+// classifiers: (z - min)/(max - min)). A linear SVM scores class c by w_c'z + b_c
+// (two classes: one model, d = w'z + b, class 1 when d > 0); k-NN by the share of its
+// K nearest training samples (Euclidean) in each class, the majority winning (ties to
+// the nearest). SHA256 is the digest of the file's JSON with this field empty.
+type Model struct {
+	Format     int               `json:"format"`
+	Program    string            `json:"program"`
+	Data       string            `json:"data"`
+	DataSHA256 string            `json:"dataSHA256"`
+	Config     experiment.Config `json:"config"`
+	Method     string            `json:"method"`
+	Frequent   bool              `json:"frequent,omitempty"`
+	Classes    []string          `json:"classes"`
+	Genes      []ModelGene       `json:"genes"`
+	Prep       dataset.Prep      `json:"prep"`
+	Mean       []float64         `json:"mean,omitempty"`
+	SD         []float64         `json:"sd,omitempty"`
+	Min        []float64         `json:"min,omitempty"`
+	Max        []float64         `json:"max,omitempty"`
+	Classifier string            `json:"classifier"`
+	W          [][]float64       `json:"w,omitempty"`
+	B          []float64         `json:"b,omitempty"`
+	Neighbours int               `json:"neighbours,omitempty"`
+	TrainX     [][]float64       `json:"trainX,omitempty"`
+	TrainY     []int             `json:"trainY,omitempty"`
+	Rule       string            `json:"rule"`
+	SHA256     string            `json:"sha256"`
+}
+
+// Lock trains classifier cl (one of experiment.Classifiers) on all samples of ds (the
+// study's data, preprocessed as the study did) on the features feats, with the study's
+// z-scoring and seed, and returns the locked model.
+func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int) (*Model, error) {
+	cfg := res.Config
+	m := &Model{Format: ModelFormat, Program: "Steadfast " + experiment.Version, Data: ds.Name, DataSHA256: ds.Hash(),
+		Config: cfg, Method: res.Methods[c.Method].Label, Frequent: c.Frequent, Classes: ds.Classes, Prep: cfg.Prep, Classifier: c.Classifier}
+	for _, j := range feats {
+		g := ModelGene{ID: ds.Features[j]}
+		if ds.Symbols != nil {
+			g.Symbol = ds.Symbols[j]
+		}
+		m.Genes = append(m.Genes, g)
+	}
+	x := dataset.SelectFeatures(ds.X, feats)
+	if cfg.ZScore {
+		m.Mean, m.SD = meanSD(x)
+	}
+	z := m.scale(x, false)
+	if strings.HasPrefix(c.Classifier, "weka") {
+		m.Min, m.Max = ranges(z)
+		z = m.scale(x, true)
+	}
+	switch c.Classifier {
+	case "svm", "wekasvm":
+		s := classify.LinearSVM{}
+		if c.Classifier == "wekasvm" {
+			s.Params = classify.SVMParams{C: 1, Loss: classify.Hinge}
+		}
+		if err := s.Fit(ctx, z, ds.Labels, len(ds.Classes), rand.New(rand.NewPCG(cfg.Seed, 0x5167))); err != nil {
+			return nil, err
+		}
+		m.W, m.B = s.W, s.B
+		m.Rule = "linear SVM: the class of the largest w'z + b (two classes: class " + ds.Classes[1] + " when w'z + b > 0)"
+	case "1nn", "3nn", "weka1nn":
+		m.Neighbours = 1
+		if c.Classifier == "3nn" {
+			m.Neighbours = 3
+		}
+		n, _ := z.Dims()
+		for i := 0; i < n; i++ {
+			m.TrainX = append(m.TrainX, append([]float64(nil), z.RawRowView(i)...))
+		}
+		m.TrainY = append([]int(nil), ds.Labels...)
+		m.Rule = fmt.Sprintf("%d-NN: the majority class of the %d nearest training samples (Euclidean on the scaled genes), ties to the nearest", m.Neighbours, m.Neighbours)
+	default:
+		return nil, fmt.Errorf("unknown classifier %q", c.Classifier)
+	}
+	return m, nil
+}
+
+// meanSD is each column's mean and n-1 standard deviation, the sd 0 where
+// dataset.Standardize leaves a column at 0 (constant on the samples).
+func meanSD(x *mat.Dense) (mean, sd []float64) {
+	n, p := x.Dims()
+	mean, sd = make([]float64, p), make([]float64, p)
+	for j := 0; j < p; j++ {
+		col := mat.Col(nil, j, x)
+		m, v := meanVar(col)
+		s := math.Sqrt(v)
+		if n < 2 || !(s > 1e-12*math.Max(1, math.Abs(m))) {
+			s = 0
+		}
+		mean[j], sd[j] = m, s
+	}
+	return mean, sd
+}
+
+// ranges is each column's minimum and maximum.
+func ranges(x *mat.Dense) (lo, hi []float64) {
+	_, p := x.Dims()
+	for j := 0; j < p; j++ {
+		col := mat.Col(nil, j, x)
+		l, h := math.Inf(1), math.Inf(-1)
+		for _, v := range col {
+			l, h = math.Min(l, v), math.Max(h, v)
+		}
+		lo, hi = append(lo, l), append(hi, h)
+	}
+	return lo, hi
+}
+
+// scale applies the model's z-score (and, with weka, its [0,1] ranges) to the rows of
+// x, returning a new matrix.
+func (m *Model) scale(x *mat.Dense, weka bool) *mat.Dense {
+	z := mat.DenseCopyOf(x)
+	n, p := z.Dims()
+	for i := 0; i < n; i++ {
+		row := z.RawRowView(i)
+		for j := 0; j < p; j++ {
+			if m.Mean != nil {
+				if m.SD[j] > 0 {
+					row[j] = (row[j] - m.Mean[j]) * (1 / m.SD[j]) // as dataset.Standardize, bit for bit
+				} else {
+					row[j] = 0
+				}
+			}
+			if weka && m.Min != nil {
+				if m.Max[j] > m.Min[j] {
+					row[j] = (row[j] - m.Min[j]) / (m.Max[j] - m.Min[j])
+				} else {
+					row[j] = 0
+				}
+			}
+		}
+	}
+	return z
+}
+
+// Scores returns each sample's score of each class and the class the model predicts,
+// for x holding one row per sample of the model's genes in order, preprocessed as Prep
+// says.
+func (m *Model) Scores(x *mat.Dense) (scores [][]float64, pred []int, err error) {
+	n, p := x.Dims()
+	if p != len(m.Genes) {
+		return nil, nil, fmt.Errorf("%d values a sample for a model of %d genes", p, len(m.Genes))
+	}
+	z := m.scale(x, strings.HasPrefix(m.Classifier, "weka"))
+	if m.W != nil {
+		pred = make([]int, n)
+		for i := 0; i < n; i++ {
+			v := z.RawRowView(i)
+			if len(m.Classes) == 2 {
+				d := dot(m.W[0], v) + m.B[0]
+				scores = append(scores, []float64{-d, d})
+				if d > 0 {
+					pred[i] = 1
+				}
+				continue
+			}
+			row := make([]float64, len(m.W))
+			for c := range m.W {
+				row[c] = dot(m.W[c], v) + m.B[c]
+				if row[c] > row[pred[i]] {
+					pred[i] = c
+				}
+			}
+			scores = append(scores, row)
+		}
+		return scores, pred, nil
+	}
+	train := mat.NewDense(len(m.TrainX), p, nil)
+	for i, r := range m.TrainX {
+		train.SetRow(i, r)
+	}
+	k := classify.KNN{K: m.Neighbours}
+	k.Fit(train, m.TrainY, len(m.Classes))
+	pred, scores = k.PredictScores(z)
+	return scores, pred, nil
+}
+
+// dot is floats.Dot, as classify's LinearSVM scores (the same bits).
+func dot(a, b []float64) float64 { return floats.Dot(a, b) }
+
+// digest is the SHA-256 of m's JSON with its SHA256 field empty.
+func (m *Model) digest() (string, error) {
+	c := *m
+	c.SHA256 = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// Encode returns the model file's bytes (indented JSON) with its digest set.
+func (m *Model) Encode() ([]byte, error) {
+	d, err := m.digest()
+	if err != nil {
+		return nil, err
+	}
+	m.SHA256 = d
+	return json.MarshalIndent(m, "", " ")
+}
+
+// ReadModel reads a model file back through the checks every file Steadfast reads
+// passes: its size, its JSON (no unknown field), its format and program version, its
+// digest (any edit is refused), and every length and number before use.
+func ReadModel(path string) (*Model, error) {
+	b, err := dataset.ReadLimited(path, MaxModelFile)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeModel(filepath.Base(path), b)
+}
+
+// DecodeModel is ReadModel on the bytes b of the file name.
+func DecodeModel(name string, b []byte) (*Model, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var m Model
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: not a Steadfast model file (%v)", name, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: damaged or edited: something follows the model", name)
+	}
+	if m.Format != ModelFormat {
+		return nil, fmt.Errorf("%s: a model file of format %d; this Steadfast reads format %d", name, m.Format, ModelFormat)
+	}
+	if want := "Steadfast " + experiment.Version; m.Program != want {
+		return nil, fmt.Errorf("%s: written by %s, not %s: its numbers may mean something else here; build the signature again with this version, or use %s", name, m.Program, want, m.Program)
+	}
+	d, err := m.digest()
+	if err != nil {
+		return nil, err
+	}
+	if d != m.SHA256 {
+		return nil, fmt.Errorf("%s: damaged or edited: its content does not match its SHA-256 (%s); build the signature again", name, short(m.SHA256))
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return &m, nil
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12] + "..."
+	}
+	return s
+}
+
+// check reports sizes that disagree or numbers that are not finite.
+func (m *Model) check() error {
+	g, nc := len(m.Genes), len(m.Classes)
+	if g == 0 || g > 100_000 || nc < 2 || nc > 1000 {
+		return fmt.Errorf("%d genes and %d classes", g, nc)
+	}
+	for _, v := range [][]float64{m.Mean, m.SD, m.Min, m.Max} {
+		if v != nil && len(v) != g || !finite(v) {
+			return fmt.Errorf("a scaling of %d values for %d genes, or one not finite", len(v), g)
+		}
+	}
+	if (m.Mean == nil) != (m.SD == nil) || (m.Min == nil) != (m.Max == nil) {
+		return fmt.Errorf("half a scaling")
+	}
+	switch m.Classifier {
+	case "svm", "wekasvm":
+		want := nc
+		if nc == 2 {
+			want = 1
+		}
+		if len(m.W) != want || len(m.B) != want || !finite(m.B) {
+			return fmt.Errorf("%d SVM models for %d classes", len(m.W), nc)
+		}
+		for _, w := range m.W {
+			if len(w) != g || !finite(w) {
+				return fmt.Errorf("an SVM weight vector of %d values for %d genes", len(w), g)
+			}
+		}
+	case "1nn", "3nn", "weka1nn":
+		if m.Neighbours < 1 || m.Neighbours > len(m.TrainX) || len(m.TrainY) != len(m.TrainX) {
+			return fmt.Errorf("%d neighbours of %d training samples with %d classes", m.Neighbours, len(m.TrainX), len(m.TrainY))
+		}
+		for i, r := range m.TrainX {
+			if len(r) != g || !finite(r) || m.TrainY[i] < 0 || m.TrainY[i] >= nc {
+				return fmt.Errorf("training sample %d: %d values for %d genes, class %d", i+1, len(r), g, m.TrainY[i])
+			}
+		}
+	default:
+		return fmt.Errorf("unknown classifier %q", m.Classifier)
+	}
+	return nil
+}
+
+func finite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

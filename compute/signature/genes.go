@@ -123,15 +123,18 @@ func order(ref map[int]int, j int) int {
 // and its mean rank (1 = best) over the resamples whose kept head holds it.
 func frequencies(mr experiment.MethodResult, k int) (freq, rank map[int]float64) {
 	freq, rank = map[int]float64{}, map[int]float64{}
-	seen := map[int]int{}
+	seen, in := map[int]int{}, map[int]int{}
 	for _, run := range mr.Runs {
 		for r, j := range run.Order {
 			if r < k {
-				freq[j] += 1 / float64(len(mr.Runs))
+				in[j]++
 			}
 			rank[j] += float64(r + 1)
 			seen[j]++
 		}
+	}
+	for j, n := range in {
+		freq[j] = float64(n) / float64(len(mr.Runs))
 	}
 	for j := range rank {
 		rank[j] /= float64(seen[j])

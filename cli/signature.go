@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+)
+
+// signatureCommand builds a finished run's signature: the genes of a method at k, the
+// classifier locked on all samples (model.json), signature.csv, roc.csv and
+// metrics.csv, written into a fresh folder that takes OUTDIR's place. Without --method
+// and --k it takes the Errors tab's advice for the classifier.
+func signatureCommand(c *call) error {
+	outDir := c.fs.String("o", "", "output folder (replaced as a whole when everything is written)")
+	data := c.fs.String("data", "", "the run's data file (overrides its dataPath)")
+	name := c.fs.String("method", "", "the method, by its label or name (default: the advice)")
+	k := c.fs.Int("k", 0, "the number of genes, one of the run's accuracy ks (default: the advice)")
+	cl := c.fs.String("classifier", "svm", "the classifier, one of the run's")
+	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
+	positive := c.fs.String("positive", "", "the positive class of two (default: the second)")
+	pos, err := c.parse(1)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || *outDir == "" {
+		return errors.New("needs a saved run and an output folder: steadfast signature RUN.json -o OUTDIR")
+	}
+	if err := study.Replaceable(*outDir, nil); err != nil {
+		return err
+	}
+	saved, err := study.LoadRun(runPath(pos[0]))
+	if err != nil {
+		return err
+	}
+	res := saved.Result
+	choice := signature.Choice{Classifier: *cl, K: *k, Frequent: *frequent, Method: -1}
+	if *name != "" {
+		if choice.Method = methodIndex(res, *name); choice.Method < 0 {
+			return fmt.Errorf("--method %s: not in this run (%s)", *name, methodNames(res))
+		}
+	}
+	if choice.Method < 0 || choice.K == 0 {
+		m, kk, ok := signature.Advice(res, *cl)
+		if !ok {
+			return fmt.Errorf("the run has no accuracy for the classifier %q to advise from; give --method and --k", *cl)
+		}
+		if choice.Method < 0 {
+			choice.Method = m
+		}
+		if choice.K == 0 {
+			choice.K = kk
+		}
+		c.note("%s at k = %d with %s (the Errors tab's advice: the most stable method of the top group, at the k of least error)", res.Methods[choice.Method].Label, choice.K, experiment.ClassifierLabel(*cl))
+	}
+	_, ds, err := openStudy(c, runPath(pos[0]), *data)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	sig, err := study.BuildSignature(ctx, res, ds, choice, *positive)
+	if err != nil {
+		return err
+	}
+	files, err := sig.Files()
+	if err != nil {
+		return err
+	}
+	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {
+		for name, b := range files {
+			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintln(c.out, filepath.Join(*outDir, n))
+	}
+	cv := sig.CV
+	if sig.Positive >= 0 {
+		c.note("%s is the positive class (--positive names another)", sig.Classes[sig.Positive])
+	}
+	fmt.Fprintf(c.errw, "%d genes; cross-validated AUC %.3f (range %.3f-%.3f over %d repetitions; first %.3f, DeLong 95%% CI %.3f-%.3f); balanced accuracy %.3f\n",
+		len(sig.Genes), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, len(cv.AUCs), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.BalancedAccuracy())
+	return nil
+}
+
+// runPath is a saved run's file: path itself, or the result.json inside a run's folder.
+func runPath(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, "result.json")
+	}
+	return path
+}
+
+// methodIndex finds a method of res by its label or its name (case ignored); -1 if none.
+func methodIndex(res *experiment.Result, name string) int {
+	return slices.IndexFunc(res.Methods, func(m experiment.MethodResult) bool {
+		return strings.EqualFold(m.Label, name) || strings.EqualFold(m.Spec.Name, name)
+	})
+}
+
+func methodNames(res *experiment.Result) string {
+	var s []string
+	for _, m := range res.Methods {
+		s = append(s, m.Label)
+	}
+	return strings.Join(s, ", ")
+}

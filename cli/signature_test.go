@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"steadfast/compute/signature"
+)
+
+// cmd runs a command and returns its exit code, standard output and standard error.
+func cmd(args ...string) (int, string, string) {
+	var out, errw bytes.Buffer
+	code := Main(args, &out, &errw)
+	return code, out.String(), errw.String()
+}
+
+// readCSV reads a CSV file's rows.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// steadfast signature on a finished Colon run (F-statistic and SVM-RFE under DRAGS
+// 2008, linear SVM and 3-NN): without --method and --k it takes the advice and says so;
+// it writes the four files, the model reads back, the genes are the method's first k on
+// all samples, and the AUC lies in its range. Bad choices and a folder of the user's
+// are refused, with nothing written.
+func TestSignatureCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.json")
+	colon, _ := filepath.Abs(filepath.Join(sharedData, "colon.csv"))
+	if _, err := os.Stat(colon); err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	os.WriteFile(cfg, []byte(`{"dataPath":`+strconv.Quote(colon)+`,"methods":[{"name":"fstat"},{"name":"svmrfe"}],"protocol":"drags2008","ks":[5,10,20],"classifiers":["svm","3nn"],"prep":{"log2":true,"dropConstant":true}}`), 0o644)
+	run := filepath.Join(dir, "run")
+	if code, _, errw := cmd("run", cfg, "-o", run); code != 0 {
+		t.Fatalf("run: %s", errw)
+	}
+	sig := filepath.Join(dir, "sig")
+	code, out, errw := cmd("signature", run, "-o", sig, "--positive", "tumor")
+	if code != 0 {
+		t.Fatalf("signature: %s", errw)
+	}
+	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 4 {
+		t.Errorf("stdout %q, stderr %q", out, errw)
+	}
+	m, err := signature.ReadModel(filepath.Join(sig, "model.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	genes := readCSV(t, filepath.Join(sig, "signature.csv"))
+	if len(genes)-1 != len(m.Genes) || genes[0][7] != "welch_p" {
+		t.Fatalf("%d genes in signature.csv, %d in the model; header %v", len(genes)-1, len(m.Genes), genes[0])
+	}
+	metrics := map[string][]string{}
+	for _, r := range readCSV(t, filepath.Join(sig, "metrics.csv"))[1:] {
+		metrics[r[0]] = r[1:]
+	}
+	auc, _ := strconv.ParseFloat(metrics["auc"][0], 64)
+	lo, _ := strconv.ParseFloat(metrics["auc"][1], 64)
+	hi, _ := strconv.ParseFloat(metrics["auc"][2], 64)
+	if metrics["positive_class"][0] != "tumor" || !(lo <= auc && auc <= hi && auc > 0.7) {
+		t.Errorf("metrics %v", metrics)
+	}
+	if roc := readCSV(t, filepath.Join(sig, "roc.csv")); roc[1][0] != "1" || roc[1][1] != "+Inf" || roc[len(roc)-1][0] != "10" {
+		t.Errorf("roc.csv from %v to %v", roc[1], roc[len(roc)-1])
+	}
+	// the F-statistic's first 5 on all samples, as the run's result lists them
+	code, _, errw = cmd("signature", run, "-o", filepath.Join(dir, "f5"), "--method", "F-statistic", "--k", "5")
+	if code != 0 {
+		t.Fatal(errw)
+	}
+	if g := readCSV(t, filepath.Join(dir, "f5", "signature.csv")); len(g) != 6 {
+		t.Errorf("--k 5 gave %d genes", len(g)-1)
+	}
+	mine := filepath.Join(dir, "mine")
+	os.MkdirAll(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "thesis.docx"), []byte("x"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--k", "7"}, "k = 7: the run measured accuracy at k = 5, 10, 20 only"},
+		{[]string{"--method", "ReliefF", "--k", "5"}, "--method ReliefF: not in this run (F-statistic, SVM-RFE)"},
+		{[]string{"--classifier", "wekasvm", "--method", "svmrfe", "--k", "5"}, `the classifier "wekasvm" was not in this run`},
+		{[]string{"--positive", "healthy", "--method", "svmrfe", "--k", "5"}, `the positive class "healthy" is not one of the run's`},
+	} {
+		out := filepath.Join(dir, "bad")
+		code, _, errw := cmd(append([]string{"signature", run, "-o", out}, c.args...)...)
+		if _, err := os.Stat(out); code == 0 || !strings.Contains(errw, c.want) || err == nil {
+			t.Errorf("%v: exit %d, %q, folder written %v", c.args, code, errw, err == nil)
+		}
+	}
+	if code, _, errw := cmd("signature", run, "-o", mine); code == 0 || !strings.Contains(errw, "did not write there (thesis.docx)") {
+		t.Errorf("a folder of the user's: exit %d, %q", code, errw)
+	}
+	// a run saved before the predictions were kept: result.json without them
+	b, _ := os.ReadFile(filepath.Join(run, "result.json"))
+	var saved map[string]any
+	if err := json.Unmarshal(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range saved["result"].(map[string]any)["methods"].([]any) {
+		delete(m.(map[string]any), "predictions")
+	}
+	b, _ = json.Marshal(saved)
+	os.WriteFile(filepath.Join(dir, "old.json"), b, 0o644)
+	if code, _, errw := cmd("signature", filepath.Join(dir, "old.json"), "-o", filepath.Join(dir, "o"), "--data", colon); code == 0 || !strings.Contains(errw, "run it again for a ROC curve") {
+		t.Errorf("a run without predictions: exit %d, %q", code, errw)
+	}
+}

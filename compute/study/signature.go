@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
@@ -25,6 +27,23 @@ type Signature struct {
 	Model    *signature.Model
 	CV       *signature.Estimate
 	Classes  []string
+	// the signature genes' values across the samples (Values[g][i], as analysed), for
+	// its heatmap
+	Samples []string
+	Labels  []int
+	Values  [][]float64
+}
+
+// GeneLabels are the genes' names with their symbols when known: "1007_s_at (DDR1)".
+func (s *Signature) GeneLabels() []string {
+	out := make([]string, len(s.Genes))
+	for i, g := range s.Genes {
+		out[i] = g.ID
+		if g.Symbol != "" && g.Symbol != g.ID {
+			out[i] += " (" + g.Symbol + ")"
+		}
+	}
+	return out
 }
 
 // DataMatches reports when ds are not the data the run res analysed (another file, or
@@ -85,7 +104,12 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 			genes[i].Weight = model.W[0][i]
 		}
 	}
-	return &Signature{Choice: c, Positive: pos, Genes: genes, Model: model, CV: cv, Classes: ds.Classes}, nil
+	values := make([][]float64, len(feats))
+	for g, j := range feats {
+		values[g] = mat.Col(nil, j, ds.X)
+	}
+	return &Signature{Choice: c, Positive: pos, Genes: genes, Model: model, CV: cv, Classes: ds.Classes,
+		Samples: ds.Samples, Labels: ds.Labels, Values: values}, nil
 }
 
 func intList(v []int) string {

@@ -1,0 +1,277 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"steadfast/compute/signature"
+)
+
+// rocGrid is the false-positive rates the repetitions' curves are averaged at.
+const rocGrid = 100
+
+// SignatureROC draws the cross-validated ROC curves of est: every repetition's curve
+// in grey, their vertical average (the mean true-positive rate at each false-positive
+// rate, a curve's rate at x being its highest with FPR <= x) in colour with the band of
+// their range, the chance diagonal, and the mean AUC with its range and the first
+// repetition's DeLong interval in the legend. Its table is every repetition's points,
+// then the mean and the band on the grid.
+func SignatureROC(est *signature.Estimate, title string) Figure {
+	f := Figure{Name: "signature-roc", Title: title}
+	f.Table = [][]string{{"repetition", "threshold", "fpr", "tpr"}}
+	for r, curve := range est.Curves {
+		for _, p := range curve {
+			f.Table = append(f.Table, []string{strconv.Itoa(est.Repeats[r] + 1), fmtNum(p.Threshold), fmtNum(p.FPR), fmtNum(p.TPR)})
+		}
+	}
+	x, mean, lo, hi := vertical(est.Curves)
+	for i := range x {
+		for _, row := range [][2]any{{"mean", mean[i]}, {"band low", lo[i]}, {"band high", hi[i]}} {
+			f.Table = append(f.Table, []string{row[0].(string), "", fmtNum(x[i]), fmtNum(row[1].(float64))})
+		}
+	}
+	first := est.AUCs[0]
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.X.Label.Text = "false-positive rate (1 - specificity)"
+		p.Y.Label.Text = "true-positive rate (sensitivity)"
+		style(p, 0, 1)
+		p.X.Min, p.X.Max = 0, 1
+		var l layers
+		c := palette[0]
+		if err := l.band(x, lo, hi, c, 0, 1); err != nil {
+			return nil, err
+		}
+		for _, curve := range est.Curves {
+			xy := make(plotter.XYs, len(curve))
+			for i, pt := range curve {
+				xy[i] = plotter.XY{X: pt.FPR, Y: pt.TPR}
+			}
+			line, err := plotter.NewLine(xy)
+			if err != nil {
+				return nil, err
+			}
+			line.Color, line.Width = color.Gray{0xa0}, vg.Points(0.5)
+			l.edges = append(l.edges, line)
+		}
+		mxy := make(plotter.XYs, len(x))
+		for i := range x {
+			mxy[i] = plotter.XY{X: x[i], Y: mean[i]}
+		}
+		ml, err := plotter.NewLine(mxy)
+		if err != nil {
+			return nil, err
+		}
+		ml.Color, ml.Width = c, vg.Points(2)
+		l.curves = append(l.curves, ml)
+		diag, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+		diag.Color, diag.Dashes = color.Gray{0x80}, []vg.Length{vg.Points(3), vg.Points(3)}
+		l.addTo(p)
+		p.Add(diag)
+		p.Legend.Add(fmt.Sprintf("mean of %d repetitions: AUC %.3f (range %.3f-%.3f)", len(est.AUCs), est.MeanAUC, est.MinAUC, est.MaxAUC), ml)
+		p.Legend.Add("range of the repetitions", swatch{tint(c, 0.18)})
+		rep := "each repetition"
+		if !math.IsNaN(first.Low) {
+			rep += fmt.Sprintf("; the first: AUC %.3f, DeLong 95%% CI %.3f-%.3f", first.AUC, first.Low, first.High)
+		}
+		if len(est.Curves) > 0 {
+			grey, _ := plotter.NewLine(plotter.XYs{{}, {X: 1, Y: 1}})
+			grey.Color, grey.Width = color.Gray{0xa0}, vg.Points(0.5)
+			p.Legend.Add(rep, grey)
+		}
+		p.Legend.Add("chance", diag)
+		return p, nil
+	}
+	return f
+}
+
+// vertical averages curves on rocGrid+1 false-positive rates: at each rate x every
+// curve's highest true-positive rate with FPR <= x, their mean, least and greatest.
+func vertical(curves [][]signature.ROCPoint) (x, mean, lo, hi []float64) {
+	for g := 0; g <= rocGrid; g++ {
+		fx := float64(g) / rocGrid
+		m, l, h := 0.0, math.Inf(1), math.Inf(-1)
+		for _, c := range curves {
+			t := 0.0
+			for _, p := range c {
+				if p.FPR <= fx+1e-12 {
+					t = math.Max(t, p.TPR)
+				}
+			}
+			m += t / float64(len(curves))
+			l, h = math.Min(l, t), math.Max(h, t)
+		}
+		x, mean, lo, hi = append(x, fx), append(mean, m), append(lo, l), append(hi, h)
+	}
+	return x, mean, lo, hi
+}
+
+func fmtNum(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// SignatureHeatmap draws the signature genes (rows, labelled genes) across the samples
+// (columns, with their classes): each gene z-scored over the samples, genes and samples
+// ordered by average-linkage clustering on 1 - Pearson r (signature.AverageLinkage,
+// SciPy's leaf order) with their dendrograms, a colour bar of the classes above the
+// samples and a colour scale. values[g][i] is gene g's value in sample i. The table is
+// the z-scores in the drawn order.
+func SignatureHeatmap(title string, genes, samples, classes []string, labels []int, values [][]float64) Figure {
+	z := make([][]float64, len(values))
+	for g, v := range values {
+		z[g] = zscore(v)
+	}
+	cols := make([][]float64, len(samples))
+	for i := range cols {
+		for g := range z {
+			cols[i] = append(cols[i], z[g][i])
+		}
+	}
+	gm, sm := signature.AverageLinkage(z), signature.AverageLinkage(cols)
+	gOrder, sOrder := signature.LeafOrder(gm), signature.LeafOrder(sm)
+	if len(genes) == 1 {
+		gOrder = []int{0}
+	}
+	f := Figure{Name: "signature-heatmap", Title: title}
+	head := []string{"gene"}
+	for _, i := range sOrder {
+		head = append(head, samples[i]+" ("+classes[labels[i]]+")")
+	}
+	f.Table = [][]string{head}
+	grid := make(heatGrid, len(gOrder))
+	for r, g := range gOrder {
+		row := []string{genes[g]}
+		grid[r] = make([]float64, len(sOrder))
+		for c, i := range sOrder {
+			grid[r][c] = math.Max(-3, math.Min(3, z[g][i])) // the scale's ends hold what lies beyond
+			row = append(row, fmtNum(z[g][i]))
+			f.Points = append(f.Points, Point{float64(c), float64(r), fmt.Sprintf("%s in %s (%s): z = %.2f", genes[g], samples[i], classes[labels[i]], z[g][i])})
+		}
+		f.Table = append(f.Table, row)
+	}
+	ng, ns := float64(len(gOrder)), float64(len(sOrder))
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		pal := moreland.SmoothBlueRed()
+		pal.SetMin(-3)
+		pal.SetMax(3)
+		h := plotter.NewHeatMap(grid, pal.Palette(64))
+		h.Min, h.Max = -3, 3
+		p.Add(h)
+		// the class bar above the samples, then the dendrograms beyond the heat map
+		for c, i := range sOrder {
+			box, err := plotter.NewPolygon(plotter.XYs{{X: float64(c) - 0.5, Y: ng - 0.3}, {X: float64(c) + 0.5, Y: ng - 0.3}, {X: float64(c) + 0.5, Y: ng + 0.5}, {X: float64(c) - 0.5, Y: ng + 0.5}})
+			if err != nil {
+				return nil, err
+			}
+			box.Color = palette[labels[i]%len(palette)]
+			box.LineStyle.Width = 0
+			p.Add(box)
+		}
+		if err := dendrogram(p, sm, sOrder, func(leaf, height float64) plotter.XY {
+			return plotter.XY{X: leaf, Y: ng + 0.7 + height*0.18*ng}
+		}); err != nil {
+			return nil, err
+		}
+		if err := dendrogram(p, gm, gOrder, func(leaf, height float64) plotter.XY {
+			return plotter.XY{X: -0.8 - height*0.12*ns, Y: leaf}
+		}); err != nil {
+			return nil, err
+		}
+		var ticks []plot.Tick
+		for r, g := range gOrder {
+			ticks = append(ticks, plot.Tick{Value: float64(r), Label: genes[g]})
+		}
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+		p.Y.Tick.Label.Font.Size = vg.Points(math.Max(3, math.Min(8, 250/ng))) // a label a row at 12 cm
+		p.X.Tick.Marker = plot.ConstantTicks(nil)
+		p.X.Label.Text = fmt.Sprintf("%d samples, ordered by clustering", len(sOrder))
+		p.Y.Min, p.Y.Max = -0.5, ng+0.7+0.18*ng*maxHeight(sm)
+		p.X.Min, p.X.Max = -0.8-0.12*ns*maxHeight(gm), ns-0.5
+		for c, name := range classes {
+			p.Legend.Add(name, swatch{palette[c%len(palette)]})
+		}
+		for _, v := range []float64{-3, 0, 3} {
+			col, err := pal.At(v)
+			if err != nil {
+				return nil, err
+			}
+			p.Legend.Add(fmt.Sprintf("z = %+.0f", v), swatch{col})
+		}
+		return p, nil
+	}
+	return f
+}
+
+type heatGrid [][]float64
+
+func (g heatGrid) Dims() (c, r int)   { return len(g[0]), len(g) }
+func (g heatGrid) Z(c, r int) float64 { return g[r][c] }
+func (g heatGrid) X(c int) float64    { return float64(c) }
+func (g heatGrid) Y(r int) float64    { return float64(r) }
+
+// zscore is v less its mean over its n-1 standard deviation (0 for a constant v).
+func zscore(v []float64) []float64 {
+	m, s := 0.0, 0.0
+	for _, x := range v {
+		m += x / float64(len(v))
+	}
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	s = math.Sqrt(s / float64(max(len(v)-1, 1)))
+	out := make([]float64, len(v))
+	for i, x := range v {
+		if s > 0 {
+			out[i] = (x - m) / s
+		}
+	}
+	return out
+}
+
+func maxHeight(merges []signature.Merge) float64 {
+	h := 1e-9
+	for _, m := range merges {
+		h = math.Max(h, m.Dist)
+	}
+	return h
+}
+
+// dendrogram draws the tree of merges, leaves at their places in order, a join at
+// height dist/maxHeight; at maps (leaf position, height in [0, 1]) to the plot.
+func dendrogram(p *plot.Plot, merges []signature.Merge, order []int, at func(leaf, height float64) plotter.XY) error {
+	n := len(merges) + 1
+	if len(merges) == 0 {
+		return nil
+	}
+	top := maxHeight(merges)
+	pos := make([]float64, 2*n-1)
+	hgt := make([]float64, 2*n-1)
+	for i, leaf := range order {
+		pos[leaf] = float64(i)
+	}
+	for s, m := range merges {
+		id := n + s
+		pos[id] = (pos[m.A] + pos[m.B]) / 2
+		hgt[id] = m.Dist / top
+		line, err := plotter.NewLine(plotter.XYs{at(pos[m.A], hgt[m.A]), at(pos[m.A], hgt[id]), at(pos[m.B], hgt[id]), at(pos[m.B], hgt[m.B])})
+		if err != nil {
+			return err
+		}
+		line.Color, line.Width = color.Gray{0x40}, vg.Points(0.6)
+		p.Add(line)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package plots
+
+import (
+	"math"
+	"strconv"
+	"testing"
+
+	"steadfast/compute/signature"
+)
+
+// The ROC figure's mean curve lies in its band and both run from (0, ·) to (1, 1); the
+// heatmap's rows and columns are in the clustering's leaf order (signature's
+// TestAverageLinkageEqualsSciPy checks that order against SciPy), every z-score of a
+// gene sums to 0 over the samples, and both figures render.
+func TestSignatureFigures(t *testing.T) {
+	// two repetitions worked by hand: scores of 3 positives and 3 negatives
+	pos := []bool{true, true, true, false, false, false}
+	est := &signature.Estimate{Repeats: []int{0, 1}}
+	for _, s := range [][]float64{{0.9, 0.8, 0.3, 0.5, 0.2, 0.1}, {0.9, 0.4, 0.35, 0.6, 0.3, 0.1}} {
+		est.Curves = append(est.Curves, signature.ROC(s, pos))
+		est.AUCs = append(est.AUCs, signature.DeLong(s, pos))
+	}
+	est.MeanAUC = (est.AUCs[0].AUC + est.AUCs[1].AUC) / 2
+	f := SignatureROC(est, "test")
+	var mean, lo, hi []float64
+	for _, r := range f.Table[1:] {
+		v, _ := strconv.ParseFloat(r[3], 64)
+		switch r[0] {
+		case "mean":
+			mean = append(mean, v)
+		case "band low":
+			lo = append(lo, v)
+		case "band high":
+			hi = append(hi, v)
+		}
+	}
+	if len(mean) != rocGrid+1 || mean[len(mean)-1] != 1 {
+		t.Fatalf("mean curve %v", mean)
+	}
+	for i := range mean {
+		if lo[i] > mean[i] || mean[i] > hi[i] {
+			t.Errorf("at %d: %g outside [%g, %g]", i, mean[i], lo[i], hi[i])
+		}
+	}
+	// AUC 8/9 and 7/9 by hand: the first repetition's 0.3 is below 0.5, the second's
+	// 0.4 and 0.35 below 0.6
+	if math.Abs(est.AUCs[0].AUC-8.0/9) > 1e-12 || math.Abs(est.AUCs[1].AUC-7.0/9) > 1e-12 {
+		t.Errorf("AUCs %v", est.AUCs)
+	}
+	genes := []string{"a", "b", "c"}
+	samples := []string{"s1", "s2", "s3", "s4", "s5"}
+	values := [][]float64{{1, 2, 3, 4, 5}, {5, 4, 3, 2, 1.5}, {1, 3, 2, 5, 4}}
+	h := SignatureHeatmap("heat", genes, samples, []string{"A", "B"}, []int{0, 0, 1, 1, 1}, values)
+	z := make([][]float64, 3)
+	for g, v := range values {
+		z[g] = zscore(v)
+	}
+	gOrder := signature.LeafOrder(signature.AverageLinkage(z))
+	for r, g := range gOrder {
+		if h.Table[1+r][0] != genes[g] {
+			t.Errorf("row %d is %s, the leaf order puts %s there", r, h.Table[1+r][0], genes[g])
+		}
+		sum := 0.0
+		for _, c := range h.Table[1+r][1:] {
+			v, _ := strconv.ParseFloat(c, 64)
+			sum += v
+		}
+		if math.Abs(sum) > 1e-9 {
+			t.Errorf("gene %s's z-scores sum to %g", genes[g], sum)
+		}
+	}
+	for _, fig := range []Figure{f, h} {
+		if _, err := Render(fig, 600, 400, 96); err != nil {
+			t.Errorf("%s: %v", fig.Name, err)
+		}
+	}
+}

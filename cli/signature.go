@@ -8,10 +8,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 )
 
@@ -27,6 +29,7 @@ func signatureCommand(c *call) error {
 	cl := c.fs.String("classifier", "svm", "the classifier, one of the run's")
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the second)")
+	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -71,6 +74,28 @@ func signatureCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	if *perms != 0 {
+		if *perms < 0 || *perms > study.MaxPermutations {
+			return fmt.Errorf("--permutations %d: give 1 to %d", *perms, study.MaxPermutations)
+		}
+		if secs, err := study.PermutationCost(res, ds, choice, *perms); err == nil {
+			about := "under a second"
+			if secs >= 1 {
+				about = "about " + text.Duration(time.Duration(secs*float64(time.Second)))
+			}
+			c.note("the permutation test refits the study %d times: %s on a two-core laptop (Ctrl-C stops it)", *perms, about)
+		}
+		last := -1
+		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
+			if pct := 100 * done / total; pct/10 != last/10 {
+				fmt.Fprintf(c.errw, "%3d%% (%d/%d permutations)\n", pct, done, total)
+				last = pct
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
 	files, err := sig.Files()
 	if err != nil {
 		return err
@@ -111,6 +136,9 @@ func signatureCommand(c *call) error {
 	cv := sig.CV
 	if sig.Positive >= 0 {
 		c.note("%s is the positive class (--positive names another)", sig.Classes[sig.Positive])
+	}
+	if sig.Perm != nil {
+		fmt.Fprintf(c.errw, "permutation test: p = %.3g (%d permutations)\n", sig.Perm.P, len(sig.Perm.AUCs))
 	}
 	fmt.Fprintf(c.errw, "%d genes; cross-validated AUC %.3f (range %.3f-%.3f over %d repetitions; first %.3f, DeLong 95%% CI %.3f-%.3f); balanced accuracy %.3f\n",
 		len(sig.Genes), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, len(cv.AUCs), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.BalancedAccuracy())

@@ -86,10 +86,13 @@ func TestSignatureCommand(t *testing.T) {
 	if roc := readCSV(t, filepath.Join(sig, "roc.csv")); roc[1][0] != "1" || roc[1][1] != "+Inf" || roc[len(roc)-1][0] != "10" {
 		t.Errorf("roc.csv from %v to %v", roc[1], roc[len(roc)-1])
 	}
-	// the F-statistic's first 5 on all samples, as the run's result lists them
-	code, _, errw = cmd("signature", run, "-o", filepath.Join(dir, "f5"), "--method", "F-statistic", "--k", "5")
+	// the F-statistic's first 5 on all samples, with a permutation test of 9 studies
+	code, _, errw = cmd("signature", run, "-o", filepath.Join(dir, "f5"), "--method", "F-statistic", "--k", "5", "--permutations", "9")
 	if code != 0 {
 		t.Fatal(errw)
+	}
+	if perm := readCSV(t, filepath.Join(dir, "f5", "permutations.csv")); len(perm) != 10 || !strings.Contains(errw, "permutation test: p = ") || !strings.Contains(errw, "100% (9/9 permutations)") {
+		t.Errorf("permutations.csv %d rows; stderr %q", len(perm), errw)
 	}
 	if g := readCSV(t, filepath.Join(dir, "f5", "signature.csv")); len(g) != 6 {
 		t.Errorf("--k 5 gave %d genes", len(g)-1)

@@ -32,6 +32,8 @@ type Signature struct {
 	Samples []string
 	Labels  []int
 	Values  [][]float64
+	// Perm is the permutation test, when one was run (see Permute).
+	Perm *Permutations
 }
 
 // GeneLabels are the genes' names with their symbols when known: "1007_s_at (DDR1)".
@@ -121,18 +123,27 @@ func intList(v []int) string {
 }
 
 // Files are what the signature writes: model.json, signature.csv (a gene a row),
-// roc.csv (every repetition's curve) and metrics.csv (metric, value, low, high).
+// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high) and, after
+// a permutation test, permutations.csv (each permuted study's AUC).
 func (s *Signature) Files() (map[string][]byte, error) {
 	model, err := s.Model.Encode()
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{
+	files := map[string][]byte{
 		"model.json":    model,
 		"signature.csv": csvOf(s.geneTable()),
 		"roc.csv":       csvOf(s.rocTable()),
 		"metrics.csv":   csvOf(s.metricsTable()),
-	}, nil
+	}
+	if s.Perm != nil {
+		rows := [][]string{{"permutation", "auc"}}
+		for i, a := range s.Perm.AUCs {
+			rows = append(rows, []string{strconv.Itoa(i + 1), num(a)})
+		}
+		files["permutations.csv"] = csvOf(rows)
+	}
+	return files, nil
 }
 
 // geneTable is signature.csv: one row a gene.
@@ -177,6 +188,9 @@ func (s *Signature) metricsTable() [][]string {
 		{"sensitivity", num(cv.Sensitivity()), "", ""},
 		{"specificity", num(cv.Specificity()), "", ""},
 		{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""},
+	}
+	if s.Perm != nil {
+		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""})
 	}
 	for t, row := range cv.Confusion {
 		for p, n := range row {

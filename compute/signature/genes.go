@@ -7,7 +7,6 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
-	"steadfast/compute/method"
 )
 
 // Choice is what a signature is made of: a study's method (its index), the number of
@@ -230,10 +229,4 @@ func byClass(ds *dataset.Dataset, j int) [][]float64 {
 		groups[ds.Labels[i]] = append(groups[ds.Labels[i]], ds.X.At(i, j))
 	}
 	return groups
-}
-
-// groupMethod says whether the choice's method selects groups of genes.
-func groupMethod(res *experiment.Result, c Choice) bool {
-	in, ok := method.Lookup(res.Methods[c.Method].Spec.Name)
-	return ok && in.Group
 }

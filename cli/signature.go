@@ -155,7 +155,15 @@ func signatureFigures(res *experiment.Result, sig *study.Signature) []plots.Figu
 	roc := plots.SignatureROC(sig.CV, fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
 	heat := plots.SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes (%s) across the samples", res.Data.Name, len(sig.Genes), m),
 		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
-	return []plots.Figure{roc, heat}
+	unit := "value"
+	if res.Config.Prep.Log2 {
+		unit = "log2 value"
+	} else if res.Config.Prep.LogCPM {
+		unit = "log-CPM"
+	}
+	genes := plots.SignatureGenes(fmt.Sprintf("%s: the signature genes by class", res.Data.Name), unit,
+		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
+	return []plots.Figure{roc, heat, genes}
 }
 
 // runPath is a saved run's file: path itself, or the result.json inside a run's folder.

@@ -57,12 +57,12 @@ func TestSignatureCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("signature: %s", errw)
 	}
-	for _, f := range []string{"signature-roc.png", "signature-roc.pdf", "signature-roc.svg", "signature-roc.eps", "signature-roc.csv", "signature-heatmap.png", "signature-heatmap.csv"} {
+	for _, f := range []string{"signature-roc.png", "signature-roc.pdf", "signature-roc.svg", "signature-roc.eps", "signature-roc.csv", "signature-heatmap.png", "signature-heatmap.csv", "signature-genes.pdf"} {
 		if st, err := os.Stat(filepath.Join(sig, f)); err != nil || st.Size() < 500 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 14 {
+	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 19 {
 		t.Errorf("stdout %q, stderr %q", out, errw)
 	}
 	m, err := signature.ReadModel(filepath.Join(sig, "model.json"))

@@ -275,3 +275,62 @@ func dendrogram(p *plot.Plot, merges []signature.Merge, order []int, at func(lea
 	}
 	return nil
 }
+
+// SignatureGenes draws each signature gene's values by class, a box plot with the
+// samples as points (spread sideways by sample order, so none hides another), as small
+// multiples: one panel a gene under the title. values[g][i] is gene g's value in sample
+// i; unit names the values ("log2 expression"). Its table is every value.
+func SignatureGenes(title, unit string, genes, samples, classes []string, labels []int, values [][]float64) Figure {
+	f := Figure{Name: "signature-genes", Title: title, Panels: len(genes), Split: len(genes) > 1}
+	f.Table = [][]string{{"gene", "sample", "class", "value"}}
+	for g, v := range values {
+		for i, x := range v {
+			f.Table = append(f.Table, []string{genes[g], samples[i], classes[labels[i]], fmtNum(x)})
+		}
+	}
+	f.Panel = func(g int) (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = genes[g]
+		p.Title.TextStyle.Font.Size = vg.Points(7)
+		p.Y.Label.Text = unit
+		byClass := make([]plotter.Values, len(classes))
+		var pts []plotter.XYs = make([]plotter.XYs, len(classes))
+		seen := make([]int, len(classes))
+		for i, x := range values[g] {
+			l := labels[i]
+			byClass[l] = append(byClass[l], x)
+			off := 0.3 * (float64(seen[l]%7)/6 - 0.5)
+			pts[l] = append(pts[l], plotter.XY{X: float64(l) + off, Y: x})
+			seen[l]++
+		}
+		for c, v := range byClass {
+			if len(v) == 0 {
+				continue
+			}
+			b, err := plotter.NewBoxPlot(vg.Points(18), float64(c), v)
+			if err != nil {
+				return nil, err
+			}
+			b.GlyphStyle.Radius = 0 // the points show the outliers
+			p.Add(b)
+			sc, err := plotter.NewScatter(pts[c])
+			if err != nil {
+				return nil, err
+			}
+			sc.Color, sc.Radius = palette[c%len(palette)], vg.Points(1.2)
+			p.Add(sc)
+		}
+		p.NominalX(classes...)
+		p.X.Min, p.X.Max = -0.6, float64(len(classes))-0.4
+		p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(6), vg.Points(6) // small multiples
+		return p, nil
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p, err := f.Panel(0)
+		if err == nil && !f.Split {
+			p.Title.Text = title
+		}
+		return p, err
+	}
+	return f
+}

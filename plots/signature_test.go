@@ -69,7 +69,11 @@ func TestSignatureFigures(t *testing.T) {
 			t.Errorf("gene %s's z-scores sum to %g", genes[g], sum)
 		}
 	}
-	for _, fig := range []Figure{f, h} {
+	g := SignatureGenes("genes", "log2 value", genes, samples, []string{"A", "B"}, []int{0, 0, 1, 1, 1}, values)
+	if len(g.Table) != 1+3*5 || g.Panels != 3 || !g.Split {
+		t.Errorf("gene panels: %d table rows, %d panels", len(g.Table), g.Panels)
+	}
+	for _, fig := range []Figure{f, h, g} {
 		if _, err := Render(fig, 600, 400, 96); err != nil {
 			t.Errorf("%s: %v", fig.Name, err)
 		}

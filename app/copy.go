@@ -152,6 +152,8 @@ func (u *UI) copyTabGenes() {
 		t, col = u.groups.table, 1
 	case tabMIDS:
 		t = u.mids.table
+	case tabSignature:
+		t = u.sigView.table
 	}
 	if len(t.Rows()) == 0 {
 		u.progress.Status.SetText("No genes to copy on this tab yet.")

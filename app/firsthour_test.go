@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -376,5 +377,43 @@ func TestGuideCoversEveryTabAndTerm(t *testing.T) {
 	})
 	if !found {
 		t.Error("the ? beside top group shows no explanation")
+	}
+}
+
+// The Signature tab builds a run's signature in the background with the advice
+// preselected: the genes table (k rows), the cross-validated AUC, the ROC figure for
+// export, the heatmap on request, and the permutation test as a task whose p joins the
+// metrics.
+func TestSignatureTab(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, res := smallRun(t) // F-statistic under DRAGS 2008 on 40 synthetic samples, linear SVM
+	serialized(func() { u.setData(ds, "", dataset.Options{}); u.setResult(res) })
+	v := u.sigView
+	if v.method.Selected != "F-statistic" || v.k.Selected == "" || v.classifier.Selected != "linear SVM" {
+		t.Fatalf("preselected %q at k %q with %q", v.method.Selected, v.k.Selected, v.classifier.Selected)
+	}
+	k, _ := strconv.Atoi(v.k.Selected)
+	serialized(func() { u.showTab(tabSignature); test.Tap(v.build) })
+	waitFor(t, "the signature", 60*time.Second, func() bool { return onUI(func() bool { return v.sig != nil && u.cancel == nil }) })
+	if rows := onUI(v.table.Rows); len(rows) != k {
+		t.Errorf("%d genes for k = %d", len(rows), k)
+	}
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Cross-validated AUC") || !strings.Contains(m, "DeLong 95% CI") {
+		t.Errorf("metrics %q", m)
+	}
+	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "signature-roc" {
+		t.Errorf("the tab exports %q", f.Name)
+	}
+	serialized(func() { v.show.SetSelected("heatmap") })
+	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "signature-heatmap" {
+		t.Errorf("after choosing the heatmap the tab exports %q", f.Name)
+	}
+	waitFor(t, "the heatmap", 30*time.Second, func() bool { return onUI(v.chart.Image) != nil })
+	serialized(func() { v.perms.SetText("4"); test.Tap(v.permBtn) })
+	waitFor(t, "the permutation test", 120*time.Second, func() bool {
+		return onUI(func() bool { return strings.Contains(v.metrics.Text, "Permutation test: p =") && u.cancel == nil })
+	})
+	if p := onUI(func() float64 { return v.sig.Perm.P }); p < 0.2 || p > 1 { // 1/5 at least with 4 permutations
+		t.Errorf("p = %g", p)
 	}
 }

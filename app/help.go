@@ -68,6 +68,7 @@ var tabGuide = []struct{ tab, text string }{
 	{"Selection grid", "One row per resample, one column per gene ever in its top k: a solid column is a gene every resample chose."},
 	{"Top features", "The genes most often in the top k, with their mean rank and their score on all samples: the candidates for validation."},
 	{"Errors", "Each method's test error and S_S stability side by side; the top group is the methods that predict equally well (see its ?): prefer the most stable of them."},
+	{"Signature", "The biomarker signature: a method's genes at k (the Errors tab's advice preselected) with a classifier locked on all samples (Save model...), each gene's direction, fold change and descriptive p-value, and how well the whole procedure predicts, from the study's own resamples: the cross-validated ROC curves with their AUC and its DeLong interval, a heatmap of the genes across the samples, and a permutation test."},
 	{"Groups", "For group methods, the groups chosen on all samples: their members, how they correlate (heat map) and their values by class."},
 	{"Tools", "K chooser: the bandwidth for DRAGS; Wrapper: the bootstrap wrapper's subset sizes; MIDS: how many genes stand for all others at each correlation threshold; Sample size: how stability grows with more samples on synthetic data."},
 }

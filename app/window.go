@@ -113,6 +113,7 @@ type UI struct {
 	wrapper  *wrapperView
 	mids     *midsView
 	samples  *sampleSizeView
+	sigView  *signatureView
 
 	tabs     *container.AppTabs
 	left     *container.AppTabs // Data, Methods, Protocol
@@ -157,6 +158,7 @@ func (u *UI) build() {
 	u.wrapper = newWrapperView(u)
 	u.mids = newMIDSView(u)
 	u.samples = newSampleSizeView(u)
+	u.sigView = newSignatureView(u)
 	u.toolTabs = container.NewAppTabs(scrollTabs([]*container.TabItem{
 		container.NewTabItem("K chooser", u.kchooser.content),
 		container.NewTabItem("Wrapper", u.wrapper.content),
@@ -164,6 +166,7 @@ func (u *UI) build() {
 		container.NewTabItem("Sample size", u.samples.content),
 	})...)
 	u.tabs = container.NewAppTabs(append(scrollTabs(append(u.results.tabs,
+		container.NewTabItem("Signature", u.sigView.content),
 		container.NewTabItem("Groups", u.groups.content))),
 		container.NewTabItem("Tools", u.toolTabs))...,
 	)
@@ -500,7 +503,7 @@ func (u *UI) finishTask(id int, what string, apply func(), err error) {
 
 // setBusy disables the buttons that start tasks while one runs.
 func (u *UI) setBusy(busy bool) {
-	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button, u.samples.button} {
+	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button, u.samples.button, u.sigView.build, u.sigView.permBtn} {
 		if busy {
 			b.Disable()
 		} else {
@@ -525,6 +528,7 @@ func (u *UI) setResult(res *experiment.Result) {
 	defer u.markStale()
 	u.results.setResult(res)
 	u.groups.setResult(res)
+	u.sigView.setResult(res)
 	u.showResults()
 }
 
@@ -549,6 +553,7 @@ const (
 	tabGrid
 	tabTop
 	tabErrors
+	tabSignature
 	tabGroups
 	tabTools
 )
@@ -585,6 +590,8 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 	switch tab {
 	case tabGroups:
 		return u.groups.shown
+	case tabSignature:
+		return u.sigView.figure
 	case tabKChooser:
 		return u.kchooser.figure
 	case tabWrapper:

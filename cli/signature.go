@@ -100,7 +100,7 @@ func signatureCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	figs := signatureFigures(res, sig)
+	figs := plots.SignatureFigures(res, sig)
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {
 		for name, b := range files {
@@ -143,27 +143,6 @@ func signatureCommand(c *call) error {
 	fmt.Fprintf(c.errw, "%d genes; cross-validated AUC %.3f (range %.3f-%.3f over %d repetitions; first %.3f, DeLong 95%% CI %.3f-%.3f); balanced accuracy %.3f\n",
 		len(sig.Genes), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, len(cv.AUCs), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.BalancedAccuracy())
 	return nil
-}
-
-// signatureFigures are the signature's ROC curves and heatmap.
-func signatureFigures(res *experiment.Result, sig *study.Signature) []plots.Figure {
-	m := res.Methods[sig.Choice.Method].Label
-	pos := "one-vs-rest, class " + sig.Classes[0]
-	if sig.Positive >= 0 {
-		pos = sig.Classes[sig.Positive] + " positive"
-	}
-	roc := plots.SignatureROC(sig.CV, fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
-	heat := plots.SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes (%s) across the samples", res.Data.Name, len(sig.Genes), m),
-		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
-	unit := "value"
-	if res.Config.Prep.Log2 {
-		unit = "log2 value"
-	} else if res.Config.Prep.LogCPM {
-		unit = "log-CPM"
-	}
-	genes := plots.SignatureGenes(fmt.Sprintf("%s: the signature genes by class", res.Data.Name), unit,
-		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
-	return []plots.Figure{roc, heat, genes}
 }
 
 // runPath is a saved run's file: path itself, or the result.json inside a run's folder.

@@ -11,7 +11,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
+	"steadfast/compute/study"
 )
 
 // rocGrid is the false-positive rates the repetitions' curves are averaged at.
@@ -333,4 +335,26 @@ func SignatureGenes(title, unit string, genes, samples, classes []string, labels
 		return p, err
 	}
 	return f
+}
+
+// SignatureFigures are the figures of the signature sig of the run res: its
+// cross-validated ROC curves, its heatmap and its genes by class.
+func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
+	m := res.Methods[sig.Choice.Method].Label
+	pos := "one-vs-rest, class " + sig.Classes[0]
+	if sig.Positive >= 0 {
+		pos = sig.Classes[sig.Positive] + " positive"
+	}
+	roc := SignatureROC(sig.CV, fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
+	heat := SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes (%s) across the samples", res.Data.Name, len(sig.Genes), m),
+		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
+	unit := "value"
+	if res.Config.Prep.Log2 {
+		unit = "log2 value"
+	} else if res.Config.Prep.LogCPM {
+		unit = "log-CPM"
+	}
+	genes := SignatureGenes(fmt.Sprintf("%s: the signature genes by class", res.Data.Name), unit,
+		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
+	return []Figure{roc, heat, genes}
 }

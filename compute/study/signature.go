@@ -132,7 +132,7 @@ func (s *Signature) Files() (map[string][]byte, error) {
 	}
 	files := map[string][]byte{
 		"model.json":    model,
-		"signature.csv": csvOf(s.geneTable()),
+		"signature.csv": csvOf(s.GeneTable()),
 		"roc.csv":       csvOf(s.rocTable()),
 		"metrics.csv":   csvOf(s.metricsTable()),
 	}
@@ -146,8 +146,8 @@ func (s *Signature) Files() (map[string][]byte, error) {
 	return files, nil
 }
 
-// geneTable is signature.csv: one row a gene.
-func (s *Signature) geneTable() [][]string {
+// GeneTable is signature.csv: one row a gene, under its header.
+func (s *Signature) GeneTable() [][]string {
 	test := "welch_p"
 	if len(s.Classes) > 2 {
 		test = "anova_p"

@@ -1,0 +1,244 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+	"steadfast/internal/text"
+	"steadfast/plots"
+	"steadfast/widgets"
+)
+
+// signatureView is the Signature tab: a run's signature (a method's genes at k with a
+// classifier locked on all samples), its genes with their statistics, its
+// cross-validated ROC curves, heatmap and genes by class, Save model and the
+// permutation test.
+type signatureView struct {
+	u          *UI
+	content    fyne.CanvasObject
+	method     *widget.Select
+	k          *widget.Select
+	classifier *widget.Select
+	positive   *widget.Select
+	frequent   *widget.Check
+	build      *widget.Button
+	perms      *widget.Entry
+	permBtn    *widget.Button
+	show       *widget.Select // which figure the chart shows
+	metrics    *widget.Label
+	table      *widgets.StringTable
+	chart      *widgets.Chart
+	sig        *study.Signature
+	figs       []plots.Figure
+	figure     plots.Figure // on screen, for export
+	classifs   []string     // select index -> classifier name
+}
+
+// signatureShows are the figures the tab can show, in plots.SignatureFigures' order.
+var signatureShows = []string{"ROC curves", "heatmap", "genes by class"}
+
+func newSignatureView(u *UI) *signatureView {
+	v := &signatureView{u: u, table: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
+		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
+	v.metrics.Wrapping = fyne.TextWrapWord
+	v.method = widget.NewSelect(nil, nil)
+	v.k = widget.NewSelect(nil, nil)
+	v.classifier = widget.NewSelect(nil, nil)
+	v.positive = widget.NewSelect(nil, nil)
+	v.frequent = widget.NewCheck("the k most frequent genes", nil)
+	v.build = widget.NewButtonWithIcon("Build signature", theme.MediaPlayIcon(), v.compute)
+	v.build.Importance = widget.HighImportance
+	v.perms = widget.NewEntry()
+	v.perms.SetText("100")
+	v.permBtn = widget.NewButton("Permutation test...", v.permute)
+	v.show = widget.NewSelect(signatureShows, func(string) { v.draw() })
+	v.show.SetSelectedIndex(0)
+	save := widget.NewButtonWithIcon("Save model...", theme.DocumentSaveIcon(), v.saveModel)
+	choice := container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier,
+		widget.NewLabel("positive"), v.positive, v.frequent, v.build)
+	actions := container.NewHBox(save, u.tableActions(v.table, 0, "signature"), widget.NewLabel("permutations"),
+		container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn, widget.NewLabel("show"), v.show)
+	split := container.NewHSplit(v.table.Table, v.chart)
+	split.Offset = 0.42
+	v.content = container.NewBorder(container.NewVBox(choice, actions, v.metrics), nil, nil, nil, split)
+	return v
+}
+
+// setResult offers res's methods, accuracy ks, classifiers and classes, the advice
+// preselected.
+func (v *signatureView) setResult(res *experiment.Result) {
+	v.sig, v.figs, v.figure = nil, nil, plots.Figure{}
+	v.chart.SetRender(nil)
+	v.table.SetRows([]string{"gene"}, nil, 100)
+	var methods, ks, cls []string
+	for _, m := range res.Methods {
+		methods = append(methods, m.Label)
+	}
+	for _, k := range res.Config.AccuracyKs() {
+		ks = append(ks, strconv.Itoa(k))
+	}
+	v.classifs = res.Config.Classifiers
+	for _, c := range v.classifs {
+		cls = append(cls, experiment.ClassifierLabel(c))
+	}
+	v.method.Options, v.k.Options, v.classifier.Options = methods, ks, cls
+	v.positive.Options = nil
+	if len(res.Data.Classes) == 2 {
+		v.positive.Options = slices.Clone(res.Data.Classes)
+		v.positive.Selected = res.Data.Classes[1]
+	}
+	if len(cls) > 0 {
+		v.classifier.Selected = cls[0]
+		if m, k, ok := signature.Advice(res, v.classifs[0]); ok {
+			v.method.Selected, v.k.Selected = methods[m], strconv.Itoa(k)
+		}
+	}
+	for _, s := range []*widget.Select{v.method, v.k, v.classifier, v.positive} {
+		s.Refresh()
+	}
+	v.metrics.SetText("Press Build signature: the genes, the classifier locked on all samples, and how well the procedure predicts (from the study's own resamples).")
+}
+
+// choice is the form's signature choice.
+func (v *signatureView) choice() (signature.Choice, error) {
+	k, err := strconv.Atoi(v.k.Selected)
+	if err != nil || v.method.SelectedIndex() < 0 || v.classifier.SelectedIndex() < 0 {
+		return signature.Choice{}, fmt.Errorf("choose a method, a k and a classifier first")
+	}
+	return signature.Choice{Method: v.method.SelectedIndex(), K: k, Classifier: v.classifs[v.classifier.SelectedIndex()], Frequent: v.frequent.Checked}, nil
+}
+
+// compute builds the signature in the background from the run and the data open.
+func (v *signatureView) compute() {
+	res, ds := v.u.result, v.u.data
+	if res == nil {
+		v.u.showError(fmt.Errorf("no run yet: press Run first"))
+		return
+	}
+	c, err := v.choice()
+	if err != nil {
+		v.u.showError(err)
+		return
+	}
+	positive := v.positive.Selected
+	v.u.startTask("Signature", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		report(experiment.Progress{Total: 1, Stage: "signature"})
+		sig, err := study.BuildSignature(ctx, res, ds, c, positive)
+		if err != nil {
+			return nil, err
+		}
+		figs := plots.SignatureFigures(res, sig)
+		return func() { v.setSignature(sig, figs) }, nil
+	})
+}
+
+// setSignature shows sig: its genes, its metrics and the figure chosen.
+func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
+	v.sig, v.figs = sig, figs
+	t := sig.GeneTable()
+	v.table.SetRows(t[0], t[1:], 110, 80, 70, 70, 80, 70, 80, 80, 80, 200)
+	v.showMetrics()
+	v.draw()
+}
+
+// showMetrics says the cross-validated estimate (and the permutation test's p).
+func (v *signatureView) showMetrics() {
+	cv, sig := v.sig.CV, v.sig
+	pos := ""
+	if sig.Positive >= 0 {
+		pos = fmt.Sprintf(" (%s positive)", sig.Classes[sig.Positive])
+	}
+	s := fmt.Sprintf("%d genes. Cross-validated AUC%s %.3f (range %.3f-%.3f over %d repetitions; the first %.3f, DeLong 95%% CI %.3f-%.3f); sensitivity %.3f, specificity %.3f, balanced accuracy %.3f at the classifier's own rule. The p-values are descriptive: computed after the selection, on all samples, they do not test the signature.",
+		len(sig.Genes), pos, cv.MeanAUC, cv.MinAUC, cv.MaxAUC, len(cv.AUCs), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
+	if sig.Perm != nil {
+		s += fmt.Sprintf(" Permutation test: p = %.3g (%d permutations).", sig.Perm.P, len(sig.Perm.AUCs))
+	}
+	v.metrics.SetText(s)
+}
+
+// draw shows the figure chosen.
+func (v *signatureView) draw() {
+	i := v.show.SelectedIndex()
+	if v.sig == nil || i < 0 || i >= len(v.figs) {
+		return
+	}
+	v.figure = v.figs[i]
+	v.chart.SetMinSize(widgets.DefaultChartMin)
+	if i == 1 { // the heatmap: a row a gene
+		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
+	}
+	v.chart.SetRender(renderer(v.figure))
+}
+
+// saveModel writes the locked model where the user chooses.
+func (v *signatureView) saveModel() {
+	if v.sig == nil {
+		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
+		return
+	}
+	v.u.saveAs("model.json", []string{".json"}, func(path string) error {
+		b, err := v.sig.Model.Encode()
+		if err != nil {
+			return err
+		}
+		if err := study.WriteFile(path, b); err != nil {
+			return err
+		}
+		v.u.progress.Status.SetText("Saved the model to " + path)
+		return nil
+	})
+}
+
+// permute asks, with its estimated cost, then runs the permutation test.
+func (v *signatureView) permute() {
+	if v.sig == nil {
+		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
+		return
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.perms.Text))
+	if err != nil || n < 1 || n > study.MaxPermutations {
+		v.u.showError(fmt.Errorf("permutations: %q is not a whole number from 1 to %d", v.perms.Text, study.MaxPermutations))
+		return
+	}
+	res, ds, sig := v.u.result, v.u.data, v.sig
+	secs, _ := study.PermutationCost(res, ds, sig.Choice, n)
+	start := func() {
+		v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+			perm, err := study.Permute(ctx, res, ds, sig, n, res.Config.Seed, func(done, total int) {
+				report(experiment.Progress{Done: done, Total: total, Stage: "permutation"})
+			})
+			if err != nil {
+				return nil, err
+			}
+			return func() {
+				if v.sig == sig {
+					sig.Perm = perm
+					v.showMetrics()
+				}
+			}, nil
+		})
+	}
+	if secs < 60 {
+		start()
+		return
+	}
+	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits the study %d times with the labels permuted: about %s on a two-core laptop. Progress and Cancel as for a run. Start it?",
+		n, text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
+		if ok {
+			start()
+		}
+	}, v.u.win)
+}

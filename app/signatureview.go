@@ -67,13 +67,16 @@ func newSignatureView(u *UI) *signatureView {
 	v.show = widget.NewSelect(signatureShows, func(string) { v.draw() })
 	v.show.SetSelectedIndex(0)
 	save := widget.NewButtonWithIcon("Save model...", theme.DocumentSaveIcon(), v.saveModel)
-	choice := container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier,
-		widget.NewLabel("positive"), v.positive, v.frequent, v.build)
-	actions := container.NewHBox(save, u.tableActions(v.table, 0, "signature"), widget.NewLabel("permutations"),
-		container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn, widget.NewLabel("show"), v.show)
+	// rows short enough for a laptop's result pane (about 850 points at 1366 x 768)
+	choice := container.NewVBox(
+		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
+		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
+		container.NewHBox(save, u.tableActions(v.table, 0, "signature")),
+		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
+			widget.NewLabel("show"), v.show))
 	split := container.NewHSplit(v.table.Table, v.chart)
 	split.Offset = 0.42
-	v.content = container.NewBorder(container.NewVBox(choice, actions, v.metrics), nil, nil, nil, split)
+	v.content = container.NewBorder(container.NewVBox(choice, v.metrics), nil, nil, nil, split)
 	return v
 }
 

@@ -217,7 +217,7 @@ func (v *signatureView) permute() {
 		return
 	}
 	res, ds, sig := v.u.result, v.u.data, v.sig
-	secs, _ := study.PermutationCost(res, ds, sig.Choice, n)
+	secs := study.PermutationCost(res, sig.Choice, n)
 	start := func() {
 		v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 			perm, err := study.Permute(ctx, res, ds, sig, n, res.Config.Seed, func(done, total int) {
@@ -238,7 +238,7 @@ func (v *signatureView) permute() {
 		start()
 		return
 	}
-	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits the study %d times with the labels permuted: about %s on a two-core laptop. Progress and Cancel as for a run. Start it?",
+	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits the study %d times with the labels permuted: at most about %s, judging by the run. Progress and Cancel as for a run. Start it?",
 		n, text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
 		if ok {
 			start()

@@ -24,18 +24,22 @@ type Permutations struct {
 // MaxPermutations bounds N.
 const MaxPermutations = 10_000
 
-// PermutationCost is the estimated time of n permutations in seconds: n studies of the
-// chosen method with the chosen classifier (experiment.Estimate's cost model).
-func PermutationCost(res *experiment.Result, ds *dataset.Dataset, c signature.Choice, n int) (float64, error) {
-	est, _, err := experiment.Estimate(permutedConfig(res, c), ds)
-	return est.Seconds() * float64(n), err
+// PermutationCost bounds the time of n permutations in seconds from the run's own
+// measure: each permuted study does at most what the chosen method's units did in the
+// run (their summed seconds over the run's workers), less (one classifier at one k).
+func PermutationCost(res *experiment.Result, c signature.Choice, n int) float64 {
+	return res.Methods[c.Method].Seconds / float64(max(res.Config.Workers, 1)) * float64(n)
 }
 
-// permutedConfig is the run's configuration cut to the choice's method and classifier.
+// permutedConfig is the run's configuration cut to what the test needs: the choice's
+// method and classifier, accuracy at its k alone (the grid keeps its largest k, so every
+// ranking keeps the head it had).
 func permutedConfig(res *experiment.Result, c signature.Choice) experiment.Config {
 	cfg := res.Config
 	cfg.Methods = slices.Clone(cfg.Methods[c.Method : c.Method+1])
 	cfg.Classifiers = []string{c.Classifier}
+	cfg.Ks = []int{c.K, slices.Max(res.Config.Ks)}
+	cfg.AccuracyMax = c.K
 	return cfg
 }
 

@@ -265,6 +265,10 @@ func (u *UI) ShowReport() {
 		}
 		slices.Sort(paths)
 		tables := plots.ReportTables(res) // the report names their CSVs for the rows it leaves out
+		sig := u.sigView.of(res)
+		if sig != nil {
+			tables = append(tables, plots.Figure{Name: "signature", Table: sig.GeneTable()})
+		}
 		for _, f := range tables {
 			if _, err := os.Stat(filepath.Join(folder, f.Name+".csv")); err == nil && len(paths) > 0 {
 				old = append(old, f.Name+".csv")
@@ -276,7 +280,7 @@ func (u *UI) ShowReport() {
 				return
 			}
 			for _, path := range paths {
-				if err := writeReport(path, res); err != nil {
+				if err := writeReport(path, res, sig); err != nil {
 					u.showError(err)
 					return
 				}
@@ -345,8 +349,8 @@ func checkFileName(name string) error {
 }
 
 // writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with
-// 16 x 10 cm figures.
-func writeReport(path string, res *experiment.Result) error {
+// 16 x 10 cm figures and, when sig is not nil, its Signature section.
+func writeReport(path string, res *experiment.Result, sig *study.Signature) error {
 	w, _ := plots.Length(16, "cm")
 	h, _ := plots.Length(10, "cm")
 	var b bytes.Buffer
@@ -354,7 +358,7 @@ func writeReport(path string, res *experiment.Result) error {
 	if strings.EqualFold(filepath.Ext(path), ".pdf") {
 		err = plots.ReportPDF(&b, res)
 	} else {
-		err = plots.Report(&b, res, plots.ExportOptions{Width: w, Height: h})
+		err = plots.ReportWith(&b, res, sig, plots.ExportOptions{Width: w, Height: h})
 	}
 	if err != nil {
 		return err

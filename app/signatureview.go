@@ -43,8 +43,9 @@ type signatureView struct {
 	chart      *widgets.Chart
 	sig        *study.Signature
 	figs       []plots.Figure
-	figure     plots.Figure // on screen, for export
-	classifs   []string     // select index -> classifier name
+	figure     plots.Figure       // on screen, for export
+	classifs   []string           // select index -> classifier name
+	result     *experiment.Result // the run sig was built from
 }
 
 // signatureShows are the figures the tab can show, in plots.SignatureFigures' order.
@@ -115,6 +116,14 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	v.metrics.SetText("Press Build signature: the genes, the classifier locked on all samples, and how well the procedure predicts (from the study's own resamples).")
 }
 
+// of is the signature built on screen when it is of the run res, else nil.
+func (v *signatureView) of(res *experiment.Result) *study.Signature {
+	if v.sig == nil || v.result != res {
+		return nil
+	}
+	return v.sig
+}
+
 // choice is the form's signature choice.
 func (v *signatureView) choice() (signature.Choice, error) {
 	k, err := strconv.Atoi(v.k.Selected)
@@ -144,7 +153,7 @@ func (v *signatureView) compute() {
 			return nil, err
 		}
 		figs := plots.SignatureFigures(res, sig)
-		return func() { v.setSignature(sig, figs) }, nil
+		return func() { v.result = res; v.setSignature(sig, figs) }, nil
 	})
 }
 

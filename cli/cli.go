@@ -46,7 +46,7 @@ var commands = []command{
 		"Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p) and the exhaustive baselines", wrapperCommand},
 	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv",
 		"write a synthetic data set with known relevant features", synthCommand},
-	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--data FILE]",
+	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--permutations N] [--report] [--data FILE]",
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
 	{"version", "", "the version, platform and the BLAS doing the matrix products", versionCommand},
 	{"samplesize", "--preset d1k|d5k --methods svmrfe,cgs,... [--sizes 100,200,500,1000] [--k 10] [--test 500] [--seed S] [-o DIR]",

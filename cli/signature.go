@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -30,6 +31,7 @@ func signatureCommand(c *call) error {
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the second)")
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
+	report := c.fs.Bool("report", false, "also write report.html: the run's report with the Signature section")
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -105,6 +107,18 @@ func signatureCommand(c *call) error {
 			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
 				return err
 			}
+		}
+		if *report {
+			var b bytes.Buffer
+			w, _ := plots.Length(16, "cm")
+			h, _ := plots.Length(10, "cm")
+			if err := plots.ReportWith(&b, res, sig, plots.ExportOptions{Width: w, Height: h}); err != nil {
+				return err
+			}
+			if err := study.WriteFile(filepath.Join(tmp, "report.html"), b.Bytes()); err != nil {
+				return err
+			}
+			files["report.html"] = nil
 		}
 		for _, f := range figs {
 			if err := ctx.Err(); err != nil {

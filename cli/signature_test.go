@@ -87,9 +87,12 @@ func TestSignatureCommand(t *testing.T) {
 		t.Errorf("roc.csv from %v to %v", roc[1], roc[len(roc)-1])
 	}
 	// the F-statistic's first 5 on all samples, with a permutation test of 9 studies
-	code, _, errw = cmd("signature", run, "-o", filepath.Join(dir, "f5"), "--method", "F-statistic", "--k", "5", "--permutations", "9")
+	code, _, errw = cmd("signature", run, "-o", filepath.Join(dir, "f5"), "--method", "F-statistic", "--k", "5", "--permutations", "9", "--report")
 	if code != 0 {
 		t.Fatal(errw)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "f5", "report.html")); err != nil || !strings.Contains(string(b), "<h2>Signature</h2>") || !strings.Contains(string(b), "permuted 9 times") {
+		t.Errorf("report.html: %d bytes, %v", len(b), err)
 	}
 	if perm := readCSV(t, filepath.Join(dir, "f5", "permutations.csv")); len(perm) != 10 || !strings.Contains(errw, "permutation test: p = ") || !strings.Contains(errw, "100% (9/9 permutations)") {
 		t.Errorf("permutations.csv %d rows; stderr %q", len(perm), errw)

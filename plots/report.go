@@ -15,6 +15,7 @@ import (
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
+	"steadfast/compute/study"
 )
 
 // references are the papers behind each method and measure, cited in the report's
@@ -218,6 +219,48 @@ type reportTable struct {
 // figure (inline SVG) and table, the software version and seed, and a methods paragraph
 // with its references.
 func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
+	return ReportWith(w, res, nil, o)
+}
+
+// SignatureParagraph describes how the signature sig of res was made and validated, as
+// TRIPOD asks of a prediction model: the genes' source, the locked classifier and its
+// preprocessing, the validation design (the study's resampling with the selection and
+// the classifier refit in every training set), the measures with their intervals, and
+// the permutation test when one was run.
+func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
+	c := sig.Choice
+	m := res.Methods[c.Method].Label
+	in, _ := experiment.LookupProtocol(res.Config.Protocol)
+	var b strings.Builder
+	genes := fmt.Sprintf("the first %d features of %s's ranking on all %d samples", c.K, m, res.Data.Samples)
+	if c.Frequent {
+		genes = fmt.Sprintf("the %d features %s selected most often in its top %d over the resamples", c.K, m, c.K)
+	}
+	fmt.Fprintf(&b, "The signature is %s. A %s was trained on all samples on these genes", genes, experiment.ClassifierLabel(c.Classifier))
+	if res.Config.ZScore {
+		b.WriteString(", each gene z-scored with the mean and standard deviation of all samples")
+	}
+	if strings.HasPrefix(c.Classifier, "weka") {
+		b.WriteString(" and scaled to [0,1] by its range")
+	}
+	fmt.Fprintf(&b, ", and locked (model file SHA-256 %s). ", sig.Model.SHA256)
+	cv := sig.CV
+	pos := "one-vs-rest for each class, averaged"
+	if sig.Positive >= 0 {
+		pos = sig.Classes[sig.Positive] + " as the positive class"
+	}
+	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). The mean AUC over the %d repetitions was %.3f (range %.3f-%.3f); the first repetition's AUC was %.3f with DeLong's 95%% confidence interval %.3f-%.3f (DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988). At the classifier's own decision rule, sensitivity was %.3f, specificity %.3f and balanced accuracy %.3f.",
+		strings.SplitN(in.Label, " (", 2)[0], pos, len(cv.AUCs), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
+	if sig.Perm != nil {
+		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %d times and the whole procedure repeated each time: p = %.3g.", len(sig.Perm.AUCs), sig.Perm.P)
+	}
+	b.WriteString(" The genes' fold changes and p-values (Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes) were computed on all samples after the selection: they describe the genes and do not test the signature.")
+	return b.String()
+}
+
+// ReportWith is Report with a Signature section for sig (none when nil): its methods
+// paragraph, its measures, its ROC and heatmap figures and its genes.
+func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o ExportOptions) error {
 	var figs []reportFigure
 	for _, f := range All(res) {
 		svg, err := svgOf(f, o)
@@ -234,6 +277,20 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 		}
 		tables = append(tables, tableOf(f, max))
 	}
+	var sigFigs []reportFigure
+	var sigTable reportTable
+	sigPara := ""
+	if sig != nil {
+		for _, f := range SignatureFigures(res, sig)[:2] {
+			svg, err := svgOf(f, o)
+			if err != nil {
+				return fmt.Errorf("%s: %v", f.Name, err)
+			}
+			sigFigs = append(sigFigs, reportFigure{PlainText(f.Title), svg})
+		}
+		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 50)
+		sigPara = SignatureParagraph(res, sig)
+	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
 	var classes []string
@@ -244,6 +301,7 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
+		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable,
 	})
 }
 
@@ -305,7 +363,14 @@ svg{max-width:100%;height:auto}
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}
 {{end}}
-<h2>Configuration</h2>
+{{if .Sig}}<h2>Signature</h2>
+<p class="para">{{.SigParagraph}}</p>
+{{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
+{{end}}{{with .SigTable}}<h3>{{.Title}}</h3>
+<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}{{end}}
+{{end}}<h2>Configuration</h2>
 <pre>{{.Config}}</pre>
 </body></html>
 `))

@@ -1,11 +1,18 @@
 package plots
 
 import (
+	"bytes"
+	"context"
+	stdhtml "html"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
+	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
+	"steadfast/compute/study"
+	"steadfast/compute/synth"
 )
 
 // The ROC figure's mean curve lies in its band and both run from (0, ·) to (1, 1); the
@@ -77,5 +84,42 @@ func TestSignatureFigures(t *testing.T) {
 		if _, err := Render(fig, 600, 400, 96); err != nil {
 			t.Errorf("%s: %v", fig.Name, err)
 		}
+	}
+}
+
+// The report with a signature has its Signature section: the methods paragraph naming
+// the design, the locked model's digest and the measures, two more inline figures (ROC
+// and heatmap) and the genes.
+func TestReportWithSignature(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Repeats, cfg.Ks = 2, []int{1, 2, 5, 10}
+	res, err := experiment.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := study.BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 5, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain, with bytes.Buffer
+	if err := Report(&plain, res, ExportOptions{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReportWith(&with, res, sig, ExportOptions{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	h := stdhtml.UnescapeString(with.String())
+	for _, want := range []string{"<h2>Signature</h2>", "the first 5 features of F-statistic's ranking on all 40 samples", sig.Model.SHA256,
+		"the gene selection and the classifier refit inside every training set", "DeLong", ds.Features[sig.Genes[0].Feature]} {
+		if !strings.Contains(h, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if n, m := strings.Count(with.String(), "<svg"), strings.Count(plain.String(), "<svg"); n != m+2 {
+		t.Errorf("%d figures with the signature, %d without", n, m)
+	}
+	if strings.Contains(plain.String(), "<h2>Signature</h2>") {
+		t.Error("a Signature section without a signature")
 	}
 }

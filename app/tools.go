@@ -13,9 +13,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
-	"steadfast/compute/score"
 	"steadfast/compute/study"
-	"steadfast/compute/synth"
 	"steadfast/internal/text"
 	"steadfast/plots"
 	"steadfast/widgets"
@@ -116,11 +114,10 @@ func (v *wrapperView) compute() {
 		return
 	}
 	ds := v.u.data
-	x := dataset.ZScored(ds.X)
-	_, p := x.Dims()
-	cost := score.PairCost(x, ds.Labels, len(ds.Classes))
+	_, p := ds.Dims()
+	pairs, cost := study.WrapperPairs(ds)
 	msg := widget.NewLabel(fmt.Sprintf("The K = 2 baseline evaluates every pair of the %s genes: %s pairs, each by 5-fold CV of 3-NN.\nOn this computer that takes about %s, on top of the rest. You can cancel it while it runs.",
-		text.Thousands(p), text.Thousands(score.PairCount(p)), text.Duration(cost)))
+		text.Thousands(p), text.Thousands(pairs), text.Duration(cost)))
 	dialog.ShowCustomConfirm("K = 2 baseline", "Start with K = 2", "Cancel", msg, func(ok bool) {
 		if ok {
 			sweep.K2 = true
@@ -271,7 +268,8 @@ func (v *sampleSizeView) compute() {
 		v.u.showError(err)
 		return
 	}
-	st := experiment.SyntheticStudy{Preset: synth.Presets[v.preset.Selected], Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
+	preset, _ := study.SyntheticPreset(v.preset.Selected)
+	st := experiment.SyntheticStudy{Preset: preset, Sizes: sizes, TestSize: 500, K: k, Methods: specs, Seed: 1}
 	if err := st.Check(); err != nil {
 		v.u.showError(err)
 		return

@@ -3,13 +3,11 @@ package cli
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
-	"steadfast/compute/dataset"
-	"steadfast/compute/group"
 	"steadfast/compute/method"
+	"steadfast/compute/study"
 )
 
 // groupsCommand prints the groups of one method on all samples, best first:
@@ -41,25 +39,8 @@ func groupsCommand(c *call) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	var groups []group.Group
-	r := dataset.Rand(*seed, 100)
-	dgf := group.DGFParams{K: *K, Gaussian: *gaussian, SelfNeighbour: *paper}
 	start := time.Now()
-	switch *name {
-	case "dgf": // DGF's groups, densest first, with DRAGS's relevance and representatives
-		groups, err = group.DRAGS{DGF: dgf}.Groups(ctx, x, ds.Labels, len(ds.Classes))
-		sort.SliceStable(groups, func(a, b int) bool { return groups[a].Density > groups[b].Density })
-	case "drags":
-		d := dgf
-		d.Eliminate = true // as in the DRAGS paper's runs
-		groups, err = group.DRAGS{DGF: d}.Groups(ctx, x, ds.Labels, len(ds.Classes))
-	case "cgs":
-		groups, err = group.CGS{DGF: dgf, Bootstraps: *t}.Groups(ctx, x, ds.Labels, len(ds.Classes), r)
-	case "kmeans":
-		groups, err = group.KMeans{Clusters: *clusters, Restarts: 50}.Groups(ctx, x, ds.Labels, len(ds.Classes), r)
-	default:
-		return fmt.Errorf("unknown group method %q (dgf, drags, cgs or kmeans)", *name)
-	}
+	groups, err := study.Groups(ctx, ds, x, study.GroupsParams{Method: *name, K: *K, Gaussian: *gaussian, Paper: *paper, Bootstraps: *t, Clusters: *clusters, Seed: *seed})
 	if err != nil {
 		return err
 	}

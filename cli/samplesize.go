@@ -5,7 +5,6 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
 	"steadfast/compute/study"
-	"steadfast/compute/synth"
 	"steadfast/plots"
 	"strings"
 )
@@ -23,7 +22,7 @@ func sampleSizeCommand(c *call) error {
 	if _, err := c.parse(0); err != nil {
 		return err
 	}
-	p, ok := synth.Presets[*preset]
+	p, ok := study.SyntheticPreset(*preset)
 	if !ok {
 		return fmt.Errorf("--preset: %q is not d1k or d5k", *preset)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"steadfast/compute/experiment"
-	"steadfast/compute/score"
 	"steadfast/compute/study"
 	"steadfast/internal/text"
 	"steadfast/plots"
@@ -43,11 +42,11 @@ func wrapperCommand(c *call) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	cost := text.Duration(score.PairCost(x, ds.Labels, len(ds.Classes)))
+	pairs, cost := study.WrapperPairs(ds)
 	if *k2 {
-		fmt.Fprintf(c.errw, "K = 2 evaluates %s pairs, each by 5-fold CV: about %s\n", text.Thousands(score.PairCount(p)), cost)
+		fmt.Fprintf(c.errw, "K = 2 evaluates %s pairs, each by 5-fold CV: about %s\n", text.Thousands(pairs), text.Duration(cost))
 	} else {
-		fmt.Fprintf(c.errw, "K = 2 baseline skipped: it evaluates %s pairs (about %s); add --k2 to run it\n", text.Thousands(score.PairCount(p)), cost)
+		fmt.Fprintf(c.errw, "K = 2 baseline skipped: it evaluates %s pairs (about %s); add --k2 to run it\n", text.Thousands(pairs), text.Duration(cost))
 	}
 	r, err := study.Wrapper(ctx, ds, experiment.WrapperSweep{NAs: nas, Ne: *ne, Nae: *nae, K2: *k2, Seed: *seed})
 	if err != nil {
@@ -61,7 +60,7 @@ func wrapperCommand(c *call) error {
 	}
 	fmt.Fprintf(tw, "K=1\t%d\t%.4f\n", p, base["exhaustive K = 1"])
 	if v, ok := base["exhaustive K = 2"]; ok {
-		fmt.Fprintf(tw, "K=2\t%d\t%.4f\n", score.PairCount(p), v)
+		fmt.Fprintf(tw, "K=2\t%d\t%.4f\n", pairs, v)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

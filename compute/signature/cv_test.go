@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,5 +89,48 @@ func TestCrossValidatedEstimate(t *testing.T) {
 	old.Methods[0].Predictions = nil
 	if _, err := CrossValidated(&old, 0, "svm", 10, tumor); err == nil || !strings.Contains(err.Error(), "run it again") {
 		t.Errorf("a run without predictions: %v", err)
+	}
+}
+
+// The cross-validated estimate equals R's pROC on the same pooled out-of-fold scores:
+// testdata/cv_colon_fstat_k10.csv holds the Colon study's scores (written from this
+// study; they are checked here to 1e-9 against the study run again) and
+// testdata/cv_colon_proc.csv pROC 1.18.0's AUC, DeLong variance and interval for every
+// repetition (testdata/cv_proc.R), to 1e-9.
+func TestCrossValidatedEqualsPROC(t *testing.T) {
+	res := colonStudy(t)
+	tumor := indexOfString(res.Data.Classes, "tumor")
+	ki := indexOfInt(res.Config.AccuracyKs(), 10)
+	stored := map[string]float64{}
+	for _, r := range table(t, "cv_colon_fstat_k10.csv") {
+		stored[r[0]+"/"+r[1]+"/"+r[2]] = num(t, r[4])
+	}
+	for _, cl := range []string{"svm", "3nn"} {
+		for _, pr := range res.Methods[0].Predictions {
+			for i, s := range pr.Test {
+				key := cl + "/" + strconv.Itoa(pr.Repeat) + "/" + strconv.Itoa(s)
+				if v, ok := stored[key]; !ok || !close(v, pr.Scores[cl][ki][i*2+tumor], 1e-9) {
+					t.Fatalf("%s: the study's score %g, stored %g (%v)", key, pr.Scores[cl][ki][i*2+tumor], v, ok)
+				}
+			}
+		}
+		e, err := CrossValidated(res, 0, cl, 10, tumor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range table(t, "cv_colon_proc.csv") {
+			if r[0] != cl {
+				continue
+			}
+			a := e.AUCs[n]
+			if strconv.Itoa(e.Repeats[n]) != r[1] || !close(a.AUC, num(t, r[2]), 1e-9) || !close(a.Var, num(t, r[3]), 1e-9) || !close(a.Low, num(t, r[4]), 1e-9) || !close(a.High, num(t, r[5]), 1e-9) {
+				t.Errorf("%s repetition %s: %+v; pROC %v", cl, r[1], a, r[2:])
+			}
+			n++
+		}
+		if n != 10 {
+			t.Errorf("%s: %d repetitions compared", cl, n)
+		}
 	}
 }

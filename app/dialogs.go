@@ -349,14 +349,14 @@ func checkFileName(name string) error {
 }
 
 // writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with
-// 16 x 10 cm figures and, when sig is not nil, its Signature section.
+// 16 x 10 cm figures; when sig is not nil, with its Signature section.
 func writeReport(path string, res *experiment.Result, sig *study.Signature) error {
 	w, _ := plots.Length(16, "cm")
 	h, _ := plots.Length(10, "cm")
 	var b bytes.Buffer
 	var err error
 	if strings.EqualFold(filepath.Ext(path), ".pdf") {
-		err = plots.ReportPDF(&b, res)
+		err = plots.ReportPDFWith(&b, res, sig)
 	} else {
 		err = plots.ReportWith(&b, res, sig, plots.ExportOptions{Width: w, Height: h})
 	}

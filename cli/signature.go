@@ -31,7 +31,7 @@ func signatureCommand(c *call) error {
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the second)")
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
-	report := c.fs.Bool("report", false, "also write report.html: the run's report with the Signature section")
+	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -118,7 +118,14 @@ func signatureCommand(c *call) error {
 			if err := study.WriteFile(filepath.Join(tmp, "report.html"), b.Bytes()); err != nil {
 				return err
 			}
-			files["report.html"] = nil
+			b.Reset()
+			if err := plots.ReportPDFWith(&b, res, sig); err != nil {
+				return err
+			}
+			if err := study.WriteFile(filepath.Join(tmp, "report.pdf"), b.Bytes()); err != nil {
+				return err
+			}
+			files["report.html"], files["report.pdf"] = nil, nil
 		}
 		for _, f := range figs {
 			if err := ctx.Err(); err != nil {

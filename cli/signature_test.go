@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,6 +94,14 @@ func TestSignatureCommand(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "f5", "report.html")); err != nil || !strings.Contains(string(b), "<h2>Signature</h2>") || !strings.Contains(string(b), "permuted 9 times") {
 		t.Errorf("report.html: %d bytes, %v", len(b), err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "f5", "report.pdf")); err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) {
+		t.Errorf("report.pdf: %d bytes, %v", len(b), err)
+	} else if gs, err := exec.LookPath("gs"); err == nil {
+		txt, err := exec.Command(gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-sOutputFile=-", filepath.Join(dir, "f5", "report.pdf")).Output()
+		if err != nil || !bytes.Contains(txt, []byte("Signature")) || !bytes.Contains(txt, []byte("DeLong")) {
+			t.Errorf("report.pdf read back by Ghostscript: %v; no Signature section in its text", err)
+		}
 	}
 	if perm := readCSV(t, filepath.Join(dir, "f5", "permutations.csv")); len(perm) != 10 || !strings.Contains(errw, "permutation test: p = ") || !strings.Contains(errw, "100% (9/9 permutations)") {
 		t.Errorf("permutations.csv %d rows; stderr %q", len(perm), errw)

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/vgpdf"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/study"
 )
 
 // A4 portrait, and the page margin.
@@ -92,7 +93,11 @@ func (p *pdfPage) figure(f Figure) error {
 // ReportPDF writes the report of Report as an A4 PDF: the data, the methods paragraph
 // with its references, every figure, the top features of each method and the
 // configuration's main settings.
-func ReportPDF(w io.Writer, res *experiment.Result) error {
+func ReportPDF(w io.Writer, res *experiment.Result) error { return ReportPDFWith(w, res, nil) }
+
+// ReportPDFWith is ReportPDF with a Signature section for sig (none when nil): its
+// methods paragraph, its ROC and heatmap figures and its genes.
+func ReportPDFWith(w io.Writer, res *experiment.Result, sig *study.Signature) error {
 	p := newPDFPage()
 	p.text("Steadfast report: "+res.Data.Name, 16, true)
 	var classes []string
@@ -132,6 +137,35 @@ func ReportPDF(w io.Writer, res *experiment.Result) error {
 		}
 		p.text(b.String(), 8.5, false)
 	}
+	if sig != nil {
+		if err := p.signature(res, sig); err != nil {
+			return err
+		}
+	}
 	_, err := p.pdf.WriteTo(w)
 	return err
+}
+
+// signature writes the Signature section: its paragraph, its ROC and heatmap figures
+// and its first 30 genes.
+func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error {
+	p.text("Signature", 12, true)
+	p.text(SignatureParagraph(res, sig), 10, false)
+	for _, f := range SignatureFigures(res, sig)[:2] {
+		if err := p.figure(f); err != nil {
+			return fmt.Errorf("%s: %v", f.Name, err)
+		}
+	}
+	t := tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 30)
+	p.text(t.Title, 12, true)
+	var b strings.Builder
+	b.WriteString(strings.Join(t.Header, " | ") + "\n")
+	for _, r := range t.Rows {
+		b.WriteString(strings.Join(r, " | ") + "\n")
+	}
+	if t.More > 0 {
+		fmt.Fprintf(&b, "%d more rows in %s, beside this report.\n", t.More, t.CSV)
+	}
+	p.text(b.String(), 7.5, false)
+	return nil
 }

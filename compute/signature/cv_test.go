@@ -134,3 +134,52 @@ func TestCrossValidatedEqualsPROC(t *testing.T) {
 		}
 	}
 }
+
+// With more than two classes the estimate is one-vs-rest: each class's AUC of its own
+// scores, their mean per repetition. On an SRBCT study (four classes) they equal
+// scikit-learn's roc_auc_score per class and their mean on the same pooled scores
+// (testdata/cv_srbct_fstat_k10.csv, checked to 1e-9 against the study run again;
+// testdata/cv_ovr.py); sensitivity is the balanced accuracy, specificity undefined.
+func TestCrossValidatedOneVsRest(t *testing.T) {
+	ds, err := dataset.ReadFile(filepath.Join(sharedData, "srbct.csv"), dataset.Options{})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+	res, err := experiment.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string][]string{}
+	for _, r := range table(t, "cv_srbct_fstat_k10.csv") {
+		stored[r[0]+"/"+r[1]] = r[3:]
+	}
+	for _, pr := range res.Methods[0].Predictions {
+		for i, s := range pr.Test {
+			want := stored[strconv.Itoa(pr.Repeat)+"/"+strconv.Itoa(s)]
+			for c := 0; c < 4; c++ {
+				if len(want) != 4 || !close(pr.Scores["svm"][0][i*4+c], num(t, want[c]), 1e-9) {
+					t.Fatalf("repetition %d sample %d: scores %v, stored %v", pr.Repeat, s, pr.Scores["svm"][0][i*4:i*4+4], want)
+				}
+			}
+		}
+	}
+	e, err := CrossValidated(res, 0, "svm", 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Positive != -1 || len(e.PerClass) != 4 || !math.IsNaN(e.Specificity()) || e.Sensitivity() != e.BalancedAccuracy() {
+		t.Errorf("positive %d, %d classes, specificity %g, sensitivity %g vs balanced %g", e.Positive, len(e.PerClass), e.Specificity(), e.Sensitivity(), e.BalancedAccuracy())
+	}
+	for r, row := range table(t, "cv_srbct_ovr.csv") {
+		for c := 0; c < 4; c++ {
+			if !close(e.PerClass[c][r].AUC, num(t, row[1+c]), 1e-12) {
+				t.Errorf("repetition %d class %d: AUC %.15g, scikit-learn %s", r, c, e.PerClass[c][r].AUC, row[1+c])
+			}
+		}
+		if !close(e.AUCs[r].AUC, num(t, row[5]), 1e-12) {
+			t.Errorf("repetition %d: mean AUC %.15g, scikit-learn %s", r, e.AUCs[r].AUC, row[5])
+		}
+	}
+}

@@ -2,15 +2,18 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
 	"steadfast/compute/signature"
+	"steadfast/compute/synth"
 )
 
 // colonSignature runs the F-statistic under DRAGS 2008 at k = 10 (linear SVM) on Colon
@@ -59,5 +62,31 @@ func TestPermutationTest(t *testing.T) {
 			t.Errorf("labels shuffled %v: observed AUC %.3f, p = %.3f; permuted AUCs %v", shuffled, perm.Observed, perm.P, perm.AUCs)
 		}
 		t.Logf("labels shuffled %v: observed AUC %.3f, p = %.3f", shuffled, perm.Observed, perm.P)
+	}
+}
+
+// A class of two samples (a study of 2-fold CV allows it) is refused for a signature,
+// naming the class: its model and estimate need three samples of every class.
+func TestSignatureRefusesATwoSampleClass(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 30, 1, 0)
+	ds.Labels = slices.Clone(ds.Labels)
+	seen := 0
+	for i, l := range ds.Labels {
+		if l == 1 {
+			if seen >= 2 {
+				ds.Labels[i] = 0
+			}
+			seen++
+		}
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Folds, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, 2, []int{5}, []string{"svm"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 5, Classifier: "svm"}, "")
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("class %q has 2 samples", ds.Classes[1])) {
+		t.Errorf("a two-sample class: %v", err)
 	}
 }

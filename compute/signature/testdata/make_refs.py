@@ -38,6 +38,13 @@ with open(out + "welch_colon.csv", "w") as f:
     for g, a, b, c in zip(genes, t, p, q):
         w.writerow([g, "%.17g" % a, "%.17g" % b, c])
 
+# 1b. the log2 fold change between the class means (log2 values), and the higher class
+mt, mn = lx[tumor].mean(0), lx[~tumor].mean(0)
+with open(out + "foldchange_colon.csv", "w") as f:
+    w = csv.writer(f); w.writerow(["gene", "higher_in", "log2_fold_change"])
+    for g, a, b in zip(genes, mt, mn):
+        w.writerow([g, "tumor" if a > b else "normal", "%.17g" % abs(a - b)])
+
 # 2. one-way ANOVA on SRBCT (4 classes), the first 50 genes
 sg, sx, sy = read("srbct.csv")
 cls = sorted(set(sy), key=sy.index)

@@ -3,6 +3,7 @@ package signature
 import (
 	"bytes"
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -138,4 +139,35 @@ func TestModelFileEditsAreRefused(t *testing.T) {
 	if _, err := ReadModel(path); err != nil {
 		t.Errorf("the file as written: %v", err)
 	}
+}
+
+// The locked linear SVM's decision values on Colon's F-statistic signature (k = 10) equal
+// scikit-learn's LinearSVC (C = 1, squared hinge, tol 1e-10) trained on the same
+// preprocessed genes (testdata/locked_linearsvc.py), within the solvers' tolerance: the
+// locked model stops at a dual gap of 1e-6, so 1e-4 on each decision value.
+func TestLockedSVMEqualsLinearSVC(t *testing.T) {
+	res := colonStudy(t)
+	ds := colonData(t)
+	c := Choice{Method: 0, K: 10, Classifier: "svm"}
+	feats, _ := Select(res, c)
+	m, err := Lock(context.Background(), res, ds, c, feats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, _, err := m.Scores(dataset.SelectFeatures(ds.X, feats))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := table(t, "locked_linearsvc.csv")
+	if len(ref) != len(scores) {
+		t.Fatalf("%d samples, scikit-learn %d", len(scores), len(ref))
+	}
+	worst := 0.0
+	for i, r := range ref {
+		worst = math.Max(worst, math.Abs(scores[i][1]-num(t, r[1])))
+	}
+	if worst > 1e-4 {
+		t.Errorf("decision values differ from LinearSVC's by up to %g", worst)
+	}
+	t.Logf("largest difference from LinearSVC: %.2g", worst)
 }

@@ -19,6 +19,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
+	"steadfast/compute/signature"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
 	"steadfast/plots"
@@ -409,6 +410,14 @@ func TestSignatureTab(t *testing.T) {
 		t.Errorf("after choosing the heatmap the tab exports %q", f.Name)
 	}
 	waitFor(t, "the heatmap", 30*time.Second, func() bool { return onUI(v.chart.Image) != nil })
+	// Save model... writes a model file that reads back through its checks
+	model := filepath.Join(t.TempDir(), "model.json")
+	if err := onUI(func() error { return v.writeModel(model) }); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := signature.ReadModel(model); err != nil || len(m.Genes) != k {
+		t.Errorf("the saved model: %v", err)
+	}
 	serialized(func() { v.perms.SetText("4"); test.Tap(v.permBtn) })
 	waitFor(t, "the permutation test", 120*time.Second, func() bool {
 		return onUI(func() bool { return strings.Contains(v.metrics.Text, "Permutation test: p =") && u.cancel == nil })

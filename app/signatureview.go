@@ -201,17 +201,20 @@ func (v *signatureView) saveModel() {
 		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
 		return
 	}
-	v.u.saveAs("model.json", []string{".json"}, func(path string) error {
-		b, err := v.sig.Model.Encode()
-		if err != nil {
-			return err
-		}
-		if err := study.WriteFile(path, b); err != nil {
-			return err
-		}
-		v.u.progress.Status.SetText("Saved the model to " + path)
-		return nil
-	})
+	v.u.saveAs("model.json", []string{".json"}, v.writeModel)
+}
+
+// writeModel writes the locked model to path (a new file renamed over it) and says so.
+func (v *signatureView) writeModel(path string) error {
+	b, err := v.sig.Model.Encode()
+	if err != nil {
+		return err
+	}
+	if err := study.WriteFile(path, b); err != nil {
+		return err
+	}
+	v.u.progress.Status.SetText("Saved the model to " + path)
+	return nil
 }
 
 // permute asks, with its estimated cost, then runs the permutation test.

@@ -203,7 +203,7 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir strin
 			written = append(written, within(tmp, outDir, paths)...)
 		}
 		if report && ctx.Err() == nil {
-			if err := writeReport(tmp, res, size); err != nil {
+			if err := writeReport(tmp, res, nil, size); err != nil {
 				return err
 			}
 			written = append(written, filepath.Join(outDir, "report.html"), filepath.Join(outDir, "report.pdf"))
@@ -225,17 +225,18 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir strin
 // beforeFigure is called before each figure a run writes (a test's hook).
 var beforeFigure = func() {}
 
-// writeReport writes report.html and report.pdf into dir.
-func writeReport(dir string, res *experiment.Result, size plots.ExportOptions) error {
+// writeReport writes report.html and report.pdf into dir, with the Signature section of
+// sig when it is not nil.
+func writeReport(dir string, res *experiment.Result, sig *study.Signature, size plots.ExportOptions) error {
 	var b bytes.Buffer
-	if err := plots.Report(&b, res, size); err != nil {
+	if err := plots.ReportWith(&b, res, sig, size); err != nil {
 		return err
 	}
 	if err := study.WriteFile(filepath.Join(dir, "report.html"), b.Bytes()); err != nil {
 		return err
 	}
 	b.Reset()
-	if err := plots.ReportPDF(&b, res); err != nil {
+	if err := plots.ReportPDFWith(&b, res, sig); err != nil {
 		return err
 	}
 	return study.WriteFile(filepath.Join(dir, "report.pdf"), b.Bytes())

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -102,30 +101,20 @@ func signatureCommand(c *call) error {
 	}
 	figs := plots.SignatureFigures(res, sig)
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
+	var written []string // relative to the folder
 	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {
 		for name, b := range files {
 			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
 				return err
 			}
+			written = append(written, name)
 		}
 		if *report {
-			var b bytes.Buffer
-			w, _ := plots.Length(16, "cm")
-			h, _ := plots.Length(10, "cm")
-			if err := plots.ReportWith(&b, res, sig, plots.ExportOptions{Width: w, Height: h}); err != nil {
+			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
+			if err := writeReport(tmp, res, sig, reportSize); err != nil {
 				return err
 			}
-			if err := study.WriteFile(filepath.Join(tmp, "report.html"), b.Bytes()); err != nil {
-				return err
-			}
-			b.Reset()
-			if err := plots.ReportPDFWith(&b, res, sig); err != nil {
-				return err
-			}
-			if err := study.WriteFile(filepath.Join(tmp, "report.pdf"), b.Bytes()); err != nil {
-				return err
-			}
-			files["report.html"], files["report.pdf"] = nil, nil
+			written = append(written, "report.html", "report.pdf")
 		}
 		for _, f := range figs {
 			if err := ctx.Err(); err != nil {
@@ -136,7 +125,7 @@ func signatureCommand(c *call) error {
 				return err
 			}
 			for _, p := range paths {
-				files[filepath.Base(p)] = nil
+				written = append(written, filepath.Base(p))
 			}
 		}
 		return nil
@@ -144,12 +133,8 @@ func signatureCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	sort.Strings(written)
+	for _, n := range written {
 		fmt.Fprintln(c.out, filepath.Join(*outDir, n))
 	}
 	cv := sig.CV

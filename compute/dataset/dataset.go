@@ -244,31 +244,12 @@ func SelectSamples(x *mat.Dense, y []int, idx []int) (*mat.Dense, []int) {
 // standard deviation, and applies the same training means and sds to each of others.
 // A column constant on the training samples becomes 0.
 func Standardize(train *mat.Dense, others ...*mat.Dense) {
-	n, p := train.Dims()
-	mean := make([]float64, p)
-	ss := make([]float64, p)
-	raw := train.RawMatrix()
-	for i := 0; i < n; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
-		for j, v := range row {
-			mean[j] += v
-		}
-	}
-	for j := range mean {
-		mean[j] /= float64(n)
-	}
-	for i := 0; i < n; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
-		for j, v := range row {
-			d := v - mean[j]
-			ss[j] += d * d
-		}
-	}
+	_, p := train.Dims()
+	mean, sd := ColumnMeanSD(train)
 	inv := make([]float64, p)
-	for j := range ss {
-		sd := math.Sqrt(ss[j] / float64(max(n-1, 1)))
-		if sd > 1e-12*math.Max(1, math.Abs(mean[j])) {
-			inv[j] = 1 / sd
+	for j, s := range sd {
+		if s > 0 {
+			inv[j] = 1 / s
 		}
 	}
 	for _, m := range append([]*mat.Dense{train}, others...) {
@@ -283,6 +264,38 @@ func Standardize(train *mat.Dense, others ...*mat.Dense) {
 			}
 		}
 	}
+}
+
+// ColumnMeanSD is each column's mean and n-1 standard deviation, the sd 0 for a column
+// Standardize treats as constant (sd <= 1e-12 max(1, |mean|)). Standardize and a locked
+// model's z-score both take them from here, so they agree bit for bit.
+func ColumnMeanSD(x *mat.Dense) (mean, sd []float64) {
+	n, p := x.Dims()
+	mean, sd = make([]float64, p), make([]float64, p)
+	raw := x.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		for j, v := range row {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		for j, v := range row {
+			d := v - mean[j]
+			sd[j] += d * d
+		}
+	}
+	for j, ss := range sd {
+		sd[j] = math.Sqrt(ss / float64(max(n-1, 1)))
+		if !(sd[j] > 1e-12*math.Max(1, math.Abs(mean[j]))) {
+			sd[j] = 0
+		}
+	}
+	return mean, sd
 }
 
 // uniqueNames makes names unique by appending _dup1, _dup2, ... to repeats, and

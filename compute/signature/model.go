@@ -83,7 +83,7 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 	}
 	x := dataset.SelectFeatures(ds.X, feats)
 	if cfg.ZScore {
-		m.Mean, m.SD = meanSD(x)
+		m.Mean, m.SD = dataset.ColumnMeanSD(x) // as the study's z-score (dataset.Standardize)
 	}
 	z := m.scale(x, false)
 	if strings.HasPrefix(c.Classifier, "weka") {
@@ -116,23 +116,6 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		return nil, fmt.Errorf("unknown classifier %q", c.Classifier)
 	}
 	return m, nil
-}
-
-// meanSD is each column's mean and n-1 standard deviation, the sd 0 where
-// dataset.Standardize leaves a column at 0 (constant on the samples).
-func meanSD(x *mat.Dense) (mean, sd []float64) {
-	n, p := x.Dims()
-	mean, sd = make([]float64, p), make([]float64, p)
-	for j := 0; j < p; j++ {
-		col := mat.Col(nil, j, x)
-		m, v := meanVar(col)
-		s := math.Sqrt(v)
-		if n < 2 || !(s > 1e-12*math.Max(1, math.Abs(m))) {
-			s = 0
-		}
-		mean[j], sd[j] = m, s
-	}
-	return mean, sd
 }
 
 // ranges is each column's minimum and maximum.

@@ -3,6 +3,7 @@ package signature
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"steadfast/compute/experiment"
@@ -38,11 +39,11 @@ func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (
 	if len(mr.Predictions) == 0 || res.Data.Labels == nil {
 		return nil, fmt.Errorf("this run holds no out-of-fold predictions (saved before Steadfast kept them): run it again for a ROC curve")
 	}
-	ki := indexOfInt(res.Config.AccuracyKs(), k)
+	ki := slices.Index(res.Config.AccuracyKs(), k)
 	if ki < 0 {
 		return nil, fmt.Errorf("k = %d is not among the ks whose accuracy the study measured (%v); choose one of them", k, res.Config.AccuracyKs())
 	}
-	if indexOfString(res.Config.Classifiers, cl) < 0 {
+	if !slices.Contains(res.Config.Classifiers, cl) {
 		return nil, fmt.Errorf("the classifier %q was not in this study (%v)", cl, res.Config.Classifiers)
 	}
 	nc := len(res.Data.Classes)
@@ -170,22 +171,4 @@ func sortedKeys(m map[int][]experiment.Prediction) []int {
 	}
 	sort.Ints(out)
 	return out
-}
-
-func indexOfInt(s []int, v int) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
-}
-
-func indexOfString(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }

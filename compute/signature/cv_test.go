@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func colonStudy(t *testing.T) *experiment.Result {
 // as its accuracy of about 85% says). Bad choices are refused with what to do.
 func TestCrossValidatedEstimate(t *testing.T) {
 	res := colonStudy(t)
-	tumor := indexOfString(res.Data.Classes, "tumor")
+	tumor := slices.Index(res.Data.Classes, "tumor")
 	for _, cl := range []string{"svm", "3nn"} {
 		e, err := CrossValidated(res, 0, cl, 10, tumor)
 		if err != nil {
@@ -99,8 +100,8 @@ func TestCrossValidatedEstimate(t *testing.T) {
 // repetition (testdata/cv_proc.R), to 1e-9.
 func TestCrossValidatedEqualsPROC(t *testing.T) {
 	res := colonStudy(t)
-	tumor := indexOfString(res.Data.Classes, "tumor")
-	ki := indexOfInt(res.Config.AccuracyKs(), 10)
+	tumor := slices.Index(res.Data.Classes, "tumor")
+	ki := slices.Index(res.Config.AccuracyKs(), 10)
 	stored := map[string]float64{}
 	for _, r := range table(t, "cv_colon_fstat_k10.csv") {
 		stored[r[0]+"/"+r[1]+"/"+r[2]] = num(t, r[4])

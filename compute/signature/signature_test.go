@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -138,7 +139,7 @@ func TestROCEqualsScikitLearn(t *testing.T) {
 	genes, cols, class := data(t, "colon.csv", true)
 	var s []float64
 	var pos []bool
-	for i, v := range cols[indexOf(genes, "Hsa.8147")] {
+	for i, v := range cols[slices.Index(genes, "Hsa.8147")] {
 		s = append(s, math.Round(v*10)/10)
 		pos = append(pos, class[i] == "tumor")
 	}
@@ -163,7 +164,7 @@ func TestDeLongEqualsPROC(t *testing.T) {
 		name, rounded := r[0][:len(r[0])-2], r[0][len(r[0])-1] == '1'
 		var s []float64
 		var pos []bool
-		for i, v := range cols[indexOf(genes, name)] {
+		for i, v := range cols[slices.Index(genes, name)] {
 			if rounded {
 				v = math.Round(v*10) / 10
 			}
@@ -212,15 +213,6 @@ func TestAverageLinkageEqualsSciPy(t *testing.T) {
 	}
 }
 
-func indexOf(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
-}
-
 // The log2 fold change between the class means and the class higher in equal NumPy's
 // on all 2000 Colon genes (log2 values), to 1e-12 (NumPy sums pairwise).
 func TestFoldChangeEqualsNumPy(t *testing.T) {
@@ -230,7 +222,7 @@ func TestFoldChangeEqualsNumPy(t *testing.T) {
 	}
 	ds, _ = dataset.Preprocess(ds, dataset.Prep{Log2: true})
 	for _, r := range table(t, "foldchange_colon.csv") {
-		j := indexOf(ds.Features, r[0])
+		j := slices.Index(ds.Features, r[0])
 		higher, fc := FoldChange(ds, j, true)
 		if higher != r[1] || !close(fc, num(t, r[2]), 1e-12) {
 			t.Fatalf("%s: higher in %s by %.15g; NumPy %s by %s", r[0], higher, fc, r[1], r[2])

@@ -358,19 +358,16 @@ svg{max-width:100%;height:auto}
 {{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
 {{end}}
 <h2>Tables</h2>
-{{range .Tables}}<h3>{{.Title}}</h3>
-<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}
+{{range .Tables}}{{template "table" .}}
 {{end}}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{with .SigTable}}<h3>{{.Title}}</h3>
-<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}{{end}}
+{{end}}{{template "table" .SigTable}}
 {{end}}<h2>Configuration</h2>
 <pre>{{.Config}}</pre>
 </body></html>
-`))
+{{define "table"}}<h3>{{.Title}}</h3>
+<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}{{end}}`))

@@ -125,17 +125,7 @@ func ReportPDFWith(w io.Writer, res *experiment.Result, sig *study.Signature) er
 		}
 	}
 	for i := range res.Methods {
-		t := tableOf(TopTable(res, i), 20)
-		p.text(t.Title, 12, true)
-		var b strings.Builder
-		b.WriteString(strings.Join(t.Header, " | ") + "\n")
-		for _, r := range t.Rows {
-			b.WriteString(strings.Join(r, " | ") + "\n")
-		}
-		if t.More > 0 {
-			fmt.Fprintf(&b, "%d more rows in %s, beside this report.\n", t.More, t.CSV)
-		}
-		p.text(b.String(), 8.5, false)
+		p.table(tableOf(TopTable(res, i), 20), 8.5)
 	}
 	if sig != nil {
 		if err := p.signature(res, sig); err != nil {
@@ -156,7 +146,13 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 			return fmt.Errorf("%s: %v", f.Name, err)
 		}
 	}
-	t := tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 30)
+	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 30), 7.5)
+	return nil
+}
+
+// table writes t under its title, a row a line with its cells between bars, at size,
+// and where its rows left out are.
+func (p *pdfPage) table(t reportTable, size vg.Length) {
 	p.text(t.Title, 12, true)
 	var b strings.Builder
 	b.WriteString(strings.Join(t.Header, " | ") + "\n")
@@ -166,6 +162,5 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 	if t.More > 0 {
 		fmt.Fprintf(&b, "%d more rows in %s, beside this report.\n", t.More, t.CSV)
 	}
-	p.text(b.String(), 7.5, false)
-	return nil
+	p.text(b.String(), size, false)
 }

@@ -49,18 +49,38 @@ func KChooser(data string, ks []int, values [][]float64) Figure {
 	return f
 }
 
-// corrGrid is a square correlation matrix as a heat-map grid.
-type corrGrid [][]float64
+// heatGrid is a matrix as a heat-map grid: row r at y = r, column c at x = c.
+type heatGrid [][]float64
 
-func (g corrGrid) Dims() (c, r int)   { return len(g), len(g) }
-func (g corrGrid) Z(c, r int) float64 { return g[r][c] }
-func (g corrGrid) X(c int) float64    { return float64(c) }
-func (g corrGrid) Y(r int) float64    { return float64(r) }
+func (g heatGrid) Dims() (c, r int)   { return len(g[0]), len(g) }
+func (g heatGrid) Z(c, r int) float64 { return g[r][c] }
+func (g heatGrid) X(c int) float64    { return float64(c) }
+func (g heatGrid) Y(r int) float64    { return float64(r) }
+
+// blueRedHeatMap draws g on p in Moreland's blue-red scale from lo to hi (values outside
+// drawn as its ends by the caller), and adds a colour key of the values key, each
+// labelled by label.
+func blueRedHeatMap(p *plot.Plot, g heatGrid, lo, hi float64, key []float64, label func(float64) string) error {
+	pal := moreland.SmoothBlueRed()
+	pal.SetMin(lo)
+	pal.SetMax(hi)
+	h := plotter.NewHeatMap(g, pal.Palette(64))
+	h.Min, h.Max = lo, hi
+	p.Add(h)
+	for _, v := range key {
+		c, err := pal.At(v)
+		if err != nil {
+			return err
+		}
+		p.Legend.Add(label(v), swatch{c})
+	}
+	return nil
+}
 
 // GroupCorrelation draws the Pearson correlations between a group's members.
 func GroupCorrelation(title string, names []string, profiles [][]float64) Figure {
 	m := len(profiles)
-	r := make(corrGrid, m)
+	r := make(heatGrid, m)
 	f := Figure{Name: "group-correlation", Title: title}
 	f.Table = [][]string{append([]string{"feature"}, names...)}
 	for i := range r {
@@ -76,12 +96,9 @@ func GroupCorrelation(title string, names []string, profiles [][]float64) Figure
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		pal := moreland.SmoothBlueRed()
-		pal.SetMin(-1)
-		pal.SetMax(1)
-		h := plotter.NewHeatMap(r, pal.Palette(64))
-		h.Min, h.Max = -1, 1
-		p.Add(h)
+		if err := blueRedHeatMap(p, r, -1, 1, []float64{-1, -0.5, 0, 0.5, 1}, func(v float64) string { return fmt.Sprintf("r = %+.1f", v) }); err != nil {
+			return nil, err
+		}
 		if m <= 40 {
 			var ticks []plot.Tick
 			for i, n := range names {
@@ -94,13 +111,6 @@ func GroupCorrelation(title string, names []string, profiles [][]float64) Figure
 			p.X.Tick.Label.YAlign = draw.YCenter
 		}
 		p.X.Label.Text = fmt.Sprintf("%d members", m)
-		for _, v := range []float64{-1, -0.5, 0, 0.5, 1} {
-			c, err := pal.At(v)
-			if err != nil {
-				return nil, err
-			}
-			p.Legend.Add(fmt.Sprintf("r = %+.1f", v), swatch{c})
-		}
 		return p, nil
 	}
 	return f

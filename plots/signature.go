@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -166,12 +165,12 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		pal := moreland.SmoothBlueRed()
-		pal.SetMin(-3)
-		pal.SetMax(3)
-		h := plotter.NewHeatMap(grid, pal.Palette(64))
-		h.Min, h.Max = -3, 3
-		p.Add(h)
+		for c, name := range classes { // the class bar's key first, then the colour scale's
+			p.Legend.Add(name, swatch{palette[c%len(palette)]})
+		}
+		if err := blueRedHeatMap(p, grid, -3, 3, []float64{-3, 0, 3}, func(v float64) string { return fmt.Sprintf("z = %+.0f", v) }); err != nil {
+			return nil, err
+		}
 		// the class bar above the samples, then the dendrograms beyond the heat map
 		for c, i := range sOrder {
 			box, err := plotter.NewPolygon(plotter.XYs{{X: float64(c) - 0.5, Y: ng - 0.3}, {X: float64(c) + 0.5, Y: ng - 0.3}, {X: float64(c) + 0.5, Y: ng + 0.5}, {X: float64(c) - 0.5, Y: ng + 0.5}})
@@ -202,27 +201,10 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 		p.X.Label.Text = fmt.Sprintf("%d samples, ordered by clustering", len(sOrder))
 		p.Y.Min, p.Y.Max = -0.5, ng+0.7+0.18*ng*maxHeight(sm)
 		p.X.Min, p.X.Max = -0.8-0.12*ns*maxHeight(gm), ns-0.5
-		for c, name := range classes {
-			p.Legend.Add(name, swatch{palette[c%len(palette)]})
-		}
-		for _, v := range []float64{-3, 0, 3} {
-			col, err := pal.At(v)
-			if err != nil {
-				return nil, err
-			}
-			p.Legend.Add(fmt.Sprintf("z = %+.0f", v), swatch{col})
-		}
 		return p, nil
 	}
 	return f
 }
-
-type heatGrid [][]float64
-
-func (g heatGrid) Dims() (c, r int)   { return len(g[0]), len(g) }
-func (g heatGrid) Z(c, r int) float64 { return g[r][c] }
-func (g heatGrid) X(c int) float64    { return float64(c) }
-func (g heatGrid) Y(r int) float64    { return float64(r) }
 
 // zscore is v less its mean over its n-1 standard deviation (0 for a constant v).
 func zscore(v []float64) []float64 {

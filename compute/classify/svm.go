@@ -188,48 +188,45 @@ func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams,
 // Decision returns the decision value of model m for the sample row v: w_m'v + b_m.
 func (s *LinearSVM) Decision(m int, v []float64) float64 { return floats.Dot(s.W[m], v) + s.B[m] }
 
-// Predict returns the class of each row of x: the sign for two classes, otherwise the
-// model with the largest decision value.
-func (s *LinearSVM) Predict(x *mat.Dense) []int {
-	n, _ := x.Dims()
-	out := make([]int, n)
-	for i := range out {
-		v := x.RawRowView(i)
-		if s.classes == 2 {
-			if s.Decision(0, v) > 0 {
-				out[i] = 1
-			}
-			continue
-		}
-		best := math.Inf(-1)
-		for m := range s.W {
-			if d := s.Decision(m, v); d > best {
-				best, out[i] = d, m
-			}
-		}
-	}
-	return out
+// NewLinearSVM is a fitted model from its weights and biases, one model per class (one
+// for two classes): a locked model read back.
+func NewLinearSVM(w [][]float64, b []float64, classes int) *LinearSVM {
+	return &LinearSVM{W: w, B: b, classes: classes}
 }
 
-// Scores returns, for each row of x, a score per class whose largest is the class
-// Predict gives: for two classes (-d, d) with d the decision value w'x + b (the SVM
-// margin; d > 0 is class 1), otherwise each one-vs-rest model's decision value.
-func (s *LinearSVM) Scores(x *mat.Dense) [][]float64 {
+// Predict returns the class of each row of x, as PredictScores.
+func (s *LinearSVM) Predict(x *mat.Dense) []int {
+	pred, _ := s.PredictScores(x)
+	return pred
+}
+
+// PredictScores returns the class of each row of x and its score of each class: for two
+// classes the scores are (-d, d) with d = w'x + b (the SVM margin) and the class is 1
+// when d > 0; otherwise each one-vs-rest model's decision value, and the class of the
+// largest (the first of equals). The class always has the largest score.
+func (s *LinearSVM) PredictScores(x *mat.Dense) ([]int, [][]float64) {
 	n, _ := x.Dims()
-	out := make([][]float64, n)
-	for i := range out {
+	pred := make([]int, n)
+	scores := make([][]float64, n)
+	for i := range pred {
 		v := x.RawRowView(i)
 		if s.classes == 2 {
 			d := s.Decision(0, v)
-			out[i] = []float64{-d, d}
+			scores[i] = []float64{-d, d}
+			if d > 0 {
+				pred[i] = 1
+			}
 			continue
 		}
-		out[i] = make([]float64, len(s.W))
+		scores[i] = make([]float64, len(s.W))
 		for m := range s.W {
-			out[i][m] = s.Decision(m, v)
+			scores[i][m] = s.Decision(m, v)
+			if scores[i][m] > scores[i][pred[i]] {
+				pred[i] = m
+			}
 		}
 	}
-	return out
+	return pred, scores
 }
 
 // SquaredWeights returns sum over models of w_mj^2 for every feature j: the SVM-ONE score

@@ -311,7 +311,10 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	}
 	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance, unconverged: rk.Unconverged}
 	if t.eval && xte != nil {
-		out.acc, out.correct, out.scores = map[string][]float64{}, map[string][][]bool{}, map[string][][]float64{}
+		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
+		if test == nil { // the study's own samples: their scores make its ROC curves
+			out.scores = map[string][][]float64{}
+		}
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
@@ -331,7 +334,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 				}
 			}
 			out.acc[cl], out.correct[cl] = accs, right
-			if test == nil { // the study's own samples: their scores make its ROC curves
+			if out.scores != nil {
 				out.scores[cl] = scores
 			}
 		}
@@ -358,7 +361,8 @@ func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat
 		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
 			return nil, nil, err
 		}
-		return m.Predict(b), m.Scores(b), nil
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
 	default:
 		k := 1
 		if cl == "3nn" {

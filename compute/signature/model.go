@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
@@ -163,32 +162,13 @@ func (m *Model) scale(x *mat.Dense, weka bool) *mat.Dense {
 // for x holding one row per sample of the model's genes in order, preprocessed as Prep
 // says.
 func (m *Model) Scores(x *mat.Dense) (scores [][]float64, pred []int, err error) {
-	n, p := x.Dims()
+	_, p := x.Dims()
 	if p != len(m.Genes) {
 		return nil, nil, fmt.Errorf("%d values a sample for a model of %d genes", p, len(m.Genes))
 	}
 	z := m.scale(x, strings.HasPrefix(m.Classifier, "weka"))
 	if m.W != nil {
-		pred = make([]int, n)
-		for i := 0; i < n; i++ {
-			v := z.RawRowView(i)
-			if len(m.Classes) == 2 {
-				d := dot(m.W[0], v) + m.B[0]
-				scores = append(scores, []float64{-d, d})
-				if d > 0 {
-					pred[i] = 1
-				}
-				continue
-			}
-			row := make([]float64, len(m.W))
-			for c := range m.W {
-				row[c] = dot(m.W[c], v) + m.B[c]
-				if row[c] > row[pred[i]] {
-					pred[i] = c
-				}
-			}
-			scores = append(scores, row)
-		}
+		pred, scores = classify.NewLinearSVM(m.W, m.B, len(m.Classes)).PredictScores(z)
 		return scores, pred, nil
 	}
 	train := mat.NewDense(len(m.TrainX), p, nil)
@@ -200,9 +180,6 @@ func (m *Model) Scores(x *mat.Dense) (scores [][]float64, pred []int, err error)
 	pred, scores = k.PredictScores(z)
 	return scores, pred, nil
 }
-
-// dot is floats.Dot, as classify's LinearSVM scores (the same bits).
-func dot(a, b []float64) float64 { return floats.Dot(a, b) }
 
 // digest is the SHA-256 of m's JSON with its SHA256 field empty.
 func (m *Model) digest() (string, error) {

@@ -56,7 +56,7 @@ func TestLockedModelIsTheStudysClassifier(t *testing.T) {
 			if err := s.Fit(context.Background(), z, ds.Labels, 2, rand.New(rand.NewPCG(res.Config.Seed, 0x5167))); err != nil {
 				t.Fatal(err)
 			}
-			want, wantPred = s.Scores(z), s.Predict(z)
+			wantPred, want = s.PredictScores(z)
 		} else {
 			k := classify.KNN{K: 3}
 			k.Fit(z, ds.Labels, 2)

@@ -15,9 +15,6 @@ import (
 	"steadfast/compute/study"
 )
 
-// rocGrid is the false-positive rates the repetitions' curves are averaged at.
-const rocGrid = 100
-
 // SignatureROC draws the cross-validated ROC curves of est: every repetition's curve
 // in grey, their vertical average (the mean true-positive rate at each false-positive
 // rate, a curve's rate at x being its highest with FPR <= x) in colour with the band of
@@ -32,7 +29,7 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 			f.Table = append(f.Table, []string{strconv.Itoa(est.Repeats[r] + 1), fmtNum(p.Threshold), fmtNum(p.FPR), fmtNum(p.TPR)})
 		}
 	}
-	x, mean, lo, hi := vertical(est.Curves)
+	x, mean, lo, hi := signature.VerticalAverage(est.Curves)
 	for i := range x {
 		for _, row := range [][2]any{{"mean", mean[i]}, {"band low", lo[i]}, {"band high", hi[i]}} {
 			f.Table = append(f.Table, []string{row[0].(string), "", fmtNum(x[i]), fmtNum(row[1].(float64))})
@@ -92,27 +89,6 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 		return p, nil
 	}
 	return f
-}
-
-// vertical averages curves on rocGrid+1 false-positive rates: at each rate x every
-// curve's highest true-positive rate with FPR <= x, their mean, least and greatest.
-func vertical(curves [][]signature.ROCPoint) (x, mean, lo, hi []float64) {
-	for g := 0; g <= rocGrid; g++ {
-		fx := float64(g) / rocGrid
-		m, l, h := 0.0, math.Inf(1), math.Inf(-1)
-		for _, c := range curves {
-			t := 0.0
-			for _, p := range c {
-				if p.FPR <= fx+1e-12 {
-					t = math.Max(t, p.TPR)
-				}
-			}
-			m += t / float64(len(curves))
-			l, h = math.Min(l, t), math.Max(h, t)
-		}
-		x, mean, lo, hi = append(x, fx), append(mean, m), append(lo, l), append(hi, h)
-	}
-	return x, mean, lo, hi
 }
 
 func fmtNum(v float64) string {

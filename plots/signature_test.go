@@ -41,7 +41,7 @@ func TestSignatureFigures(t *testing.T) {
 			hi = append(hi, v)
 		}
 	}
-	if len(mean) != rocGrid+1 || mean[len(mean)-1] != 1 {
+	if len(mean) != signature.ROCGrid+1 || mean[len(mean)-1] != 1 {
 		t.Fatalf("mean curve %v", mean)
 	}
 	for i := range mean {

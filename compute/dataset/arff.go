@@ -39,7 +39,7 @@ func ReadARFF(file string, b []byte, o Options) (*Dataset, error) {
 	if err := a.rows(); err != nil {
 		return nil, err
 	}
-	return a.dataset(notes)
+	return a.dataset(notes, o.Unlabelled)
 }
 
 // arff is an ARFF file being read: its lines, attributes, class and values.
@@ -237,7 +237,7 @@ func (a *arff) denseRow(i int, t string, row []float64) (string, error) {
 }
 
 // dataset makes the dataset of the rows read, samples named by their lines.
-func (a *arff) dataset(notes []string) (*Dataset, error) {
+func (a *arff) dataset(notes []string, unlabelled bool) (*Dataset, error) {
 	ds := &Dataset{Name: a.file, X: mat.NewDense(len(a.labels), len(a.names), a.vals), Notes: notes}
 	ds.setLabels(a.labels)
 	for _, l := range a.labLines {
@@ -248,7 +248,7 @@ func (a *arff) dataset(notes []string) (*Dataset, error) {
 	if note != "" {
 		ds.Notes = append(ds.Notes, note)
 	}
-	return ds, ds.tidyLabels()
+	return ds, ds.tidyLabels(unlabelled)
 }
 
 func trunc(s string) string {

@@ -21,8 +21,19 @@ func oneOf(s string, words []string) bool {
 
 // tidyLabels leaves out the samples whose class is missing (NA, ?, empty, ...) and notes
 // classes whose names differ only in case or spacing (kept apart: the file decides).
-// It fails when no labelled sample is left.
-func (d *Dataset) tidyLabels() error {
+// It fails when no labelled sample is left. With unlabelled (Options.Unlabelled) it
+// keeps those samples, of class "".
+func (d *Dataset) tidyLabels(unlabelled bool) error {
+	if unlabelled {
+		values := make([]string, len(d.Labels))
+		for i, l := range d.Labels {
+			if !isMissingLabel(d.Classes[l]) {
+				values[i] = d.Classes[l]
+			}
+		}
+		d.setLabels(values)
+		return nil
+	}
 	var keep []int
 	var dropped []string
 	for i, l := range d.Labels {

@@ -126,6 +126,16 @@ func fromTable(file string, rows [][]string, lineOf []int, notes []string, decim
 			return nil, &ParseError{File: file, Msg: fmt.Sprintf("no column or row is named %q", o.ClassName)}
 		}
 	}
+	if classIdx < 0 && o.Unlabelled && !namesClass(rows) {
+		classIdx = noClass
+		if orient == Auto {
+			orient = SamplesAsRows
+			if len(rows) > len(rows[0]) { // expression tables have more features than samples
+				orient = SamplesAsColumns
+			}
+		}
+		notes = append(notes, fmt.Sprintf("no column or row is named class: the samples are unlabelled (predictions only), taken as the table's %s", map[Orientation]string{SamplesAsRows: "rows", SamplesAsColumns: "columns"}[orient]))
+	}
 	if orient == Auto {
 		var note string
 		orient, note = detectOrientation(rows)
@@ -141,7 +151,18 @@ func fromTable(file string, rows [][]string, lineOf []int, notes []string, decim
 		return nil, err
 	}
 	ds.Notes = append(notes, ds.Notes...)
-	return ds, ds.tidyLabels()
+	return ds, ds.tidyLabels(o.Unlabelled)
+}
+
+// noClass is the class column of a table without one (Options.Unlabelled).
+const noClass = -2
+
+// namesClass reports whether a column or a row is named like a class.
+func namesClass(rows [][]string) bool {
+	if slices.ContainsFunc(rows[0], isClassName) {
+		return true
+	}
+	return slices.ContainsFunc(rows, func(r []string) bool { return isClassName(r[0]) })
 }
 
 // detectOrientation decides whether samples are rows or columns when the user has not
@@ -252,14 +273,14 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 		}
 		return line(i), j + 1
 	}
-	if classIdx < 0 {
+	if classIdx == -1 {
 		for j, h := range header {
 			if isClassName(h) {
 				classIdx = j
 			}
 		}
 	}
-	if classIdx < 0 {
+	if classIdx == -1 {
 		classIdx = len(header) - 1
 	}
 	idCol, skip, notes := idColumns(rows, classIdx, orient)
@@ -285,7 +306,9 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 	ds := &Dataset{Name: file, X: x, Notes: notes}
 	labels := make([]string, n)
 	for i, r := range rows[1:] {
-		labels[i] = strings.TrimSpace(r[classIdx])
+		if classIdx >= 0 {
+			labels[i] = strings.TrimSpace(r[classIdx])
+		}
 		if idCol >= 0 {
 			ds.Samples = append(ds.Samples, r[idCol])
 		} else {
@@ -441,6 +464,9 @@ func headerless(file string, rows [][]string, featCols []int, classIdx int, orie
 		if !isNumber(strings.TrimSpace(rows[0][j])) {
 			return nil
 		}
+	}
+	if classIdx < 0 { // numeric names alone are fine (m/z values)
+		return nil
 	}
 	classCell := strings.TrimSpace(rows[0][classIdx])
 	isLabel := false

@@ -52,7 +52,8 @@ func described(descs, names []string) bool {
 }
 
 // ReadGCT reads a GenePattern GCT expression file (genes as rows, after a #1.2 line,
-// a dimensions line and a Name/Description header) with its CLS label file.
+// a dimensions line and a Name/Description header) with its CLS label file (nil: the
+// samples are unlabelled, class "").
 func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error) {
 	ls, notes, err := lines(file, b)
 	if err != nil {
@@ -80,9 +81,11 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 	if len(ls)-3 != nGenes {
 		return nil, &ParseError{File: file, Msg: fmt.Sprintf("has %d gene lines, line 2 says %d", len(ls)-3, nGenes)}
 	}
-	labels, classes, err := readCLS(clsFile, cls, nSamp)
-	if err != nil {
-		return nil, err
+	labels, classes := make([]int, nSamp), []string{""} // no CLS: unlabelled
+	if cls != nil {
+		if labels, classes, err = readCLS(clsFile, cls, nSamp); err != nil {
+			return nil, err
+		}
 	}
 	x := mat.NewDense(nSamp, nGenes, nil)
 	raw := x.RawMatrix()
@@ -107,7 +110,7 @@ func ReadGCT(file string, b []byte, clsFile string, cls []byte) (*Dataset, error
 	ds := &Dataset{Name: file, X: x, Labels: labels, Classes: classes, Notes: notes}
 	ds.setGenes(names, descs)
 	_, ds.Samples = uniqueNames(header[2:], "sample")
-	return ds, ds.tidyLabels()
+	return ds, ds.tidyLabels(cls == nil)
 }
 
 // readCLS reads a categorical CLS file: "n k 1", "# name1 name2 ...", then n labels.

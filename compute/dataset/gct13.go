@@ -87,14 +87,14 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 	if err := ds.gct13Classes(file, anns, o, clsFile, cls); err != nil {
 		return nil, err
 	}
-	return ds, ds.tidyLabels()
+	return ds, ds.tidyLabels(o.Unlabelled)
 }
 
 // gct13Classes labels the samples from a column-metadata row or the CLS file.
 func (d *Dataset) gct13Classes(file string, anns []annotation, o Options, clsFile string, cls []byte) error {
 	n := len(d.Samples)
 	if o.ClassName != "" || cls == nil {
-		a, note, err := chooseAnnotation(file, anns, n, o.ClassName)
+		a, note, err := chooseClass(file, anns, n, o)
 		if err != nil {
 			if cls == nil || o.ClassName != "" {
 				return err

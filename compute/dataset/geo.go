@@ -108,7 +108,7 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 	if note != "" {
 		notes = append(notes, note)
 	}
-	ann, note, err := chooseAnnotation(file, anns, len(samples), o.ClassName)
+	ann, note, err := chooseClass(file, anns, len(samples), o)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
 		Accession: sc.accession, Platform: sc.platform}
 	ds.setLabels(ann.values)
-	return t.finish(ds)
+	return t.finish(ds, o.Unlabelled)
 }
 
 // seriesScan collects a series matrix's sample annotations, in the order of its
@@ -331,12 +331,22 @@ func readGEOTable(file string, ls []string, begin, end, lead int) (*geoTable, er
 
 // finish names ds's features from the table (with symbols when the table has them),
 // notes missing cells, and leaves out unlabelled samples.
-func (t *geoTable) finish(ds *Dataset) (*Dataset, error) {
+func (t *geoTable) finish(ds *Dataset, unlabelled bool) (*Dataset, error) {
 	ds.setGenes(t.names, t.descs)
 	if t.missing > 0 {
 		ds.Notes = append(ds.Notes, fmt.Sprintf("%d cells are null or empty (missing)", t.missing))
 	}
-	return ds, ds.tidyLabels()
+	return ds, ds.tidyLabels(unlabelled)
+}
+
+// chooseClass is chooseAnnotation, except that with o.Unlabelled and no class named
+// the samples are left unlabelled when no annotation gives classes.
+func chooseClass(file string, anns []annotation, n int, o Options) (annotation, string, error) {
+	a, note, err := chooseAnnotation(file, anns, n, o.ClassName)
+	if err != nil && o.Unlabelled && o.ClassName == "" {
+		return annotation{values: make([]string, n)}, "no sample annotation gives classes: the samples are unlabelled (predictions only)", nil
+	}
+	return a, note, err
 }
 
 // chooseAnnotation picks the annotation named by want, or the first usable one, and

@@ -48,6 +48,11 @@ type Options struct {
 	CLSPath     string      `json:"clsPath,omitempty"`     // GCT label file; "" means the .cls beside the .gct
 	Sheet       string      `json:"sheet,omitempty"`       // workbook sheet; "" means the first
 	SymbolsPath string      `json:"symbolsPath,omitempty"` // probe-to-symbol annotation (see ReadSymbols)
+	// Unlabelled makes the class optional, for a cohort to predict: with no ClassName,
+	// a column or row named like a class (class, label, ...), a GEO annotation that
+	// splits the samples or a GCT's CLS file is taken when there is one, else every
+	// sample is unlabelled (class ""); samples whose class is missing keep class "".
+	Unlabelled bool `json:"unlabelled,omitempty"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and
@@ -191,6 +196,13 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 			return readGCT13File(path, plain, name, b, o)
 		}
 		clsName, cls, err := readCLSBeside(path, plain, o)
+		if err != nil && o.Unlabelled && o.CLSPath == "" {
+			ds, err := ReadGCT(name, b, clsName, nil)
+			if ds != nil {
+				ds.Notes = append(ds.Notes, "no class label file "+clsName+" beside it: the samples are unlabelled (predictions only)")
+			}
+			return ds, err
+		}
 		if err != nil {
 			return nil, &ParseError{File: name, Msg: fmt.Sprintf("needs its class label file %s beside it (GenePattern CLS); it could not be read", clsName)}
 		}

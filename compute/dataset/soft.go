@@ -65,10 +65,10 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 		samples[j] = unquote(header[j+2])
 	}
 	anns, conflicts := s.annotations(samples)
-	if len(anns) == 0 && o.ClassName == "" {
+	if len(anns) == 0 && o.ClassName == "" && !o.Unlabelled {
 		return nil, &ParseError{File: file, Msg: "the DataSet defines no subsets (^SUBSET blocks naming the samples' groups), so it says nothing of the samples' classes; open the series matrix of its GSE series instead (GSE..._series_matrix.txt.gz), which holds the sample characteristics"}
 	}
-	ann, note, err := chooseAnnotation(file, anns, len(samples), o.ClassName)
+	ann, note, err := chooseClass(file, anns, len(samples), o)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
 		Accession: s.accession, Platform: s.platform}
 	ds.setLabels(ann.values)
-	return t.finish(ds)
+	return t.finish(ds, o.Unlabelled)
 }
 
 // gdsScan collects a GDS file's subsets and table lines.

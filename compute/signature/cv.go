@@ -172,3 +172,81 @@ func sortedKeys(m map[int][]experiment.Prediction) []int {
 	sort.Ints(out)
 	return out
 }
+
+// ROCGrid is the number of steps of the false-positive-rate grid curves are averaged on.
+const ROCGrid = 100
+
+// VerticalAverage averages curves on ROCGrid+1 false-positive rates x = 0, 1/ROCGrid,
+// ..., 1: at each x every curve's highest true-positive rate with FPR <= x, and their
+// mean, least and greatest.
+func VerticalAverage(curves [][]ROCPoint) (x, mean, lo, hi []float64) {
+	for g := 0; g <= ROCGrid; g++ {
+		fx := float64(g) / ROCGrid
+		m, l, h := 0.0, math.Inf(1), math.Inf(-1)
+		for _, c := range curves {
+			t := 0.0
+			for _, p := range c {
+				if p.FPR <= fx+1e-12 {
+					t = math.Max(t, p.TPR)
+				}
+			}
+			m += t / float64(len(curves))
+			l, h = math.Min(l, t), math.Max(h, t)
+		}
+		x, mean, lo, hi = append(x, fx), append(mean, m), append(lo, l), append(hi, h)
+	}
+	return x, mean, lo, hi
+}
+
+// CVSummary is what a model file keeps of its signature's cross-validated estimate, to
+// be drawn beside a cohort's ROC curve: the repetitions' mean, least and greatest AUC,
+// the first repetition's AUC with its DeLong interval (two classes), and the vertical
+// average of the repetitions' curves as (FPR, TPR) points.
+type CVSummary struct {
+	Repetitions int          `json:"repetitions"`
+	MeanAUC     float64      `json:"meanAUC"`
+	MinAUC      float64      `json:"minAUC"`
+	MaxAUC      float64      `json:"maxAUC"`
+	First       *AUC         `json:"first,omitempty"`
+	Curve       [][2]float64 `json:"curve"`
+}
+
+// Summary is e's CVSummary.
+func (e *Estimate) Summary() *CVSummary {
+	s := &CVSummary{Repetitions: len(e.AUCs), MeanAUC: e.MeanAUC, MinAUC: e.MinAUC, MaxAUC: e.MaxAUC}
+	if f := e.AUCs[0]; finite([]float64{f.AUC, f.Var, f.Low, f.High}) {
+		s.First = &f
+	}
+	x, mean, _, _ := VerticalAverage(e.Curves)
+	for i := range x {
+		s.Curve = append(s.Curve, [2]float64{x[i], mean[i]})
+	}
+	return s
+}
+
+// check refuses a summary read back with numbers out of range (nil is none).
+func (s *CVSummary) check() error {
+	if s == nil {
+		return nil
+	}
+	in01 := func(v ...float64) bool {
+		for _, x := range v {
+			if !(x >= 0 && x <= 1) {
+				return false
+			}
+		}
+		return true
+	}
+	if s.Repetitions < 1 || s.Repetitions > 10_000 || !in01(s.MeanAUC, s.MinAUC, s.MaxAUC) || len(s.Curve) > ROCGrid+1 {
+		return fmt.Errorf("a cross-validated summary of %d repetitions, AUC %g, %d curve points", s.Repetitions, s.MeanAUC, len(s.Curve))
+	}
+	if f := s.First; f != nil && (!in01(f.AUC, f.Low, f.High) || !(f.Var >= 0)) {
+		return fmt.Errorf("a first repetition's AUC %g (%g-%g)", f.AUC, f.Low, f.High)
+	}
+	for _, p := range s.Curve {
+		if !in01(p[0], p[1]) {
+			return fmt.Errorf("a cross-validated curve point (%g, %g)", p[0], p[1])
+		}
+	}
+	return nil
+}

@@ -35,8 +35,9 @@ type ModelGene struct {
 // Model is a locked signature: the classifier trained on all samples on the signature
 // genes, with what it needs to score a new sample. A sample's values of the genes, after
 // the preprocessing Prep (log2 or log-CPM, as the study read its data), are z-scored
-// with Mean and SD (when the study z-scored: z = (x - mean)/sd, 0 for a gene constant
-// on the training samples), then scaled to Weka's [0,1] by Min and Max (the Weka
+// with Mean and SD, the genes' training means and sds (when the study z-scored,
+// Config.ZScore: z = (x - mean)/sd, 0 for a gene constant on the training samples),
+// then scaled to Weka's [0,1] by Min and Max (the Weka
 // classifiers: (z - min)/(max - min)). A linear SVM scores class c by w_c'z + b_c
 // (two classes: one model, d = w'z + b, class 1 when d > 0); k-NN by the share of its
 // K nearest training samples (Euclidean) in each class, the majority winning (ties to
@@ -52,8 +53,11 @@ type Model struct {
 	Classes    []string          `json:"classes"`
 	Genes      []ModelGene       `json:"genes"`
 	Prep       dataset.Prep      `json:"prep"`
-	Mean       []float64         `json:"mean,omitempty"`
-	SD         []float64         `json:"sd,omitempty"`
+	Samples    []string          `json:"samples"`  // the training samples' names
+	Positive   int               `json:"positive"` // the positive class of two, or -1
+	CV         *CVSummary        `json:"cv,omitempty"`
+	Mean       []float64         `json:"mean"`
+	SD         []float64         `json:"sd"`
 	Min        []float64         `json:"min,omitempty"`
 	Max        []float64         `json:"max,omitempty"`
 	Classifier string            `json:"classifier"`
@@ -72,7 +76,11 @@ type Model struct {
 func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int) (*Model, error) {
 	cfg := res.Config
 	m := &Model{Format: ModelFormat, Program: "Steadfast " + experiment.Version, Data: ds.Name, DataSHA256: ds.Hash(),
-		Config: cfg, Method: res.Methods[c.Method].Label, Frequent: c.Frequent, Classes: ds.Classes, Prep: cfg.Prep, Classifier: c.Classifier}
+		Config: cfg, Method: res.Methods[c.Method].Label, Frequent: c.Frequent, Classes: ds.Classes, Prep: cfg.Prep, Classifier: c.Classifier,
+		Samples: ds.Samples, Positive: -1}
+	if len(ds.Classes) == 2 {
+		m.Positive = 1
+	}
 	for _, j := range feats {
 		g := ModelGene{ID: ds.Features[j]}
 		if ds.Symbols != nil {
@@ -81,9 +89,7 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		m.Genes = append(m.Genes, g)
 	}
 	x := dataset.SelectFeatures(ds.X, feats)
-	if cfg.ZScore {
-		m.Mean, m.SD = dataset.ColumnMeanSD(x) // as the study's z-score (dataset.Standardize)
-	}
+	m.Mean, m.SD = dataset.ColumnMeanSD(x) // as the study's z-score (dataset.Standardize)
 	z := m.scale(x, false)
 	if strings.HasPrefix(c.Classifier, "weka") {
 		m.Min, m.Max = ranges(z)
@@ -139,7 +145,7 @@ func (m *Model) scale(x *mat.Dense, weka bool) *mat.Dense {
 	for i := 0; i < n; i++ {
 		row := z.RawRowView(i)
 		for j := 0; j < p; j++ {
-			if m.Mean != nil {
+			if m.Config.ZScore {
 				if m.SD[j] > 0 {
 					row[j] = (row[j] - m.Mean[j]) * (1 / m.SD[j]) // as dataset.Standardize, bit for bit
 				} else {
@@ -257,13 +263,25 @@ func (m *Model) check() error {
 	if g == 0 || g > 100_000 || nc < 2 || nc > 1000 {
 		return fmt.Errorf("%d genes and %d classes", g, nc)
 	}
+	if len(m.Mean) != g || len(m.SD) != g {
+		return fmt.Errorf("training means and sds of %d and %d genes for %d genes", len(m.Mean), len(m.SD), g)
+	}
 	for _, v := range [][]float64{m.Mean, m.SD, m.Min, m.Max} {
 		if v != nil && len(v) != g || !finite(v) {
 			return fmt.Errorf("a scaling of %d values for %d genes, or one not finite", len(v), g)
 		}
 	}
-	if (m.Mean == nil) != (m.SD == nil) || (m.Min == nil) != (m.Max == nil) {
+	if (m.Min == nil) != (m.Max == nil) {
 		return fmt.Errorf("half a scaling")
+	}
+	if m.Positive < -1 || m.Positive >= nc || (nc == 2) != (m.Positive >= 0) {
+		return fmt.Errorf("positive class %d of %d classes", m.Positive, nc)
+	}
+	if len(m.Samples) > 1_000_000 {
+		return fmt.Errorf("%d training samples", len(m.Samples))
+	}
+	if err := m.CV.check(); err != nil {
+		return err
 	}
 	switch m.Classifier {
 	case "svm", "wekasvm":

@@ -100,6 +100,7 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	if err != nil {
 		return nil, err
 	}
+	model.Positive, model.CV = pos, cv.Summary()
 	genes := signature.Describe(res, ds, c, feats, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
 	if model.W != nil && len(ds.Classes) == 2 {
 		for i := range genes {

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+	"steadfast/plots"
+)
+
+// classMap collects --map FROM=TO flags (also comma-separated).
+type classMap map[string]string
+
+func (m classMap) String() string { return fmt.Sprint(map[string]string(m)) }
+
+func (m classMap) Set(s string) error {
+	for _, pair := range strings.Split(s, ",") {
+		from, to, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(from) == "" || strings.TrimSpace(to) == "" {
+			return fmt.Errorf("--map %q: give COHORT_CLASS=MODEL_CLASS, for example --map \"tumour=tumor\"", pair)
+		}
+		m[strings.TrimSpace(from)] = strings.TrimSpace(to)
+	}
+	return nil
+}
+
+// predictCommand applies a locked model to an independent cohort: predictions.csv on
+// standard output, or with -o the predictions, the genes' matching, the metrics and the
+// figures in a fresh folder.
+func predictCommand(c *call) error {
+	model := c.fs.String("model", "", "the model file a signature wrote (model.json)")
+	data := c.fs.String("data", "", "the cohort's data file (any format Steadfast reads)")
+	class := c.fs.String("class", "", "the cohort's class column, row or GEO characteristic (default: one named like a class, else none: predictions only)")
+	sheet := c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)")
+	symbols := c.fs.String("symbols", "", "the cohort's probe-to-gene-symbol annotation, to match genes by symbol across platforms")
+	log2 := c.fs.Bool("log2", false, "log2 the cohort first (a model trained on logged values, a cohort of unlogged intensities)")
+	std := c.fs.Bool("standardize", false, "standardise each gene within the cohort (another platform or batch) instead of the training means and sds")
+	accept := c.fs.Bool("accept-missing", false, "predict although some signature genes are not in the cohort (linear: their terms at the training mean; k-NN: distances on the genes present)")
+	positive := c.fs.String("positive", "", "the positive class of two (default: the signature's)")
+	mapping := classMap{}
+	c.fs.Var(mapping, "map", "cohort class = model class, for names that differ (repeatable, or comma-separated)")
+	outDir := c.fs.String("o", "", "output folder (replaced as a whole when everything is written); without it predictions.csv goes to standard output")
+	if _, err := c.parse(0); err != nil {
+		return err
+	}
+	if *model == "" || *data == "" {
+		return errors.New("needs a model and a cohort: steadfast predict --model model.json --data COHORT [-o DIR]")
+	}
+	if *outDir != "" {
+		if err := study.Replaceable(*outDir, nil); err != nil {
+			return err
+		}
+	}
+	m, err := signature.ReadModel(*model)
+	if err != nil {
+		return err
+	}
+	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols}, Log2: *log2,
+		Apply: signature.ApplyOptions{Standardize: *std, AcceptMissing: *accept, Map: mapping, Positive: *positive}}
+	v, err := study.Validate(m, *data, o)
+	if err != nil {
+		return err
+	}
+	for _, n := range v.Notes {
+		c.note("%s", n)
+	}
+	if len(v.Samples) == 0 {
+		return fmt.Errorf("%s: no sample could be predicted (each lacks a value of a signature gene)", filepath.Base(*data))
+	}
+	files := study.ValidationFiles(v)
+	if *outDir == "" {
+		_, err := c.out.Write(files["predictions.csv"])
+		summarize(c, v)
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
+	var written []string
+	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {
+		for name, b := range files {
+			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
+				return err
+			}
+			written = append(written, name)
+		}
+		for _, f := range plots.ValidationFigures(v) {
+			paths, err := plots.Export(f, tmp, plots.Formats, size)
+			if err != nil {
+				return err
+			}
+			for _, p := range paths {
+				written = append(written, filepath.Base(p))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(written)
+	for _, n := range written {
+		fmt.Fprintln(c.out, filepath.Join(*outDir, n))
+	}
+	summarize(c, v)
+	return nil
+}
+
+// summarize says on standard error what was predicted and how well.
+func summarize(c *call, v *signature.Validation) {
+	fmt.Fprintf(c.errw, "%d of %d signature genes found; %d samples predicted", v.Found(), len(v.Model.Genes), len(v.Samples))
+	mt := v.Metrics
+	if mt == nil {
+		fmt.Fprintln(c.errw, "; no sample has a class the model knows: predictions only")
+		return
+	}
+	fmt.Fprintf(c.errw, "; on the %d with a class the model knows: accuracy %.3f, balanced accuracy %.3f", mt.N, mt.Accuracy, mt.Balanced)
+	if p := v.Positive(); p >= 0 {
+		fmt.Fprintf(c.errw, ", sensitivity %.3f, specificity %.3f (%s positive)", mt.Sensitivity, mt.Specificity, v.Model.Classes[p])
+	}
+	switch {
+	case mt.NoAUCNote != "":
+		fmt.Fprintf(c.errw, "; %s", mt.NoAUCNote)
+	case v.Positive() >= 0:
+		fmt.Fprintf(c.errw, "; AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
+	default:
+		fmt.Fprintf(c.errw, "; mean one-vs-rest AUC %.3f", mt.MeanAUC)
+	}
+	if cv := v.Model.CV; cv != nil {
+		fmt.Fprintf(c.errw, " (cross-validated: %.3f)", cv.MeanAUC)
+	}
+	fmt.Fprintln(c.errw)
+}

@@ -1,0 +1,234 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/signature"
+)
+
+// CohortOptions are how a cohort is read and a model applied to it.
+type CohortOptions struct {
+	Read dataset.Options // the cohort's own reading options
+	// Log2 log2-transforms the cohort's values first: for a model trained on values
+	// logged before Steadfast read them, and a cohort of unlogged intensities.
+	Log2  bool
+	Apply signature.ApplyOptions
+}
+
+// Validate reads the cohort at path (any format Steadfast reads, its class optional),
+// preprocesses it as the model's training data were (log2 or log-CPM, nothing dropped)
+// and applies the model (signature.Apply). The notes say what the reader and the
+// matching assumed, and warn when the cohort's values look logged differently from the
+// training data's, or when the cohort is the training data or shares its samples.
+func Validate(m *signature.Model, path string, o CohortOptions) (*signature.Validation, error) {
+	if o.Log2 && (m.Prep.Log2 || m.Prep.LogCPM) {
+		return nil, fmt.Errorf("the model already log-transforms the values as its training data were; leave out the cohort's extra log2")
+	}
+	read := o.Read
+	read.Unlabelled = true
+	raw, err := dataset.ReadFile(path, read)
+	if err != nil {
+		return nil, err
+	}
+	digest, err := hashFile(path)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := cohortPrep(raw, m.Prep, o.Log2)
+	if err != nil {
+		return nil, err
+	}
+	c := &signature.Cohort{Name: filepath.Base(path), SHA256: digest, X: ds.X, Samples: ds.Samples, Features: ds.Features, Symbols: ds.Symbols}
+	for _, l := range ds.Labels {
+		c.Classes = append(c.Classes, ds.Classes[l])
+	}
+	v, err := signature.Apply(m, c, o.Apply)
+	if err != nil {
+		return nil, err
+	}
+	notes := slices.Clone(raw.Notes)
+	if w := scaleWarning(m, raw, v, o.Log2); w != "" {
+		notes = append(notes, w)
+	}
+	if w := sameData(m, raw); w != "" {
+		notes = append(notes, w)
+	}
+	v.Notes = append(notes, v.Notes...)
+	return v, nil
+}
+
+// cohortPrep applies the model's log2 or log-CPM (and the extra log2 asked) to raw,
+// keeping every feature.
+func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool) (*dataset.Dataset, error) {
+	prep := dataset.Prep{Log2: p.Log2 || log2, Log2Floor: p.Log2Floor, LogCPM: p.LogCPM}
+	if prep.LogCPM {
+		counted, err := dataset.CheckCounts(raw)
+		if err != nil {
+			return nil, fmt.Errorf("the model turns counts into log-CPM as its training data were, but %v", err)
+		}
+		raw = counted
+	}
+	ds, _ := dataset.Preprocess(raw, prep)
+	return ds, nil
+}
+
+// scaleWarning compares how the cohort's values of the genes found look (logged or
+// not, before preprocessing) with how the model's training values were, and says so
+// with the evidence when they differ.
+func scaleWarning(m *signature.Model, raw *dataset.Dataset, v *signature.Validation, log2 bool) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	col := map[string]int{}
+	for j, f := range raw.Features {
+		col[f] = j
+	}
+	n, _ := raw.Dims()
+	for _, mt := range v.Matches {
+		for _, p := range mt.Probes {
+			for i := 0; i < n; i++ {
+				if x := raw.X.At(i, col[p]); !math.IsNaN(x) && !math.IsInf(x, 0) {
+					lo, hi = math.Min(lo, x), math.Max(hi, x)
+				}
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return ""
+	}
+	tLo, tHi := math.Inf(1), math.Inf(-1)
+	for _, x := range m.Mean {
+		tLo, tHi = math.Min(tLo, x), math.Max(tHi, x)
+	}
+	cohortUnlogged := lo >= 0 && hi > 1000
+	switch {
+	case m.Prep.LogCPM:
+		return ""
+	case m.Prep.Log2 && hi < 100:
+		return fmt.Sprintf("warning: the cohort's values of the signature genes lie between %.3g and %.3g, as if already logged, but the model log2-transforms them as it did its training data (unlogged intensities): if they are logged, the predictions are meaningless; give the cohort's unlogged values", lo, hi)
+	case !m.Prep.Log2 && !log2 && cohortUnlogged && tHi < 100:
+		return fmt.Sprintf("warning: the cohort's values of the signature genes look unlogged (none negative, up to %.4g) while the model was trained on logged values (the genes' training means lie between %.3g and %.3g): log2 the cohort (--log2, or Log2 the cohort in the Validate dialog), or the predictions are meaningless", hi, tLo, tHi)
+	case !m.Prep.Log2 && hi < 100 && tHi > 1000:
+		return fmt.Sprintf("warning: the cohort's values of the signature genes lie between %.3g and %.3g, as if logged, while the model was trained on unlogged values (the genes' training means reach %.4g): give the cohort's unlogged values, or the predictions are meaningless", lo, hi, tHi)
+	}
+	return ""
+}
+
+// autoName is a sample name a reader makes up (sample12, line40), shared by unrelated
+// files.
+var autoName = regexp.MustCompile(`^(sample|line)[0-9]+$`)
+
+// sameData warns when the cohort is the model's training data (the same analysed
+// values) or shares sample names with it.
+func sameData(m *signature.Model, raw *dataset.Dataset) string {
+	if ds, _, err := Prepare(raw, m.Config.Prep); err == nil && ds.Hash() == m.DataSHA256 {
+		return "warning: this cohort is the model's training data itself (the same values), not an independent cohort: its metrics say how well the model fits the samples it was trained on, not how it predicts new ones"
+	}
+	train := map[string]bool{}
+	for _, s := range m.Samples {
+		train[s] = true
+	}
+	var shared []string
+	for _, s := range raw.Samples {
+		if train[s] && !autoName.MatchString(s) {
+			shared = append(shared, s)
+		}
+	}
+	if len(shared) > 0 {
+		return fmt.Sprintf("warning: %d of the cohort's %d samples have the names of samples the model was trained on (%s): if they are the same samples, the cohort is not independent",
+			len(shared), len(raw.Samples), listSome(shared, 5))
+	}
+	return ""
+}
+
+// ValidationFiles are what a validation writes: predictions.csv (sample, its class,
+// the predicted class, the decision value, each class's score, the model's and the
+// cohort's SHA-256), genes.csv (how each signature gene was matched), and, when some
+// samples have a class the model knows, metrics.csv.
+func ValidationFiles(v *signature.Validation) map[string][]byte {
+	files := map[string][]byte{"predictions.csv": csvOf(PredictionTable(v)), "genes.csv": csvOf(MatchTable(v))}
+	if v.Metrics != nil {
+		files["metrics.csv"] = csvOf(ValidationMetrics(v))
+	}
+	return files
+}
+
+// PredictionTable is predictions.csv: a row a predicted sample. The decision value is
+// the positive class's score with two classes (a linear SVM's w'z + b), the predicted
+// class's score with more.
+func PredictionTable(v *signature.Validation) [][]string {
+	m := v.Model
+	head := []string{"sample", "true_class", "predicted_class", "decision_value"}
+	for _, c := range m.Classes {
+		head = append(head, "score_"+c)
+	}
+	rows := [][]string{append(head, "in_metrics", "model_sha256", "cohort_sha256")}
+	for i, s := range v.Samples {
+		d := v.Scores[i][v.Pred[i]]
+		if p := v.Positive(); p >= 0 {
+			d = v.Scores[i][p]
+		}
+		row := []string{s, v.Given[i], m.Classes[v.Pred[i]], num(d)}
+		for _, sc := range v.Scores[i] {
+			row = append(row, num(sc))
+		}
+		rows = append(rows, append(row, strconv.FormatBool(v.Truth[i] >= 0), m.SHA256, v.SHA256))
+	}
+	return rows
+}
+
+// MatchTable is genes.csv: each signature gene, how it was found and the cohort's
+// features used.
+func MatchTable(v *signature.Validation) [][]string {
+	rows := [][]string{{"gene", "symbol", "matched_by", "cohort_features"}}
+	for _, mt := range v.Matches {
+		by := mt.By
+		if by == "" {
+			by = "missing"
+		}
+		rows = append(rows, []string{mt.ID, mt.Symbol, by, strings.Join(mt.Probes, "; ")})
+	}
+	return rows
+}
+
+// ValidationMetrics is metrics.csv (metric, value, low, high): the files' digests and
+// the preprocessing, the samples counted, accuracy, balanced accuracy, sensitivity and
+// specificity, the AUC with its DeLong 95% interval (per class, one-vs-rest, with more
+// than two) and the confusion matrix.
+func ValidationMetrics(v *signature.Validation) [][]string {
+	m, mt := v.Model, v.Metrics
+	prep := "the model's (training means and sds)"
+	if v.Options.Standardize {
+		prep = "standardised within the cohort"
+	}
+	rows := [][]string{{"metric", "value", "low", "high"},
+		{"model_sha256", m.SHA256, "", ""}, {"cohort", v.Cohort, "", ""}, {"cohort_sha256", v.SHA256, "", ""},
+		{"scaling", prep, "", ""},
+		{"genes_found", fmt.Sprintf("%d of %d", v.Found(), len(m.Genes)), "", ""},
+		{"samples_in_metrics", strconv.Itoa(mt.N), "", ""},
+		{"accuracy", num(mt.Accuracy), "", ""},
+		{"balanced_accuracy", num(mt.Balanced), "", ""},
+	}
+	if p := v.Positive(); p >= 0 {
+		rows = append(rows, []string{"positive_class", m.Classes[p], "", ""},
+			[]string{"sensitivity", num(mt.Sensitivity), "", ""}, []string{"specificity", num(mt.Specificity), "", ""},
+			[]string{"auc_delong95", num(mt.AUC.AUC), num(mt.AUC.Low), num(mt.AUC.High)})
+	}
+	for c, a := range mt.PerClass {
+		rows = append(rows, []string{"auc_delong95 " + m.Classes[c] + " vs rest", num(a.AUC), num(a.Low), num(a.High)})
+	}
+	if mt.PerClass != nil {
+		rows = append(rows, []string{"auc_mean_one_vs_rest", num(mt.MeanAUC), "", ""})
+	}
+	for t, row := range mt.Confusion {
+		for p, k := range row {
+			rows = append(rows, []string{"confusion " + m.Classes[t] + " -> " + m.Classes[p], strconv.Itoa(k), "", ""})
+		}
+	}
+	return rows
+}

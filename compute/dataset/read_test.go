@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -301,5 +302,54 @@ func TestValidateNamesTheSmallestClass(t *testing.T) {
 	}
 	if c, k := SmallestClass([]int{5, 3, 3}); c != 1 || k != 3 {
 		t.Errorf("SmallestClass(5,3,3) = %d, %d; want the first of the smallest, 1, 3", c, k)
+	}
+}
+
+// A cohort to predict may have no class (Options.Unlabelled): a table with no class
+// column keeps every column as a feature and every sample, of class ""; a class column
+// is still taken when it is named so, its missing labels kept as ""; a GCT without its
+// CLS file is read unlabelled. Without the option the same files are read as before
+// (the last column as the class; the GCT refused).
+func TestUnlabelledCohorts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := write("plain.csv", "id,g1,g2,g3\ns1,1.5,2,3\ns2,4,5,6.5\ns3,7,8,9\n")
+	ds, err := ReadFile(plain, Options{Unlabelled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, p := ds.Dims(); p != 3 || len(ds.Classes) != 1 || ds.Classes[0] != "" || !slices.Equal(ds.Samples, []string{"s1", "s2", "s3"}) {
+		t.Errorf("no class column: %d features, classes %q, samples %q", p, ds.Classes, ds.Samples)
+	}
+	if ds, err := ReadFile(plain, Options{}); err == nil {
+		if _, p := ds.Dims(); p != 2 {
+			t.Errorf("labelled reading: %d features, want 2 (g3 taken as the class)", p)
+		}
+	}
+	named := write("named.csv", "id,g1,g2,class\ns1,1.5,2,tumor\ns2,4,5,NA\ns3,7,8,normal\n")
+	ds, err = ReadFile(named, Options{Unlabelled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range ds.Labels {
+		got = append(got, ds.Classes[l])
+	}
+	if !slices.Equal(got, []string{"tumor", "", "normal"}) {
+		t.Errorf("a class column with a missing label: %q", got)
+	}
+	gct := write("x.gct", "#1.2\n2\t2\nName\tDescription\ta\tb\ng1\tG1\t1\t2\ng2\tG2\t3\t4\n")
+	if _, err := ReadFile(gct, Options{}); err == nil {
+		t.Errorf("a GCT without its CLS read as labelled")
+	}
+	ds, err = ReadFile(gct, Options{Unlabelled: true})
+	if err != nil || len(ds.Classes) != 1 || ds.Classes[0] != "" {
+		t.Errorf("a GCT without its CLS, unlabelled: %v %+v", err, ds)
 	}
 }

@@ -75,6 +75,8 @@ func DeLong(scores []float64, pos []bool) AUC {
 			y = append(y, s)
 		}
 	}
+	sort.Float64s(x) // sums in one order: the same bits whatever the samples' order
+	sort.Float64s(y)
 	m, n := len(x), len(y)
 	if m == 0 || n == 0 {
 		nan := math.NaN()

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -417,6 +419,50 @@ func TestSignatureTab(t *testing.T) {
 	}
 	if m, err := signature.ReadModel(model); err != nil || len(m.Genes) != k {
 		t.Errorf("the saved model: %v", err)
+	}
+	// Validate on another cohort...: the dialog's form, then the validation as a task;
+	// the training data given as the cohort is predicted and warned of
+	cohort := filepath.Join(t.TempDir(), "cohort.csv")
+	f, err := os.Create(cohort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dataset.WriteCSV(f, ds); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	serialized(v.showValidate)
+	serialized(func() { v.form.path.SetText(cohort) })
+	var confirm *widget.Button
+	serialized(func() {
+		walkVisible(u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == "Validate" {
+				confirm = b
+			}
+		})
+	})
+	if confirm == nil {
+		t.Fatal("the Validate dialog has no Validate button")
+	}
+	serialized(func() { test.Tap(confirm) })
+	waitFor(t, "the validation", 60*time.Second, func() bool { return onUI(func() bool { return v.sig.Validation != nil && u.cancel == nil }) })
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Cohort cohort.csv: "+strconv.Itoa(k)+" of "+strconv.Itoa(k)+" signature genes found") || !strings.Contains(m, "training data itself") || !strings.Contains(m, "AUC") {
+		t.Errorf("after the validation the metrics say %q", m)
+	}
+	if rows := onUI(v.cohortTable.Rows); len(rows) != len(ds.Samples) {
+		t.Errorf("%d predictions for %d samples", len(rows), len(ds.Samples))
+	}
+	serialized(func() { v.show.SetSelected("cohort ROC") })
+	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
+		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)
+	}
+	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 3 {
+		t.Errorf("tables offered %q", opts)
+	}
+	var report bytes.Buffer
+	size, _ := plots.NewExportOptions(16, 10, "cm", 96)
+	if err := plots.ReportWith(&report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>Validation</h2>") {
+		t.Errorf("the report: %v, Validation section %v", err, strings.Contains(report.String(), "<h2>Validation</h2>"))
 	}
 	serialized(func() { v.perms.SetText("4"); test.Tap(v.permBtn) })
 	waitFor(t, "the permutation test", 120*time.Second, func() bool {

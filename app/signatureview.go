@@ -46,13 +46,32 @@ type signatureView struct {
 	figure     plots.Figure       // on screen, for export
 	classifs   []string           // select index -> classifier name
 	result     *experiment.Result // the run sig was built from
+	// the validation on another cohort: its form, figures and tables
+	form        *cohortForm
+	valFigs     []plots.Figure
+	cohortTable *widgets.StringTable
+	matchTable  *widgets.StringTable
+	tables      *widget.Select // which table shows: tableShows
+	tableStack  []fyne.CanvasObject
+}
+
+// tableShows are the tables the tab can show: the signature's genes, and after a
+// validation the cohort's predictions and how each gene was matched.
+var tableShows = []string{"signature genes", "cohort predictions", "cohort genes matched"}
+
+// cohortShow is how the figure choice names a validation figure.
+func cohortShow(f plots.Figure) string {
+	if strings.Contains(f.Name, "heatmap") {
+		return "cohort heatmap"
+	}
+	return "cohort ROC"
 }
 
 // signatureShows are the figures the tab can show, in plots.SignatureFigures' order.
 var signatureShows = []string{"ROC curves", "heatmap", "genes by class"}
 
 func newSignatureView(u *UI) *signatureView {
-	v := &signatureView{u: u, table: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
+	v := &signatureView{u: u, table: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
 		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
 	v.method = widget.NewSelect(nil, nil)
@@ -68,14 +87,23 @@ func newSignatureView(u *UI) *signatureView {
 	v.show = widget.NewSelect(signatureShows, func(string) { v.draw() })
 	v.show.SetSelectedIndex(0)
 	save := widget.NewButtonWithIcon("Save model...", theme.DocumentSaveIcon(), v.saveModel)
+	validate := widget.NewButtonWithIcon("Validate on another cohort...", theme.FolderOpenIcon(), v.showValidate)
 	// rows short enough for a laptop's result pane (about 850 points at 1366 x 768)
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
 		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
-		container.NewHBox(save, u.tableActions(v.table, 0, "signature")),
+		container.NewHBox(save, validate),
 		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
 			widget.NewLabel("show"), v.show))
-	split := container.NewHSplit(v.table.Table, v.chart)
+	v.tableStack = []fyne.CanvasObject{
+		container.NewBorder(u.tableActions(v.table, 0, "signature"), nil, nil, nil, v.table.Table),
+		container.NewBorder(u.tableActions(v.cohortTable, -1, "cohort-predictions"), nil, nil, nil, v.cohortTable.Table),
+		container.NewBorder(u.tableActions(v.matchTable, 0, "cohort-genes"), nil, nil, nil, v.matchTable.Table)}
+	v.tables = widget.NewSelect(tableShows[:1], func(string) { v.showTable() })
+	v.tables.SetSelectedIndex(0)
+	left := container.NewBorder(container.NewHBox(widget.NewLabel("table"), v.tables), nil, nil, nil, container.NewStack(v.tableStack...))
+	v.showTable()
+	split := container.NewHSplit(left, v.chart)
 	split.Offset = 0.42
 	v.content = container.NewBorder(container.NewVBox(choice, v.metrics), nil, nil, nil, split)
 	return v
@@ -84,7 +112,10 @@ func newSignatureView(u *UI) *signatureView {
 // setResult offers res's methods, accuracy ks, classifiers and classes, the advice
 // preselected.
 func (v *signatureView) setResult(res *experiment.Result) {
-	v.sig, v.figs, v.figure = nil, nil, plots.Figure{}
+	v.sig, v.figs, v.figure, v.valFigs = nil, nil, plots.Figure{}, nil
+	v.cohortTable.SetRows([]string{"sample"}, nil, 100)
+	v.matchTable.SetRows([]string{"gene"}, nil, 100)
+	v.showOptions()
 	v.chart.SetRender(nil)
 	v.table.SetRows([]string{"gene"}, nil, 100)
 	var methods, ks, cls []string
@@ -159,7 +190,8 @@ func (v *signatureView) compute() {
 
 // setSignature shows sig: its genes, its metrics and the figure chosen.
 func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
-	v.sig, v.figs = sig, figs
+	v.sig, v.figs, v.valFigs = sig, figs, nil
+	v.showOptions()
 	t := sig.GeneTable()
 	v.table.SetRows(t[0], t[1:], 110, 80, 70, 70, 80, 70, 80, 80, 80, 200)
 	v.showMetrics()
@@ -178,18 +210,54 @@ func (v *signatureView) showMetrics() {
 	if sig.Perm != nil {
 		s += fmt.Sprintf(" Permutation test: p = %.3g (%d permutations).", sig.Perm.P, len(sig.Perm.AUCs))
 	}
+	if sig.Validation != nil {
+		s += validationText(sig.Validation)
+	}
 	v.metrics.SetText(s)
+}
+
+// showOptions offers the figures and tables there are: the signature's, and a
+// validation's after one.
+func (v *signatureView) showOptions() {
+	shows, tables := slices.Clone(signatureShows), tableShows[:1]
+	for _, f := range v.valFigs {
+		shows = append(shows, cohortShow(f))
+	}
+	if v.sig != nil && v.sig.Validation != nil {
+		tables = tableShows
+	}
+	v.show.Options, v.tables.Options = shows, tables
+	if v.show.SelectedIndex() < 0 {
+		v.show.SetSelectedIndex(0)
+	}
+	if v.tables.SelectedIndex() < 0 {
+		v.tables.SetSelectedIndex(0)
+	}
+	v.show.Refresh()
+	v.tables.Refresh()
+}
+
+// showTable shows the table chosen.
+func (v *signatureView) showTable() {
+	for i, t := range v.tableStack {
+		if i == v.tables.SelectedIndex() {
+			t.Show()
+		} else {
+			t.Hide()
+		}
+	}
 }
 
 // draw shows the figure chosen.
 func (v *signatureView) draw() {
 	i := v.show.SelectedIndex()
-	if v.sig == nil || i < 0 || i >= len(v.figs) {
+	all := append(slices.Clone(v.figs), v.valFigs...)
+	if v.sig == nil || i < 0 || i >= len(all) {
 		return
 	}
-	v.figure = v.figs[i]
+	v.figure = all[i]
 	v.chart.SetMinSize(widgets.DefaultChartMin)
-	if i == 1 { // the heatmap: a row a gene
+	if strings.Contains(v.figure.Name, "heatmap") { // a row a gene
 		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
 	}
 	v.chart.SetRender(renderer(v.figure))

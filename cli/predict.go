@@ -67,6 +67,10 @@ func predictCommand(c *call) error {
 		return err
 	}
 	for _, n := range v.Notes {
+		if w, ok := strings.CutPrefix(n, "warning: "); ok {
+			fmt.Fprintf(c.errw, "steadfast predict: warning: %s\n", w)
+			continue
+		}
 		c.note("%s", n)
 	}
 	if len(v.Samples) == 0 {

@@ -109,6 +109,41 @@ func TestSignatureCommand(t *testing.T) {
 	if g := readCSV(t, filepath.Join(dir, "f5", "signature.csv")); len(g) != 6 {
 		t.Errorf("--k 5 gave %d genes", len(g)-1)
 	}
+	// steadfast predict: the model applied to a cohort (here Colon itself, so it is
+	// warned of as the training data); predictions.csv to standard output, or the files
+	// and figures into a folder; a damaged model and a bad class map refused
+	model := filepath.Join(sig, "model.json")
+	code, out, errw = cmd("predict", "--model", model, "--data", colon)
+	if code != 0 || !strings.HasPrefix(out, "sample,true_class,predicted_class,decision_value,score_tumor,score_normal,in_metrics,model_sha256,cohort_sha256\n") ||
+		strings.Count(out, "\n") != 63 || !strings.Contains(errw, "steadfast predict: warning: this cohort is the model's training data itself") || !strings.Contains(errw, "accuracy") {
+		t.Errorf("predict: exit %d, %d lines, stderr %q", code, strings.Count(out, "\n"), errw)
+	}
+	val := filepath.Join(dir, "val")
+	if code, _, errw := cmd("predict", "--model", model, "--data", colon, "-o", val, "--standardize"); code != 0 {
+		t.Fatalf("predict -o: %s", errw)
+	}
+	for _, f := range []string{"predictions.csv", "genes.csv", "metrics.csv", "validation-roc.png", "validation-roc.pdf", "validation-roc.csv", "validation-heatmap.svg"} {
+		if st, err := os.Stat(filepath.Join(val, f)); err != nil || st.Size() < 100 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	vm := map[string][]string{}
+	for _, r := range readCSV(t, filepath.Join(val, "metrics.csv"))[1:] {
+		vm[r[0]] = r[1:]
+	}
+	if vm["scaling"][0] != "standardised within the cohort" || vm["model_sha256"][0] != m.SHA256 || vm["samples_in_metrics"][0] != "62" {
+		t.Errorf("metrics.csv %v", vm)
+	}
+	bad, _ := os.ReadFile(model)
+	bad = bytes.Replace(bad, []byte(`"neighbours"`), []byte(`"neighbourz"`), 1)
+	bad = bytes.Replace(bad, []byte(`"classifier": "svm"`), []byte(`"classifier": "3nn"`), 1)
+	os.WriteFile(filepath.Join(dir, "bad.json"), bad, 0o644)
+	if code, _, errw := cmd("predict", "--model", filepath.Join(dir, "bad.json"), "--data", colon); code != 2 || !strings.Contains(errw, "damaged or edited") {
+		t.Errorf("an edited model: exit %d, %q", code, errw)
+	}
+	if code, _, errw := cmd("predict", "--model", model, "--data", colon, "--map", "tumour"); code != 2 || !strings.Contains(errw, "COHORT_CLASS=MODEL_CLASS") {
+		t.Errorf("a bad map: exit %d, %q", code, errw)
+	}
 	mine := filepath.Join(dir, "mine")
 	os.MkdirAll(mine, 0o755)
 	os.WriteFile(filepath.Join(mine, "thesis.docx"), []byte("x"), 0o644)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
+	"steadfast/compute/signature"
 	"steadfast/compute/study"
 )
 
@@ -258,6 +260,64 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	return b.String()
 }
 
+// ValidationParagraph describes the locked model's validation on an independent cohort:
+// the cohort and both files' digests, how genes were matched and the values scaled,
+// what was left out, and the measures with the AUC's DeLong interval.
+func ValidationParagraph(v *signature.Validation) string {
+	m := v.Model
+	var b strings.Builder
+	fmt.Fprintf(&b, "The locked model (SHA-256 %s) was applied unchanged to an independent cohort, %s (file SHA-256 %s). ", m.SHA256, v.Cohort, v.SHA256)
+	byID, bySym := 0, 0
+	for _, mt := range v.Matches {
+		switch mt.By {
+		case "id":
+			byID++
+		case "symbol":
+			bySym++
+		}
+	}
+	fmt.Fprintf(&b, "Of its %d genes, %d were found by feature id and %d by gene symbol", len(m.Genes), byID, bySym)
+	if miss := len(m.Genes) - byID - bySym; miss > 0 {
+		what := "their terms taken at the training mean"
+		if m.W == nil {
+			what = "distances measured on the genes present"
+		}
+		fmt.Fprintf(&b, "; %d were missing (%s)", miss, what)
+	}
+	b.WriteString(". ")
+	if v.Options.Standardize {
+		b.WriteString("Each gene was standardised within the cohort and put on the training scale before the model was applied (for a different platform or batch); the cohort's own level of each gene was therefore not used. ")
+	} else {
+		b.WriteString("The cohort's values were preprocessed and scaled as the training data were, with the training means and standard deviations. ")
+	}
+	fmt.Fprintf(&b, "%d samples were predicted", len(v.Samples))
+	if len(v.Skipped) > 0 {
+		fmt.Fprintf(&b, " (%d left out for missing values)", len(v.Skipped))
+	}
+	mt := v.Metrics
+	if mt == nil {
+		b.WriteString("; the cohort gives no class the model knows, so only predictions are reported.")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "; on the %d of a class the model knows, accuracy was %.3f and balanced accuracy %.3f", mt.N, mt.Accuracy, mt.Balanced)
+	if p := v.Positive(); p >= 0 && !math.IsNaN(mt.Sensitivity) {
+		fmt.Fprintf(&b, ", sensitivity %.3f and specificity %.3f (%s positive)", mt.Sensitivity, mt.Specificity, m.Classes[p])
+	}
+	switch {
+	case mt.NoAUCNote != "":
+		b.WriteString("; " + mt.NoAUCNote + ".")
+	case v.Positive() >= 0:
+		fmt.Fprintf(&b, ", and the AUC %.3f with DeLong's 95%% confidence interval %.3f-%.3f", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
+		if m.CV != nil {
+			fmt.Fprintf(&b, ", against a cross-validated AUC of %.3f", m.CV.MeanAUC)
+		}
+		b.WriteString(".")
+	default:
+		fmt.Fprintf(&b, ", and the mean one-vs-rest AUC %.3f.", mt.MeanAUC)
+	}
+	return b.String()
+}
+
 // ReportWith is Report with a Signature section for sig (none when nil): its methods
 // paragraph, its measures, its ROC and heatmap figures and its genes.
 func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o ExportOptions) error {
@@ -291,6 +351,21 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 50)
 		sigPara = SignatureParagraph(res, sig)
 	}
+	var valFigs []reportFigure
+	var valTable reportTable
+	valPara := ""
+	if sig != nil && sig.Validation != nil {
+		v := sig.Validation
+		for _, f := range ValidationFigures(v) {
+			svg, err := svgOf(f, o)
+			if err != nil {
+				return fmt.Errorf("%s: %v", f.Name, err)
+			}
+			valFigs = append(valFigs, reportFigure{PlainText(f.Title), svg})
+		}
+		valPara = ValidationParagraph(v)
+		valTable = tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort", Table: study.PredictionTable(v)}, 50)
+	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
 	var classes []string
@@ -302,6 +377,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
 		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable,
+		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable,
 	})
 }
 
@@ -364,6 +440,10 @@ svg{max-width:100%;height:auto}
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
 {{end}}{{template "table" .SigTable}}
+{{end}}{{if .Val}}<h2>Validation</h2>
+<p class="para">{{.ValParagraph}}</p>
+{{range .ValFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
+{{end}}{{template "table" .ValTable}}
 {{end}}<h2>Configuration</h2>
 <pre>{{.Config}}</pre>
 </body></html>

@@ -147,6 +147,16 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 		}
 	}
 	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 30), 7.5)
+	if v := sig.Validation; v != nil {
+		p.text("Validation", 12, true)
+		p.text(ValidationParagraph(v), 10, false)
+		for _, f := range ValidationFigures(v) {
+			if err := p.figure(f); err != nil {
+				return fmt.Errorf("%s: %v", f.Name, err)
+			}
+		}
+		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort", Table: study.PredictionTable(v)}, 30), 7.5)
+	}
 	return nil
 }
 

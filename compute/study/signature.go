@@ -34,6 +34,8 @@ type Signature struct {
 	Values  [][]float64
 	// Perm is the permutation test, when one was run (see Permute).
 	Perm *Permutations
+	// Validation is the model applied to an independent cohort, when it was (Validate).
+	Validation *signature.Validation
 }
 
 // GeneLabels are the genes' names with their symbols when known: "1007_s_at (DDR1)".

@@ -139,6 +139,9 @@ func sameData(m *signature.Model, raw *dataset.Dataset) string {
 			shared = append(shared, s)
 		}
 	}
+	if len(shared) == len(raw.Samples) {
+		return fmt.Sprintf("warning: all %d of the cohort's samples have the names of samples the model was trained on: if this is the training data itself, it is not an independent cohort, and its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", len(shared))
+	}
 	if len(shared) > 0 {
 		return fmt.Sprintf("warning: %d of the cohort's %d samples have the names of samples the model was trained on (%s): if they are the same samples, the cohort is not independent",
 			len(shared), len(raw.Samples), listSome(shared, 5))

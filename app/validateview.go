@@ -1,0 +1,193 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+	"steadfast/plots"
+)
+
+// cohortForm is the Validate dialog's fields.
+type cohortForm struct {
+	path, class, symbols, mapping *widget.Entry
+	standardize, accept, log2     *widget.Check
+}
+
+// options reads the form: the cohort's reading options, the extra log2 and how the
+// model is applied.
+func (f *cohortForm) options() (string, study.CohortOptions, error) {
+	path := strings.TrimSpace(f.path.Text)
+	if path == "" {
+		return "", study.CohortOptions{}, fmt.Errorf("give the cohort's data file")
+	}
+	m := map[string]string{}
+	for _, pair := range strings.Split(f.mapping.Text, ",") {
+		if strings.TrimSpace(pair) == "" {
+			continue
+		}
+		from, to, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(from) == "" || strings.TrimSpace(to) == "" {
+			return "", study.CohortOptions{}, fmt.Errorf("class map %q: write COHORT CLASS=MODEL CLASS, pairs separated by commas (tumour=tumor, healthy=normal)", strings.TrimSpace(pair))
+		}
+		m[strings.TrimSpace(from)] = strings.TrimSpace(to)
+	}
+	return path, study.CohortOptions{
+		Read: dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text)},
+		Log2: f.log2.Checked,
+		Apply: signature.ApplyOptions{Standardize: f.standardize.Checked, AcceptMissing: f.accept.Checked, Map: m},
+	}, nil
+}
+
+// showValidate asks for an independent cohort and how to apply the signature's model
+// to it, then validates in the background.
+func (v *signatureView) showValidate() {
+	if v.sig == nil {
+		v.u.showError(fmt.Errorf("build the signature first (Build signature); its locked model is what is validated"))
+		return
+	}
+	f := v.form
+	if f == nil {
+		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(),
+			standardize: widget.NewCheck("standardise each gene within the cohort (another platform or batch)", nil),
+			accept:      widget.NewCheck("predict although some signature genes are missing (said in the results)", nil),
+			log2:        widget.NewCheck("log2 the cohort first (the model's data were logged before reading, the cohort's are not)", nil)}
+		f.path.SetPlaceHolder("the second cohort's file: CSV/TSV, GCT, XLSX, ARFF or GEO series matrix")
+		f.class.SetPlaceHolder("detected (a column or row named class, a GEO characteristic); none: predictions only")
+		f.symbols.SetPlaceHolder("optional: the cohort platform's annotation, to match genes by symbol")
+		f.mapping.SetPlaceHolder("optional: tumour=tumor, healthy=normal")
+		v.form = f
+	}
+	model := v.sig.Model
+	note := fmt.Sprintf("The locked model (%d genes, %s) is applied as trained: the cohort's values %s, scaled with the training means and sds unless standardised within the cohort. Genes are matched by id, else by gene symbol.",
+		len(model.Genes), experiment.ClassifierLabel(model.Classifier), prepText(model.Prep))
+	label := widget.NewLabel(note)
+	label.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(
+		widget.NewFormItem("Cohort", container.NewBorder(nil, nil, nil, v.u.browseButton(f.path, dataExtensions), f.path)),
+		widget.NewFormItem("Class", f.class),
+		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, v.u.browseButton(f.symbols, dataExtensions), f.symbols)),
+		widget.NewFormItem("Class map", f.mapping))
+	content := container.NewVBox(label, form, f.standardize, f.accept, f.log2)
+	v.u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 460), f.path, func() {
+		path, o, err := f.options()
+		if err != nil {
+			v.u.showError(err)
+			return
+		}
+		v.validate(path, o)
+	})
+}
+
+// prepText says how the model preprocesses values.
+func prepText(p dataset.Prep) string {
+	switch {
+	case p.LogCPM:
+		return "turned into log-CPM"
+	case p.Log2:
+		return "log2-transformed"
+	}
+	return "taken as they are (not logged)"
+}
+
+// validate applies the signature's model to the cohort at path in the background and
+// shows the result.
+func (v *signatureView) validate(path string, o study.CohortOptions) {
+	sig := v.sig
+	v.u.startTask("Validation", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		report(experiment.Progress{Total: 1, Stage: "validation"})
+		val, err := study.Validate(sig.Model, path, o)
+		if err != nil {
+			return nil, err
+		}
+		if len(val.Samples) == 0 {
+			return nil, fmt.Errorf("%s: no sample could be predicted (each lacks a value of a signature gene)", val.Cohort)
+		}
+		figs := plots.ValidationFigures(val)
+		return func() {
+			if v.sig != sig {
+				return // another signature since
+			}
+			sig.Validation = val
+			v.setValidation(val, figs)
+		}, nil
+	})
+}
+
+// setValidation shows a validation: its predictions and gene matching in the cohort
+// tables, its metrics and notes, its figures in the figure choice.
+func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Figure) {
+	v.valFigs = figs
+	t := study.PredictionTable(val)
+	v.cohortTable.SetRows(t[0], t[1:], 110, 90, 90, 90)
+	m := study.MatchTable(val)
+	v.matchTable.SetRows(m[0], m[1:], 110, 80, 80, 220)
+	v.showOptions()
+	v.tables.SetSelected(tableShows[1])
+	if len(figs) > 0 {
+		v.show.SetSelected(cohortShow(figs[0]))
+	}
+	v.showMetrics()
+}
+
+// validationText says what a validation found, for the metrics label.
+func validationText(val *signature.Validation) string {
+	m := val.Model
+	s := fmt.Sprintf(" Cohort %s: %d of %d signature genes found (%s); %d samples predicted", val.Cohort, val.Found(), len(m.Genes), matchCounts(val), len(val.Samples))
+	if val.Options.Standardize {
+		s += ", each gene standardised within the cohort"
+	}
+	mt := val.Metrics
+	if mt == nil {
+		return s + "; no sample has a class the model knows: predictions only." + notesText(val)
+	}
+	s += fmt.Sprintf("; on the %d with a class the model knows: accuracy %.3f, balanced accuracy %.3f", mt.N, mt.Accuracy, mt.Balanced)
+	if p := val.Positive(); p >= 0 && !math.IsNaN(mt.Sensitivity) {
+		s += fmt.Sprintf(", sensitivity %.3f, specificity %.3f", mt.Sensitivity, mt.Specificity)
+	}
+	switch {
+	case mt.NoAUCNote != "":
+		s += "; " + mt.NoAUCNote
+	case val.Positive() >= 0:
+		s += fmt.Sprintf(", AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
+	default:
+		s += fmt.Sprintf(", mean one-vs-rest AUC %.3f", mt.MeanAUC)
+	}
+	return s + "." + notesText(val)
+}
+
+// matchCounts is "8 by id, 2 by symbol, 1 missing".
+func matchCounts(val *signature.Validation) string {
+	n := map[string]int{}
+	for _, mt := range val.Matches {
+		n[mt.By]++
+	}
+	var parts []string
+	for _, by := range []string{"id", "symbol"} {
+		if n[by] > 0 {
+			parts = append(parts, fmt.Sprintf("%d by %s", n[by], by))
+		}
+	}
+	if n[""] > 0 {
+		parts = append(parts, fmt.Sprintf("%d missing", n[""]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// notesText is the validation's notes, one sentence each.
+func notesText(val *signature.Validation) string {
+	var s string
+	for _, n := range val.Notes {
+		s += " Note: " + strings.TrimSuffix(n, ".") + "."
+	}
+	return s
+}

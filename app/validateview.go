@@ -42,8 +42,8 @@ func (f *cohortForm) options() (string, study.CohortOptions, error) {
 		m[strings.TrimSpace(from)] = strings.TrimSpace(to)
 	}
 	return path, study.CohortOptions{
-		Read: dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text)},
-		Log2: f.log2.Checked,
+		Read:  dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text)},
+		Log2:  f.log2.Checked,
 		Apply: signature.ApplyOptions{Standardize: f.standardize.Checked, AcceptMissing: f.accept.Checked, Map: m},
 	}, nil
 }

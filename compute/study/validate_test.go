@@ -89,13 +89,13 @@ func newColonSplit(t *testing.T, symbols bool) *colonSplit {
 
 // cohortFile describes a cohort file to write from raw Colon.
 type cohortFile struct {
-	samples   []int                     // raw samples, in this order
-	features  []int                     // raw features, in this order (nil: all, in order)
-	id        func(j int) string        // feature j's id in the file (nil: its own)
-	class     func(i int) string        // sample i's class (nil: its own)
-	value     func(i, j int) string     // a cell's text (nil: the value exactly)
-	noClass   bool                      // no class column
-	asColumns bool                      // samples as columns
+	samples   []int                        // raw samples, in this order
+	features  []int                        // raw features, in this order (nil: all, in order)
+	id        func(j int) string           // feature j's id in the file (nil: its own)
+	class     func(i int) string           // sample i's class (nil: its own)
+	value     func(i, j int) string        // a cell's text (nil: the value exactly)
+	noClass   bool                         // no class column
+	asColumns bool                         // samples as columns
 	extra     func(i int) (string, string) // an extra probe: its id and value (nil: none)
 }
 
@@ -355,7 +355,9 @@ func TestValidationBadInput(t *testing.T) {
 		}
 		some := append(slices.Clone(s.cohort[:20]), train[:3]...)
 		v = s.validate(t, s.write(t, dir, "some.csv", cohortFile{samples: some}), CohortOptions{})
-		if !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "3 of the cohort's 23 samples have the names of samples the model was trained on") }) {
+		if !slices.ContainsFunc(v.Notes, func(n string) bool {
+			return strings.Contains(n, "3 of the cohort's 23 samples have the names of samples the model was trained on")
+		}) {
 			t.Errorf("three training samples in the cohort, notes %q", v.Notes)
 		}
 		if slices.ContainsFunc(good.Notes, func(n string) bool { return strings.Contains(n, "warning") }) {

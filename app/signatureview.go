@@ -101,7 +101,7 @@ func newSignatureView(u *UI) *signatureView {
 		container.NewBorder(u.tableActions(v.matchTable, 0, "cohort-genes"), nil, nil, nil, v.matchTable.Table)}
 	v.tables = widget.NewSelect(tableShows[:1], func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
-	left := container.NewBorder(container.NewHBox(widget.NewLabel("table"), v.tables), nil, nil, nil, container.NewStack(v.tableStack...))
+	left := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
 	v.showTable()
 	split := container.NewHSplit(left, v.chart)
 	split.Offset = 0.42

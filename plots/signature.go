@@ -74,11 +74,11 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 		diag.Color, diag.Dashes = color.Gray{0x80}, []vg.Length{vg.Points(3), vg.Points(3)}
 		l.addTo(p)
 		p.Add(diag)
-		p.Legend.Add(fmt.Sprintf("mean of %d repetitions: AUC %.3f (range %.3f-%.3f)", len(est.AUCs), est.MeanAUC, est.MinAUC, est.MaxAUC), ml)
+		p.Legend.Add(fmt.Sprintf("mean of %d repetitions: AUC %.3f (%.3f-%.3f)", len(est.AUCs), est.MeanAUC, est.MinAUC, est.MaxAUC), ml)
 		p.Legend.Add("range of the repetitions", swatch{tint(c, 0.18)})
 		rep := "each repetition"
 		if !math.IsNaN(first.Low) {
-			rep += fmt.Sprintf("; the first: AUC %.3f, DeLong 95%% CI %.3f-%.3f", first.AUC, first.Low, first.High)
+			rep += fmt.Sprintf("; 1st: AUC %.3f (95%% CI %.3f-%.3f)", first.AUC, first.Low, first.High)
 		}
 		if len(est.Curves) > 0 {
 			grey, _ := plotter.NewLine(plotter.XYs{{}, {X: 1, Y: 1}})

@@ -28,7 +28,7 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 	}
 	var curves []named
 	if p := v.Positive(); p >= 0 {
-		curves = append(curves, named{"cohort, " + m.Classes[p] + " positive", mt.Curve, mt.AUC})
+		curves = append(curves, named{"cohort", mt.Curve, mt.AUC})
 	} else {
 		for c, cv := range mt.Curves {
 			if cv != nil {
@@ -67,9 +67,9 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 			}
 			line.Color, line.Width, line.Dashes = color.Gray{0x50}, vg.Points(1.2), []vg.Length{vg.Points(5), vg.Points(2)}
 			p.Add(line)
-			leg := fmt.Sprintf("cross-validated (mean of %d repetitions): AUC %.3f (range %.3f-%.3f)", cv.Repetitions, cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
+			leg := fmt.Sprintf("cross-validated (%d repetitions): AUC %.3f (%.3f-%.3f)", cv.Repetitions, cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
 			if len(m.Classes) > 2 {
-				leg = fmt.Sprintf("cross-validated, %s vs rest (mean of %d repetitions); mean one-vs-rest AUC %.3f", m.Classes[0], cv.Repetitions, cv.MeanAUC)
+				leg = fmt.Sprintf("cross-validated, %s vs rest: mean AUC %.3f", m.Classes[0], cv.MeanAUC)
 			}
 			p.Legend.Add(leg, line)
 		}
@@ -84,9 +84,9 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 			}
 			line.Color, line.Width = palette[i%len(palette)], vg.Points(2)
 			p.Add(line)
-			leg := fmt.Sprintf("%s (%d samples): AUC %.3f", c.name, mt.N, c.auc.AUC)
+			leg := fmt.Sprintf("%s (n = %d): AUC %.3f", c.name, mt.N, c.auc.AUC)
 			if !math.IsNaN(c.auc.Low) {
-				leg += fmt.Sprintf(", DeLong 95%% CI %.3f-%.3f", c.auc.Low, c.auc.High)
+				leg += fmt.Sprintf(", 95%% CI %.3f-%.3f", c.auc.Low, c.auc.High)
 			}
 			p.Legend.Add(leg, line)
 		}
@@ -94,6 +94,15 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 		return p, nil
 	}
 	return f
+}
+
+// validationTitle names the cohort, the scaling and the positive class.
+func validationTitle(v *signature.Validation, scaling string) string {
+	pos := ""
+	if p := v.Positive(); p >= 0 {
+		pos = ", " + v.Model.Classes[p] + " positive"
+	}
+	return fmt.Sprintf("%s: the locked signature on an independent cohort (%s%s)", v.Cohort, scaling, pos)
 }
 
 // ValidationFigures are a validation's figures: its ROC curve (when the cohort has
@@ -106,7 +115,7 @@ func ValidationFigures(v *signature.Validation) []Figure {
 		scaling = "standardised within the cohort"
 	}
 	if mt := v.Metrics; mt != nil && (mt.Curve != nil || mt.Curves != nil) {
-		figs = append(figs, ValidationROC(v, fmt.Sprintf("%s: the locked signature on an independent cohort (%s)", v.Cohort, scaling)))
+		figs = append(figs, ValidationROC(v, validationTitle(v, scaling)))
 	}
 	if len(v.Samples) >= 2 && len(v.Values) >= 2 {
 		var classes []string

@@ -69,7 +69,7 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 			p.Add(line)
 			leg := fmt.Sprintf("cross-validated (%d repetitions): AUC %.3f (%.3f-%.3f)", cv.Repetitions, cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
 			if len(m.Classes) > 2 {
-				leg = fmt.Sprintf("cross-validated, %s vs rest: mean AUC %.3f", m.Classes[0], cv.MeanAUC)
+				leg = fmt.Sprintf("cross-validated (%s vs rest drawn): mean AUC %.3f", m.Classes[0], cv.MeanAUC)
 			}
 			p.Legend.Add(leg, line)
 		}

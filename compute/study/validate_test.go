@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/classify"
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
@@ -30,6 +33,11 @@ type colonSplit struct {
 }
 
 func newColonSplit(t *testing.T, symbols bool) *colonSplit {
+	return newColonSplitWith(t, symbols, "svm")
+}
+
+// newColonSplitWith is newColonSplit with the classifier cl locked.
+func newColonSplitWith(t *testing.T, symbols bool, cl string) *colonSplit {
 	t.Helper()
 	raw, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{})
 	if err != nil {
@@ -67,12 +75,12 @@ func newColonSplit(t *testing.T, symbols bool) *colonSplit {
 		t.Fatal(err)
 	}
 	cfg := experiment.DefaultConfig()
-	cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers, cfg.Prep = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}, prep
+	cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers, cfg.Prep = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{cl}, prep
 	res, err := Run(context.Background(), cfg, s.train, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig, err := BuildSignature(context.Background(), res, s.train, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "tumor")
+	sig, err := BuildSignature(context.Background(), res, s.train, signature.Choice{Method: 0, K: 10, Classifier: cl}, "tumor")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,4 +495,108 @@ func readCSV(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// A k-NN model with a signature gene missing measures distances on the genes present:
+// its neighbour shares equal classify.KNN's fitted on the training samples' scaled
+// values without that gene, predicting the cohort's scaled values without it.
+func TestKNNWithAMissingGene(t *testing.T) {
+	s := newColonSplitWith(t, false, "3nn")
+	gene := slices.Index(s.raw.Features, s.model.Genes[2].ID)
+	var feats []int
+	for j := range s.raw.Features {
+		if j != gene {
+			feats = append(feats, j)
+		}
+	}
+	dir := t.TempDir()
+	v := s.validate(t, s.write(t, dir, "lack.csv", cohortFile{samples: s.cohort, features: feats}), CohortOptions{Apply: signature.ApplyOptions{AcceptMissing: true}})
+	if !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "distances are measured on the other genes") }) {
+		t.Errorf("notes %q", v.Notes)
+	}
+	// by hand: the cohort's log2 values z-scored with the training means and sds
+	keep := []int{0, 1, 3, 4, 5, 6, 7, 8, 9}
+	m := s.model
+	train := mat.NewDense(len(m.TrainX), len(keep), nil)
+	for i, r := range m.TrainX {
+		for jj, j := range keep {
+			train.Set(i, jj, r[j])
+		}
+	}
+	test := mat.NewDense(len(s.cohort), len(keep), nil)
+	for r, i := range s.cohort {
+		for jj, g := range keep {
+			x := math.Log2(math.Max(1, s.raw.X.At(i, slices.Index(s.raw.Features, m.Genes[g].ID))))
+			test.Set(r, jj, (x-m.Mean[g])*(1/m.SD[g]))
+		}
+	}
+	k := classify.KNN{K: 3}
+	k.Fit(train, m.TrainY, 2)
+	_, want := k.PredictScores(test)
+	for r := range s.cohort {
+		if !slices.Equal(want[r], v.Scores[r]) {
+			t.Fatalf("sample %s: shares %v, by hand %v", v.Samples[r], v.Scores[r], want[r])
+		}
+	}
+}
+
+// With more than two classes (SRBCT's four tumours, every other sample of each class
+// training an F-statistic signature at k = 10 with the linear SVM), each class gets its
+// one-vs-rest AUC and curve, their mean is the mean of those AUCs, the confusion matrix
+// counts every cohort sample once, and the ROC figure draws a curve a class.
+func TestValidationOfFourClasses(t *testing.T) {
+	raw, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "srbct.csv"), dataset.Options{})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	s := &colonSplit{raw: raw}
+	raw.Samples = nil
+	for i := range raw.Labels {
+		raw.Samples = append(raw.Samples, "srbct"+strconv.Itoa(i+1))
+	}
+	seen := map[int]int{}
+	var train []int
+	for i, l := range raw.Labels {
+		if seen[l]%2 == 0 {
+			train = append(train, i)
+		} else {
+			s.cohort = append(s.cohort, i)
+		}
+		seen[l]++
+	}
+	half := &dataset.Dataset{Name: "srbct-train", Features: raw.Features, Classes: raw.Classes}
+	half.X, half.Labels = dataset.SelectSamples(raw.X, raw.Labels, train)
+	ds, _, err := Prepare(half, dataset.Prep{DropConstant: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.model = sig.Model
+	v := s.validate(t, s.write(t, t.TempDir(), "cohort.csv", cohortFile{samples: s.cohort}), CohortOptions{})
+	mt := v.Metrics
+	if v.Positive() != -1 || len(mt.PerClass) != 4 || len(mt.Curves) != 4 {
+		t.Fatalf("positive %d, %d per-class AUCs, %d curves", v.Positive(), len(mt.PerClass), len(mt.Curves))
+	}
+	mean, n := 0.0, 0
+	for _, a := range mt.PerClass {
+		mean += a.AUC / 4
+	}
+	for _, row := range mt.Confusion {
+		for _, k := range row {
+			n += k
+		}
+	}
+	if math.Abs(mean-mt.MeanAUC) > 1e-15 || n != len(s.cohort) || mt.N != len(s.cohort) {
+		t.Errorf("mean AUC %v of %v; %d in the confusion matrix, %d in the metrics, %d samples", mt.MeanAUC, mt.PerClass, n, mt.N, len(s.cohort))
+	}
+	t.Logf("SRBCT cohort of %d: accuracy %.3f, mean one-vs-rest AUC %.3f", mt.N, mt.Accuracy, mt.MeanAUC)
 }

@@ -105,3 +105,7 @@ func (m *textMeter) add(file string, chunk []byte) error {
 	}
 	return nil
 }
+
+// DecompressLimit is the most decompressed text a gzip file may hold for the readers:
+// the smaller of MaxFileSize and what this machine's memory budget can read.
+func DecompressLimit() int64 { return decompressLimit() }

@@ -12,17 +12,18 @@ import (
 // dataFlags are the flags of the commands that analyse one data file.
 type dataFlags struct {
 	path, class, sheet  *string
-	symbols             *string
+	symbols, platform   *string
 	log2, drop, keepAll *bool
 	logCPM              *bool
 }
 
 func (c *call) dataFlags() dataFlags {
 	return dataFlags{
-		path:    c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not)"),
+		path:    c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
 		class:   c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
 		sheet:   c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
 		symbols: c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
+		platform: c.fs.String("platform", "", "the platform of a GEO series on several (--data GSE781 --platform GPL96)"),
 		log2:    c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
 		logCPM:  c.fs.Bool("log-cpm", false, "RNA-seq counts: log2 counts per million, log2((x + 0.5) / (library size + 1) 10^6)"),
 		drop:    c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
@@ -36,7 +37,10 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 	if *d.path == "" {
 		return nil, nil, fmt.Errorf("needs --data FILE")
 	}
-	ds, err := study.Open(*d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols}, dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM})
+	ctx, stop := interruptible()
+	defer stop()
+	ds, err := study.OpenContext(ctx, *d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform},
+		dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM}, c.downloadProgress())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -37,9 +37,9 @@ func mergeCommand(c *call) error {
 	if *data != "" {
 		cfg.DataPath = *data
 	}
-	ds, err := c.openData(cfg)
+	ds, err := c.openData(&cfg)
 	if err != nil {
-		if _, missing := os.Stat(cfg.DataPath); *data == "" && missing != nil {
+		if _, missing := os.Stat(cfg.DataPath); *data == "" && missing != nil && !study.IsAccession(cfg.DataPath) {
 			return fmt.Errorf("%v; the shards were run on %s: if the data moved, give the file with --data FILE", err, cfg.DataPath)
 		}
 		return err

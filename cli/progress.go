@@ -89,3 +89,34 @@ func percent(pr experiment.Progress) int {
 	}
 	return 100 * pr.Done / max(pr.Total, 1)
 }
+
+// downloadProgress prints a GEO download's progress on standard error: a line at every
+// tenth of a file (or every 5 s when its size is unknown), with the time left.
+func (c *call) downloadProgress() func(what string, done, total int64) {
+	var file string
+	var start, last time.Time
+	lastTenth := -1
+	return func(what string, done, total int64) {
+		now := time.Now()
+		if what != file {
+			file, start, last, lastTenth = what, now, time.Time{}, -1
+		}
+		mb := float64(done) / 1e6
+		switch {
+		case total > 0:
+			tenth := int(10 * done / total)
+			if tenth == lastTenth {
+				return
+			}
+			lastTenth = tenth
+			left := ""
+			if el := now.Sub(start); done > 0 && done < total && el > time.Second {
+				left = ", about " + text.Duration(time.Duration(float64(el)*float64(total-done)/float64(done))) + " left"
+			}
+			fmt.Fprintf(c.errw, "downloading %s from GEO: %.1f of %.1f MB (%d%%)%s\n", what, mb, float64(total)/1e6, 100*done/total, left)
+		case now.Sub(last) >= 5*time.Second:
+			last = now
+			fmt.Fprintf(c.errw, "downloading %s from GEO: %.1f MB\n", what, mb)
+		}
+	}
+}

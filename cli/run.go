@@ -110,7 +110,7 @@ func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Datas
 		cfg.DataPath = data
 	} else if cfg.DataPath == "" {
 		return cfg, nil, fmt.Errorf("%s names no data file (dataPath); add --data FILE", filepath.Base(cfgPath))
-	} else {
+	} else if !study.IsAccession(cfg.DataPath) {
 		cfg.DataPath = absIfExists(cfg.DataPath, filepath.Dir(cfgPath))
 	}
 	for _, p := range []*string{&cfg.Read.SymbolsPath, &cfg.Read.CLSPath} {
@@ -118,15 +118,15 @@ func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Datas
 			*p = absIfExists(*p, filepath.Dir(cfgPath))
 		}
 	}
-	ds, err := c.openData(cfg)
+	ds, err := c.openData(&cfg)
 	if err != nil {
-		if _, missing := os.Stat(cfg.DataPath); data == "" && missing != nil {
+		if _, missing := os.Stat(cfg.DataPath); data == "" && missing != nil && !study.IsAccession(cfg.DataPath) {
 			return cfg, nil, fmt.Errorf("%v; if the data moved, give the file with --data FILE", err)
 		}
 		return cfg, nil, err
 	}
 	for _, p := range []*string{&cfg.DataPath, &cfg.Read.SymbolsPath, &cfg.Read.CLSPath} {
-		if abs, err := filepath.Abs(*p); err == nil && *p != "" {
+		if abs, err := filepath.Abs(*p); err == nil && *p != "" && !study.IsAccession(*p) {
 			*p = abs
 		}
 	}
@@ -136,15 +136,23 @@ func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Datas
 	return cfg, ds, nil
 }
 
-// openData opens cfg's data file, noting what the reader assumed.
-func (c *call) openData(cfg experiment.Config) (*dataset.Dataset, error) {
-	ds, err := study.Open(cfg.DataPath, cfg.Read, cfg.Prep)
+// openData opens cfg's data (a file or a GEO accession), noting what the reader
+// assumed, warning when GEO's files changed since cfg recorded them, and recording them
+// in cfg.
+func (c *call) openData(cfg *experiment.Config) (*dataset.Dataset, error) {
+	ctx, stop := interruptible()
+	defer stop()
+	ds, err := study.OpenContext(ctx, cfg.DataPath, cfg.Read, cfg.Prep, c.downloadProgress())
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range ds.Notes {
 		c.note("%s", n)
 	}
+	for _, w := range study.SourceChanges(cfg.Source, ds.Source) {
+		fmt.Fprintf(c.errw, "steadfast %s: warning: %s\n", c.cmd.name, w)
+	}
+	cfg.Source = ds.Source
 	return ds, nil
 }
 

@@ -24,9 +24,27 @@ type Dataset struct {
 	// Accession and Platform are a GEO file's series or DataSet id (GSE781, GDS507)
 	// and its platform (GPL97); "" for other files.
 	Accession, Platform string
+	// Source is where the data were fetched from when they came from GEO by accession
+	// (nil for a file opened by hand).
+	Source *Source
 	// ClassChoices are the sample annotations the class could be taken from instead
 	// (a GEO series matrix's characteristics, a GCT 1.3 file's column metadata).
 	ClassChoices []ClassChoice
+}
+
+// Source records data fetched from GEO by accession: the accession, the platform, and
+// each file used (its path in GEO's layout) with its SHA-256, so a run can tell later
+// whether GEO's file changed.
+type Source struct {
+	Accession string       `json:"accession"`
+	Platform  string       `json:"platform,omitempty"`
+	Files     []SourceFile `json:"files"`
+}
+
+// SourceFile is one file of a Source.
+type SourceFile struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
 }
 
 // ClassChoice is one sample annotation the class could be taken from: its key (what
@@ -164,7 +182,7 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 			x.Set(i, jj, v)
 		}
 	}
-	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform}
+	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices}
 	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
 	for _, j := range keep {
 		out.Features = append(out.Features, d.Features[j])

@@ -53,6 +53,9 @@ type Options struct {
 	// splits the samples or a GCT's CLS file is taken when there is one, else every
 	// sample is unlabelled (class ""); samples whose class is missing keep class "".
 	Unlabelled bool `json:"unlabelled,omitempty"`
+	// Platform chooses the platform of a GEO series on several (GPL96), when the data
+	// are a GEO accession.
+	Platform string `json:"platform,omitempty"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and

@@ -79,6 +79,8 @@ type Config struct {
 	Version  int             `json:"version"`
 	DataPath string          `json:"dataPath,omitempty"` // for headless runs
 	Read     dataset.Options `json:"read"`
+	// Source records the GEO files the data were fetched from (DataPath an accession).
+	Source *dataset.Source `json:"source,omitempty"`
 	Prep     dataset.Prep    `json:"prep"`
 	ZScore   bool            `json:"zscore"` // z-score inside every training set
 	// TopVariance, when set, keeps the TopVariance features of largest variance in each

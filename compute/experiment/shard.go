@@ -64,10 +64,11 @@ func Units(cfg Config, ds *dataset.Dataset) int {
 }
 
 // ConfigHash is the SHA-256 (hex) of what in cfg decides the numbers: everything but
-// the paths of the data files (the data are hashed themselves, so a cluster node may
-// read them from elsewhere) and the number of workers (which never changes results).
+// the paths of the data files and the GEO files' record (the data are hashed
+// themselves, so a cluster node may read them from elsewhere) and the number of workers
+// (which never changes results).
 func ConfigHash(cfg Config) string {
-	cfg.DataPath, cfg.Read.CLSPath, cfg.Read.SymbolsPath, cfg.Workers = "", "", "", 0
+	cfg.DataPath, cfg.Read.CLSPath, cfg.Read.SymbolsPath, cfg.Workers, cfg.Source = "", "", "", 0, nil
 	b, _ := json.Marshal(cfg)
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])

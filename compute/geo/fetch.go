@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"steadfast/compute/dataset"
 )
 
 // Progress reports a download: bytes done of total (-1 when the server does not say)
@@ -62,6 +64,15 @@ type Fetched struct {
 	Files               []File
 	Notes               []string
 	Suppl               string // a series' supplementary files' address
+}
+
+// Source is what f used, as the data's record.
+func (f *Fetched) Source() *dataset.Source {
+	s := &dataset.Source{Accession: f.Accession, Platform: f.Platform}
+	for _, x := range f.Files {
+		s.Files = append(s.Files, dataset.SourceFile{Name: x.Name, SHA256: x.SHA256})
+	}
+	return s
 }
 
 // PlatformsError is a series on several platforms fetched without choosing one.

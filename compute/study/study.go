@@ -11,13 +11,20 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/geo"
 	"steadfast/compute/synth"
 )
 
-// Open reads the data file at path with the read options and preprocesses it (see
-// Prepare). What the reader or the preprocessing changed or assumed is in the notes.
+// Open reads the data at path (a file, or a GEO accession: see ReadData) with the read
+// options and preprocesses it (see Prepare). What the reader or the preprocessing
+// changed or assumed is in the notes.
 func Open(path string, read dataset.Options, prep dataset.Prep) (*dataset.Dataset, error) {
-	raw, err := dataset.ReadFile(path, read)
+	return OpenContext(context.Background(), path, read, prep, nil)
+}
+
+// OpenContext is Open with a context and the downloads' progress.
+func OpenContext(ctx context.Context, path string, read dataset.Options, prep dataset.Prep, progress geo.Progress) (*dataset.Dataset, error) {
+	raw, err := ReadData(ctx, path, read, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func newDataView(u *UI) *dataView {
 	v.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
 	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
 		if u.path != "" {
-			u.LoadFile(u.path, v.readOptions(u.readOpt.CLSPath))
+			u.LoadFile(u.path, u.rereadOptions())
 		}
 	})
 	prepChanged := func(bool) { u.applyPrep() }
@@ -74,6 +74,7 @@ func newDataView(u *UI) *dataView {
 		container.NewVBox(
 			container.NewHBox(
 				widget.NewButtonWithIcon("Open data...", theme.FolderOpenIcon(), u.ShowOpen),
+				widget.NewButtonWithIcon("GEO accession...", theme.DownloadIcon(), u.ShowOpenGEO),
 				widget.NewButtonWithIcon("Example", theme.HomeIcon(), u.openExample),
 			),
 			v.summary,

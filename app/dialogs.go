@@ -46,11 +46,19 @@ func (u *UI) ShowOpen() {
 	d = u.showConfirm("Open data", "Open", content, fyne.NewSize(640, 200), path, open)
 }
 
+// rereadOptions are the Data tab's reading options for the data open now, with what the
+// form does not show (the CLS file, a GEO series' platform).
+func (u *UI) rereadOptions() dataset.Options {
+	o := u.dataTab.readOptions(u.readOpt.CLSPath)
+	o.Platform = u.readOpt.Platform
+	return o
+}
+
 // openOptions are the reading options to open path with: the Data tab's for the file
 // open now, none for another (the last file's class, sheet and symbols are not its own).
 func (u *UI) openOptions(path string) dataset.Options {
 	if path == u.path {
-		return u.dataTab.readOptions(u.readOpt.CLSPath)
+		return u.rereadOptions()
 	}
 	return dataset.Options{}
 }
@@ -225,7 +233,7 @@ func (u *UI) OpenRun(path string) {
 	u.setTools(s.Tools)
 	u.unsaved = false
 	if s.Config.DataPath != "" {
-		if _, err := os.Stat(s.Config.DataPath); err == nil {
+		if _, err := os.Stat(s.Config.DataPath); err == nil || study.IsAccession(s.Config.DataPath) {
 			u.loadFile(s.Config.DataPath, s.Config.Read, false)
 		}
 	}

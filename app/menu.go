@@ -29,7 +29,7 @@ func (u *UI) recent() []string {
 
 // remember puts path first among the recent data files.
 func (u *UI) remember(path string) {
-	if abs, err := filepath.Abs(path); err == nil {
+	if abs, err := filepath.Abs(path); err == nil && !study.IsAccession(path) {
 		path = abs
 	}
 	list := slices.DeleteFunc(u.recent(), func(p string) bool { return p == path })
@@ -49,6 +49,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 	}
 	ctrl := fyne.KeyModifierShortcutDefault
 	open := short(fyne.NewMenuItem("Open data...", u.ShowOpen), fyne.KeyO, ctrl)
+	openGEO := fyne.NewMenuItem("Open GEO accession...", u.ShowOpenGEO)
 	recent := fyne.NewMenuItem("Open recent", nil)
 	var items []*fyne.MenuItem
 	for _, p := range u.recent() {
@@ -61,7 +62,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 	}
 	quit := short(fyne.NewMenuItem("Quit", u.Quit), fyne.KeyQ, ctrl)
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, recent, fyne.NewMenuItem("Example data", u.openExample),
+	file := fyne.NewMenu("File", open, openGEO, recent, fyne.NewMenuItem("Example data", u.openExample),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Open run...", u.ShowOpenRun), short(fyne.NewMenuItem("Save run...", u.ShowSaveRun), fyne.KeyS, ctrl),
 		fyne.NewMenuItemSeparator(),

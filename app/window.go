@@ -255,6 +255,10 @@ func (u *UI) LoadFile(path string, o dataset.Options) { u.loadFile(path, o, true
 // loadFile is LoadFile; advise false keeps the preprocessing on the form (a reopened
 // run's).
 func (u *UI) loadFile(path string, o dataset.Options, advise bool) {
+	if study.IsAccession(path) {
+		u.loadGEO(path, o, advise)
+		return
+	}
 	// the progress bar and Cancel belong to runs; a load only writes the status line
 	u.progress.Status.SetText("Reading " + filepath.Base(path) + "...")
 	u.loads++
@@ -270,25 +274,31 @@ func (u *UI) loadFile(path string, o dataset.Options, advise bool) {
 				u.showError(err)
 				return
 			}
-			restore := u.dataTab.snapshot(u.readOpt)
-			if advise && path != u.path {
-				u.dataTab.advise(ds)
-			}
-			u.dataTab.adopt(o)
-			if !u.setData(ds, path, o) {
-				restore()
-				u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
-				return
-			}
-			st := fmt.Sprintf("Read %s.", filepath.Base(path))
-			if u.protocol.fit.Visible() {
-				st += " The protocol does not suit these data: the Protocol tab offers a fix."
-			}
-			u.progress.Status.SetText(st)
-			u.remember(path)
-			log.Printf("loaded %s", path)
+			u.useLoaded(ds, path, o, advise)
 		})
 	}()
+}
+
+// useLoaded makes ds, read from path with o, the data (the previous kept when it cannot
+// be used), with the preprocessing advised for it when advise is set.
+func (u *UI) useLoaded(ds *dataset.Dataset, path string, o dataset.Options, advise bool) {
+	restore := u.dataTab.snapshot(u.readOpt)
+	if advise && path != u.path {
+		u.dataTab.advise(ds)
+	}
+	u.dataTab.adopt(o)
+	if !u.setData(ds, path, o) {
+		restore()
+		u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
+		return
+	}
+	st := fmt.Sprintf("Read %s.", ds.Name)
+	if u.protocol.fit.Visible() {
+		st += " The protocol does not suit these data: the Protocol tab offers a fix."
+	}
+	u.progress.Status.SetText(st)
+	u.remember(path)
+	log.Printf("loaded %s", path)
 }
 
 // setData makes ds the current data and shows its summary; data that preprocessing
@@ -372,6 +382,9 @@ func (u *UI) showSummary() {
 func (u *UI) Config() (experiment.Config, error) {
 	cfg := experiment.DefaultConfig()
 	cfg.DataPath, cfg.Read = u.path, u.readOpt
+	if u.raw != nil {
+		cfg.Source = u.raw.Source
+	}
 	err := u.dataTab.fill(&cfg)
 	if err != nil {
 		return cfg, err

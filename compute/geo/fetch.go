@@ -117,7 +117,7 @@ func (c *Client) Fetch(ctx context.Context, acc, platform string) (*Fetched, err
 		if err != nil {
 			return nil, c.explain(a, err)
 		}
-		f.Data = path
+		f.Data, f.Platform = path, platform // the reader checks the platform
 		return f, nil
 	}
 	f.Suppl = c.Base.String() + "/" + supplDir(a)

@@ -59,13 +59,16 @@ func ReadData(ctx context.Context, where string, o dataset.Options, progress geo
 		return nil, err
 	}
 	if f.Platform != "" && ds.Platform != "" && ds.Platform != f.Platform {
-		return nil, fmt.Errorf("%s: the series matrix is of %s, not %s", f.Accession, ds.Platform, f.Platform)
+		return nil, fmt.Errorf("%s is measured on %s, not %s: leave out the platform, or give %s", f.Accession, ds.Platform, f.Platform, ds.Platform)
 	}
 	ds.Name = f.Accession
 	if f.Platform != "" && f.Accession[:3] == "GSE" {
 		ds.Name += "-" + f.Platform
 	}
 	ds.Source = f.Source()
+	if ds.Source.Platform == "" {
+		ds.Source.Platform = ds.Platform
+	}
 	ds.Notes = append(append(notes, f.Notes...), ds.Notes...)
 	return ds, nil
 }

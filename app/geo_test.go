@@ -23,10 +23,10 @@ import (
 // platform's annotation joined.
 func TestOpenGEOAccession(t *testing.T) {
 	layout := map[string]string{
-		"/geo/datasets/GDSnnn/GDS507/soft/GDS507.soft.gz":                     "../compute/dataset/testdata/geo/GDS507.soft.gz",
+		"/geo/datasets/GDSnnn/GDS507/soft/GDS507.soft.gz":                    "../compute/dataset/testdata/geo/GDS507.soft.gz",
 		"/geo/series/GSEnnn/GSE781/matrix/GSE781-GPL96_series_matrix.txt.gz": "../compute/geo/testdata/GSE781-GPL96_series_matrix.txt.gz",
 		"/geo/series/GSEnnn/GSE781/matrix/GSE781-GPL97_series_matrix.txt.gz": "../compute/geo/testdata/GSE781-GPL97_series_matrix.txt.gz",
-		"/geo/platforms/GPLnnn/GPL97/annot/GPL97.annot.gz":                    "../compute/dataset/testdata/geo/GPL97.annot.gz",
+		"/geo/platforms/GPLnnn/GPL97/annot/GPL97.annot.gz":                   "../compute/dataset/testdata/geo/GPL97.annot.gz",
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/geo/series/GSEnnn/GSE781/matrix/" {

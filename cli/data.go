@@ -19,15 +19,15 @@ type dataFlags struct {
 
 func (c *call) dataFlags() dataFlags {
 	return dataFlags{
-		path:    c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
-		class:   c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
-		sheet:   c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
-		symbols: c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
+		path:     c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
+		class:    c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
+		sheet:    c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
+		symbols:  c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
 		platform: c.fs.String("platform", "", "the platform of a GEO series on several (--data GSE781 --platform GPL96)"),
-		log2:    c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
-		logCPM:  c.fs.Bool("log-cpm", false, "RNA-seq counts: log2 counts per million, log2((x + 0.5) / (library size + 1) 10^6)"),
-		drop:    c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
-		keepAll: c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
+		log2:     c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
+		logCPM:   c.fs.Bool("log-cpm", false, "RNA-seq counts: log2 counts per million, log2((x + 0.5) / (library size + 1) 10^6)"),
+		drop:     c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
+		keepAll:  c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
 	}
 }
 

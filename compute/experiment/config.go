@@ -81,8 +81,8 @@ type Config struct {
 	Read     dataset.Options `json:"read"`
 	// Source records the GEO files the data were fetched from (DataPath an accession).
 	Source *dataset.Source `json:"source,omitempty"`
-	Prep     dataset.Prep    `json:"prep"`
-	ZScore   bool            `json:"zscore"` // z-score inside every training set
+	Prep   dataset.Prep    `json:"prep"`
+	ZScore bool            `json:"zscore"` // z-score inside every training set
 	// TopVariance, when set, keeps the TopVariance features of largest variance in each
 	// training set for the ranking (the others follow, by variance, below them).
 	TopVariance int           `json:"topVariance,omitempty"`

@@ -56,8 +56,12 @@ func stub(acc string) string {
 // Paths of GEO's layout, relative to the server's base.
 func matrixDir(gse string) string { return "series/" + stub(gse) + "/" + gse + "/matrix/" }
 func supplDir(gse string) string  { return "series/" + stub(gse) + "/" + gse + "/suppl/" }
-func gdsPath(gds string) string   { return "datasets/" + stub(gds) + "/" + gds + "/soft/" + gds + ".soft.gz" }
-func annotPath(gpl string) string { return "platforms/" + stub(gpl) + "/" + gpl + "/annot/" + gpl + ".annot.gz" }
+func gdsPath(gds string) string {
+	return "datasets/" + stub(gds) + "/" + gds + "/soft/" + gds + ".soft.gz"
+}
+func annotPath(gpl string) string {
+	return "platforms/" + stub(gpl) + "/" + gpl + "/annot/" + gpl + ".annot.gz"
+}
 func softPath(gpl string) string {
 	return "platforms/" + stub(gpl) + "/" + gpl + "/soft/" + gpl + "_family.soft.gz"
 }

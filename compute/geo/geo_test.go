@@ -27,9 +27,9 @@ import (
 var layout = map[string]string{
 	"/geo/series/GSEnnn/GSE781/matrix/GSE781-GPL96_series_matrix.txt.gz": "testdata/GSE781-GPL96_series_matrix.txt.gz",
 	"/geo/series/GSEnnn/GSE781/matrix/GSE781-GPL97_series_matrix.txt.gz": "testdata/GSE781-GPL97_series_matrix.txt.gz",
-	"/geo/platforms/GPLnnn/GPL97/annot/GPL97.annot.gz":                    "../dataset/testdata/geo/GPL97.annot.gz",
-	"/geo/platforms/GPLnnn/GPL96/soft/GPL96_family.soft.gz":               "testdata/GPL96_family.soft.gz",
-	"/geo/datasets/GDSnnn/GDS507/soft/GDS507.soft.gz":                     "../dataset/testdata/geo/GDS507.soft.gz",
+	"/geo/platforms/GPLnnn/GPL97/annot/GPL97.annot.gz":                   "../dataset/testdata/geo/GPL97.annot.gz",
+	"/geo/platforms/GPLnnn/GPL96/soft/GPL96_family.soft.gz":              "testdata/GPL96_family.soft.gz",
+	"/geo/datasets/GDSnnn/GDS507/soft/GDS507.soft.gz":                    "../dataset/testdata/geo/GDS507.soft.gz",
 	// a series on one platform: GPL97's matrix under another accession's name
 	"/geo/series/GSE1nnn/GSE1781/matrix/GSE1781_series_matrix.txt.gz": "testdata/GSE781-GPL97_series_matrix.txt.gz",
 }

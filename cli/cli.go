@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"steadfast/compute/study"
 )
 
 // Exit statuses.
@@ -65,10 +67,11 @@ func IsCommand(name string) bool {
 }
 
 // LooksLikeCommand reports whether arg, not being a command, is meant as one rather
-// than as a data file: no such file exists and it has neither a path separator nor an
-// extension (so "rnak" is a mistyped command, "data.csv" a missing file).
+// than as data: no such file exists, it is no GEO accession, and it has neither a path
+// separator nor an extension (so "rnak" is a mistyped command, "data.csv" a missing
+// file, "GSE2034" data to fetch).
 func LooksLikeCommand(arg string) bool {
-	if _, err := os.Stat(arg); err == nil {
+	if _, err := os.Stat(arg); err == nil || study.IsAccession(arg) {
 		return false
 	}
 	return !strings.ContainsAny(arg, `/\.`)

@@ -139,6 +139,8 @@ func hostileCases() []hostile {
 		// commands and flags
 		{name: "mistyped command", args: []string{"rnak"}, code: 2, want: "unknown command \"rnak\""},
 		{name: "rank without data", args: []string{"rank"}, code: 2, want: "needs --data"},
+		{name: "a GEO platform as data", args: []string{"rank", "--data", "GPL96"}, code: 2, want: "GPL96 is a platform"},
+		{name: "--platform on a file", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "--platform", "GPL96"), code: 2, want: "--platform GPL96 is for a GEO accession"},
 		{name: "unknown method", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "--method", "magic"), code: 2, want: "magic"},
 		{name: "bad --param", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "--param", "C"), code: 2, want: "want key=number"},
 		{name: "unknown flag", files: map[string]string{"d.csv": good}, args: append(rank("d.csv"), "--fast"), code: 2, want: "not defined"},

@@ -105,7 +105,7 @@ func (v *signatureView) validate(path string, o study.CohortOptions) {
 	sig := v.sig
 	v.u.startTask("Validation", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "validation"})
-		val, err := study.Validate(sig.Model, path, o)
+		val, err := study.Validate(ctx, sig.Model, path, o)
 		if err != nil {
 			return nil, err
 		}

@@ -34,10 +34,11 @@ func (m classMap) Set(s string) error {
 // figures in a fresh folder.
 func predictCommand(c *call) error {
 	model := c.fs.String("model", "", "the model file a signature wrote (model.json)")
-	data := c.fs.String("data", "", "the cohort's data file (any format Steadfast reads)")
+	data := c.fs.String("data", "", "the cohort's data file (any format Steadfast reads), or a GEO accession")
 	class := c.fs.String("class", "", "the cohort's class column, row or GEO characteristic (default: one named like a class, else none: predictions only)")
 	sheet := c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)")
 	symbols := c.fs.String("symbols", "", "the cohort's probe-to-gene-symbol annotation, to match genes by symbol across platforms")
+	platform := c.fs.String("platform", "", "the platform of a GEO series on several, when the cohort is an accession")
 	log2 := c.fs.Bool("log2", false, "log2 the cohort first (a model trained on logged values, a cohort of unlogged intensities)")
 	std := c.fs.Bool("standardize", false, "standardise each gene within the cohort (another platform or batch) instead of the training means and sds")
 	accept := c.fs.Bool("accept-missing", false, "predict although some signature genes are not in the cohort (linear: their terms at the training mean; k-NN: distances on the genes present)")
@@ -60,9 +61,11 @@ func predictCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols}, Log2: *log2,
+	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols, Platform: *platform}, Log2: *log2,
 		Apply: signature.ApplyOptions{Standardize: *std, AcceptMissing: *accept, Map: mapping, Positive: *positive}}
-	v, err := study.Validate(m, *data, o)
+	ctx, stop := interruptible()
+	defer stop()
+	v, err := study.Validate(ctx, m, *data, o)
 	if err != nil {
 		return err
 	}
@@ -82,8 +85,6 @@ func predictCommand(c *call) error {
 		summarize(c, v)
 		return err
 	}
-	ctx, stop := interruptible()
-	defer stop()
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	var written []string
 	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {

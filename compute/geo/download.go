@@ -215,7 +215,7 @@ func (c *Client) get(ctx context.Context, rel string) (*response, error) {
 	resp.Body.Close()
 	cancel(nil)
 	if resp.StatusCode >= 500 {
-		return nil, fmt.Errorf("GEO's server answered %s for %s: try again later, or open a downloaded file with Open data...", resp.Status, u.String())
+		return nil, fmt.Errorf("GEO's server answered %s for %s: try again later, or open a file downloaded by hand (File > Open data...)", resp.Status, u.String())
 	}
 	return nil, fmt.Errorf("GEO's server answered %s for %s", resp.Status, u.String())
 }
@@ -224,7 +224,7 @@ func (c *Client) get(ctx context.Context, rel string) (*response, error) {
 func (c *Client) netError(err error) error {
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return fmt.Errorf("GEO (%s) did not answer in time (%v); try again, or open a downloaded file with Open data...", c.Base.Host, err)
+		return fmt.Errorf("GEO (%s) did not answer in time (%v); try again, or open a file downloaded by hand (File > Open data...)", c.Base.Host, err)
 	}
 	return fmt.Errorf("could not reach GEO (%s): %v; open a downloaded file with Open data..., or try again", c.Base.Host, err)
 }

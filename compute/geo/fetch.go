@@ -156,7 +156,7 @@ func (c *Client) chooseMatrix(ctx context.Context, gse, platform string) (string
 	}
 	switch {
 	case len(mine) == 0:
-		return "", fmt.Errorf("%s has no series matrix on GEO (often an RNA-seq series, whose values are in its supplementary files: %s/%s); download the count table there and open it with Open data...", gse, c.Base, supplDir(gse))
+		return "", fmt.Errorf("%s has no series matrix on GEO (often an RNA-seq series, whose values are in its supplementary files: %s/%s); download the count table there and open it (File > Open data...)", gse, c.Base, supplDir(gse))
 	case platform != "":
 		if n, ok := byPlatform[platform]; ok {
 			return n, nil

@@ -55,7 +55,7 @@ func newServer(t *testing.T) *server {
 func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	if strings.HasSuffix(r.URL.Path, "/matrix/") {
 		dir := r.URL.Path
-		if dir != "/geo/series/GSEnnn/GSE781/matrix/" && dir != "/geo/series/GSE1nnn/GSE1781/matrix/" {
+		if dir != "/geo/series/GSEnnn/GSE781/matrix/" && dir != "/geo/series/GSE1nnn/GSE1781/matrix/" && dir != "/geo/series/GSE2nnn/GSE2000/matrix/" {
 			http.NotFound(w, r)
 			return
 		}
@@ -273,6 +273,9 @@ func TestAccessionsAreChecked(t *testing.T) {
 	}
 	if _, err := c.Fetch(context.Background(), "GDS99", ""); err == nil || !strings.Contains(err.Error(), "GEO has no GDS99") {
 		t.Errorf("a missing DataSet: %v", err)
+	}
+	if _, err := c.Fetch(context.Background(), "GSE2000", ""); err == nil || !strings.Contains(err.Error(), "GSE2000 has no series matrix on GEO") || !strings.Contains(err.Error(), "/geo/series/GSE2nnn/GSE2000/suppl/") {
+		t.Errorf("a series without a matrix: %v", err)
 	}
 	before := s.files.Load()
 	for _, bad := range []string{"GSE781/../../x", "GSM11805", "GSE 781", "GSE", "GSE7811234567890", "../GSE781"} {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -22,30 +23,33 @@ type CohortOptions struct {
 	Apply signature.ApplyOptions
 }
 
-// Validate reads the cohort at path (any format Steadfast reads, its class optional),
+// Validate reads the cohort at path (any format Steadfast reads, or a GEO accession;
+// its class optional),
 // preprocesses it as the model's training data were (log2 or log-CPM, nothing dropped)
 // and applies the model (signature.Apply). The notes say what the reader and the
 // matching assumed, and warn when the cohort's values look logged differently from the
 // training data's, or when the cohort is the training data or shares its samples.
-func Validate(m *signature.Model, path string, o CohortOptions) (*signature.Validation, error) {
+func Validate(ctx context.Context, m *signature.Model, path string, o CohortOptions) (*signature.Validation, error) {
 	if o.Log2 && (m.Prep.Log2 || m.Prep.LogCPM) {
 		return nil, fmt.Errorf("the model already log-transforms the values as its training data were; leave out the cohort's extra log2")
 	}
 	read := o.Read
 	read.Unlabelled = true
-	raw, err := dataset.ReadFile(path, read)
+	raw, err := ReadData(ctx, path, read, nil)
 	if err != nil {
 		return nil, err
 	}
-	digest, err := hashFile(path)
-	if err != nil {
+	name, digest := filepath.Base(path), ""
+	if raw.Source != nil { // from GEO: the data file's digest
+		name, digest = raw.Name, raw.Source.Files[0].SHA256
+	} else if digest, err = hashFile(path); err != nil {
 		return nil, err
 	}
 	ds, err := cohortPrep(raw, m.Prep, o.Log2)
 	if err != nil {
 		return nil, err
 	}
-	c := &signature.Cohort{Name: filepath.Base(path), SHA256: digest, X: ds.X, Samples: ds.Samples, Features: ds.Features, Symbols: ds.Symbols}
+	c := &signature.Cohort{Name: name, SHA256: digest, X: ds.X, Samples: ds.Samples, Features: ds.Features, Symbols: ds.Symbols}
 	for _, l := range ds.Labels {
 		c.Classes = append(c.Classes, ds.Classes[l])
 	}

@@ -178,7 +178,7 @@ func (s *colonSplit) write(t *testing.T, dir, name string, c cohortFile) string 
 
 func (s *colonSplit) validate(t *testing.T, path string, o CohortOptions) *signature.Validation {
 	t.Helper()
-	v, err := Validate(s.model, path, o)
+	v, err := Validate(context.Background(), s.model, path, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,13 +308,13 @@ func TestValidationBadInput(t *testing.T) {
 	})
 	t.Run("no signature gene", func(t *testing.T) {
 		p := s.write(t, dir, "none.csv", cohortFile{samples: s.cohort, id: func(j int) string { return "X" + strconv.Itoa(j) }})
-		if _, err := Validate(s.model, p, CohortOptions{}); err == nil || !strings.Contains(err.Error(), "none of the signature's 10 genes") {
+		if _, err := Validate(context.Background(), s.model, p, CohortOptions{}); err == nil || !strings.Contains(err.Error(), "none of the signature's 10 genes") {
 			t.Errorf("no gene: %v", err)
 		}
 	})
 	t.Run("duplicated sample", func(t *testing.T) {
 		p := s.write(t, dir, "dup.csv", cohortFile{samples: append(slices.Clone(s.cohort), s.cohort[2])})
-		if _, err := Validate(s.model, p, CohortOptions{}); err == nil || !strings.Contains(err.Error(), s.raw.Samples[s.cohort[2]]) {
+		if _, err := Validate(context.Background(), s.model, p, CohortOptions{}); err == nil || !strings.Contains(err.Error(), s.raw.Samples[s.cohort[2]]) {
 			t.Errorf("a sample twice: %v", err)
 		}
 	})
@@ -380,7 +380,7 @@ func TestValidationBadInput(t *testing.T) {
 			}
 		}
 		p := s.write(t, dir, "lack.csv", cohortFile{samples: s.cohort, features: feats})
-		if _, err := Validate(s.model, p, CohortOptions{}); err == nil || !strings.Contains(err.Error(), s.model.Genes[3].ID) || !strings.Contains(err.Error(), "training mean") {
+		if _, err := Validate(context.Background(), s.model, p, CohortOptions{}); err == nil || !strings.Contains(err.Error(), s.model.Genes[3].ID) || !strings.Contains(err.Error(), "training mean") {
 			t.Errorf("a gene missing: %v", err)
 		}
 		v := s.validate(t, p, CohortOptions{Apply: signature.ApplyOptions{AcceptMissing: true}})
@@ -412,7 +412,7 @@ func TestValidationBadInput(t *testing.T) {
 		if v.Metrics.N != len(s.cohort) {
 			t.Errorf("mapped: %d in the metrics, want %d", v.Metrics.N, len(s.cohort))
 		}
-		if _, err := Validate(s.model, p, CohortOptions{Apply: signature.ApplyOptions{Map: map[string]string{"adenoma": "polyp"}}}); err == nil || !strings.Contains(err.Error(), "polyp") {
+		if _, err := Validate(context.Background(), s.model, p, CohortOptions{Apply: signature.ApplyOptions{Map: map[string]string{"adenoma": "polyp"}}}); err == nil || !strings.Contains(err.Error(), "polyp") {
 			t.Errorf("a map to a class the model lacks: %v", err)
 		}
 	})

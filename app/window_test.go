@@ -545,7 +545,7 @@ func TestRecentFilesAndDrop(t *testing.T) {
 		t.Errorf("recent files %v", got)
 	}
 	menu := onUI(u.mainMenu)
-	if r := menu.Items[0].Items[1]; r.Disabled || len(r.ChildMenu.Items) != 1 || r.ChildMenu.Items[0].Label != data {
+	if r := menu.Items[0].Items[2]; r.Label != "Open recent" || r.Disabled || len(r.ChildMenu.Items) != 1 || r.ChildMenu.Items[0].Label != data {
 		t.Errorf("Open recent menu: %+v", r)
 	}
 	_, res := smallRun(t)

@@ -52,7 +52,7 @@ var commands = []command{
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
 	{"predict", "--model model.json --data COHORT [--class NAME] [--symbols FILE] [--map A=B] [--standardize] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
 		"apply a signature's locked model to an independent cohort: predictions.csv; with -o also genes.csv (how each gene was matched), metrics.csv (accuracy, AUC with its DeLong interval, confusion) and the figures", predictCommand},
-	{"version", "", "the version, platform and the BLAS doing the matrix products", versionCommand},
+	{"version", "[--clear-geo-cache]", "the version, platform, the BLAS doing the matrix products, and the GEO cache's folder and size", versionCommand},
 	{"samplesize", "--preset d1k|d5k --methods svmrfe,cgs,... [--sizes 100,200,500,1000] [--k 10] [--test 500] [--seed S] [-o DIR]",
 		"sample-size study on synthetic data: precision, Sim_ID and test accuracy of the top k", sampleSizeCommand},
 }

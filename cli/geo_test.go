@@ -96,4 +96,11 @@ func TestGEOAccessionOnTheCommandLine(t *testing.T) {
 	if code, _, errw := cmd("rank", "--data", "GDS507", "--platform", "GPL96", "--method", "fstat"); code != 2 || !strings.Contains(errw, "GDS507 is measured on GPL97, not GPL96") {
 		t.Errorf("--platform on a DataSet: exit %d, %q", code, errw)
 	}
+	// steadfast version shows the cache; --clear-geo-cache empties it
+	if code, out, _ := cmd("version"); code != 0 || !strings.Contains(out, "GEO cache: ") || !strings.Contains(out, "in 1 file)") {
+		t.Errorf("version: %q", out)
+	}
+	if code, out, _ := cmd("version", "--clear-geo-cache"); code != 0 || !strings.Contains(out, "(empty)") {
+		t.Errorf("version --clear-geo-cache: %q", out)
+	}
 }

@@ -29,7 +29,7 @@ wine fastblas.test.exe -test.v 2>&1 | tr -d '\r' | grep -E '^(=== RUN|--- |PASS|
 grep -qx PASS tests.txt || { echo "FAIL: the fastblas tests failed under wine"; exit 1; }
 echo "== steadfast.exe version"
 wine steadfast.exe version 2>&1 | tr -d '\r' | grep -i "matrix products"
-wine steadfast.exe version 2>&1 | grep -q "libopenblas.dll" || { echo "FAIL: the DLL was not loaded"; exit 1; }
+grep -q "libopenblas.dll" <<<"$(wine steadfast.exe version 2>&1)" || { echo "FAIL: the DLL was not loaded"; exit 1; }
 echo "== DGF on Colon: Windows binary with the DLL against the Linux binary"
 wine steadfast.exe groups --data colon.csv --method dgf 2>/dev/null | tr -d '\r' > windows.txt
 ./steadfast-linux groups --data colon.csv --method dgf 2>/dev/null > linux.txt

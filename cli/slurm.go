@@ -14,6 +14,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/geo"
 	"steadfast/compute/study"
 )
 
@@ -59,6 +60,10 @@ func slurmCommand(c *call) error {
 		return err
 	}
 	cfg.Workers = *cpus
+	if study.IsAccession(cfg.DataPath) {
+		dir, _ := geo.CacheDir()
+		c.note("the shards open %s from the GEO cache in each node's user cache folder (here %s), downloading it where it is missing; on nodes without internet access, give the downloaded series matrix instead (--data FILE)", cfg.DataPath, dir)
+	}
 	planned, err := study.Plan(cfg, ds)
 	if err != nil {
 		return err

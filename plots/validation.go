@@ -107,7 +107,8 @@ func validationTitle(v *signature.Validation, scaling string) string {
 
 // ValidationFigures are a validation's figures: its ROC curve (when the cohort has
 // samples of two classes the model knows) and the signature genes found across the
-// samples predicted, with their classes as the cohort gives them.
+// samples predicted, with their classes (the model's name where the class matched or
+// was mapped, else the cohort's).
 func ValidationFigures(v *signature.Validation) []Figure {
 	var figs []Figure
 	scaling := "the model's scaling"
@@ -118,25 +119,35 @@ func ValidationFigures(v *signature.Validation) []Figure {
 		figs = append(figs, ValidationROC(v, validationTitle(v, scaling)))
 	}
 	if len(v.Samples) >= 2 && len(v.Values) >= 2 {
-		var classes []string
-		index := map[string]int{}
-		labels := make([]int, len(v.Given))
-		for i, g := range v.Given {
-			if g == "" {
-				g = "no class"
-			}
-			k, ok := index[g]
-			if !ok {
-				k = len(classes)
-				index[g] = k
-				classes = append(classes, g)
-			}
-			labels[i] = k
-		}
+		classes, labels := validationClasses(v)
 		heat := SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes found, across the cohort's samples", v.Cohort, len(v.Values)),
 			v.GeneLabels, v.Samples, classes, labels, v.Values)
 		heat.Name = "validation-heatmap"
 		figs = append(figs, heat)
 	}
 	return figs
+}
+
+// validationClasses are the classes the heatmap's bar shows and each sample's: the
+// model's name where the cohort's class matched or was mapped, else the cohort's own,
+// or "no class"; in order of first appearance.
+func validationClasses(v *signature.Validation) (classes []string, labels []int) {
+	index := map[string]int{}
+	labels = make([]int, len(v.Given))
+	for i, g := range v.Given {
+		switch {
+		case v.Truth[i] >= 0:
+			g = v.Model.Classes[v.Truth[i]]
+		case g == "":
+			g = "no class"
+		}
+		k, ok := index[g]
+		if !ok {
+			k = len(classes)
+			index[g] = k
+			classes = append(classes, g)
+		}
+		labels[i] = k
+	}
+	return classes, labels
 }

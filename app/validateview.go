@@ -20,6 +20,7 @@ import (
 // cohortForm is the Validate dialog's fields.
 type cohortForm struct {
 	path, class, symbols, mapping *widget.Entry
+	platform                      *widget.Entry
 	standardize, accept, log2     *widget.Check
 }
 

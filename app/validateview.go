@@ -43,7 +43,7 @@ func (f *cohortForm) options() (string, study.CohortOptions, error) {
 		m[strings.TrimSpace(from)] = strings.TrimSpace(to)
 	}
 	return path, study.CohortOptions{
-		Read:  dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text)},
+		Read:  dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text), Platform: strings.TrimSpace(f.platform.Text)},
 		Log2:  f.log2.Checked,
 		Apply: signature.ApplyOptions{Standardize: f.standardize.Checked, AcceptMissing: f.accept.Checked, Map: m},
 	}, nil
@@ -58,11 +58,12 @@ func (v *signatureView) showValidate() {
 	}
 	f := v.form
 	if f == nil {
-		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(),
+		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(), platform: widget.NewEntry(),
 			standardize: widget.NewCheck("standardise each gene within the cohort (another platform or batch)", nil),
 			accept:      widget.NewCheck("predict although some signature genes are missing (said in the results)", nil),
 			log2:        widget.NewCheck("log2 the cohort first (the model's data were logged before reading, the cohort's are not)", nil)}
-		f.path.SetPlaceHolder("the second cohort's file: CSV/TSV, GCT, XLSX, ARFF or GEO series matrix")
+		f.path.SetPlaceHolder("the second cohort's file (CSV/TSV, GCT, XLSX, ARFF, GEO series matrix) or a GEO accession")
+		f.platform.SetPlaceHolder("for a GEO series on several platforms: GPL96, ...")
 		f.class.SetPlaceHolder("detected (a column or row named class, a GEO characteristic); none: predictions only")
 		f.symbols.SetPlaceHolder("optional: the cohort platform's annotation, to match genes by symbol")
 		f.mapping.SetPlaceHolder("optional: tumour=tumor, healthy=normal")
@@ -75,6 +76,7 @@ func (v *signatureView) showValidate() {
 	label.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(
 		widget.NewFormItem("Cohort", container.NewBorder(nil, nil, nil, v.u.browseButton(f.path, dataExtensions), f.path)),
+		widget.NewFormItem("GEO platform", f.platform),
 		widget.NewFormItem("Class", f.class),
 		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, v.u.browseButton(f.symbols, dataExtensions), f.symbols)),
 		widget.NewFormItem("Class map", f.mapping))

@@ -78,7 +78,7 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 		p.Legend.Add("range of the repetitions", swatch{tint(c, 0.18)})
 		rep := "each repetition"
 		if !math.IsNaN(first.Low) {
-			rep += fmt.Sprintf("; 1st: AUC %.3f (95%% CI %.3f-%.3f)", first.AUC, first.Low, first.High)
+			rep += fmt.Sprintf("; 1st AUC %.3f (%.3f-%.3f)", first.AUC, first.Low, first.High)
 		}
 		if len(est.Curves) > 0 {
 			grey, _ := plotter.NewLine(plotter.XYs{{}, {X: 1, Y: 1}})

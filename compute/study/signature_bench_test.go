@@ -56,3 +56,20 @@ func BenchmarkPermutationColon100(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateChowdary applies the locked 50-gene signature of a finished
+// Chowdary study to the whole Chowdary file as a cohort (22,283 genes, 104 arrays):
+// reading it, matching the genes, preprocessing, scoring and the metrics.
+func BenchmarkValidateChowdary(b *testing.B) {
+	res, ds := benchStudy(b, "chowdary.csv", experiment.DRAGS2008)
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 50, Classifier: "svm"}, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join("..", "..", "..", "shared", "data", "chowdary.csv")
+	for b.Loop() {
+		if _, err := Validate(context.Background(), sig.Model, path, CohortOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 	} else if digest, err = hashFile(path); err != nil {
 		return nil, err
 	}
-	ds, err := cohortPrep(raw, m.Prep, o.Log2)
+	ds, err := cohortPrep(raw, m.Prep, o.Log2, matchable(m, raw))
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +69,19 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 }
 
 // cohortPrep applies the model's log2 or log-CPM (and the extra log2 asked) to raw,
-// keeping every feature.
-func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool) (*dataset.Dataset, error) {
+// dropping nothing. Log2 acts value by value, so only the features that can match a
+// model gene (needed) are kept and transformed; log-CPM needs every feature for the
+// library sizes.
+func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (*dataset.Dataset, error) {
 	prep := dataset.Prep{Log2: p.Log2 || log2, Log2Floor: p.Log2Floor, LogCPM: p.LogCPM}
+	if !prep.LogCPM {
+		sub := *raw
+		sub.X, sub.Features = dataset.SelectFeatures(raw.X, needed), pickAt(raw.Features, needed)
+		if raw.Symbols != nil {
+			sub.Symbols = pickAt(raw.Symbols, needed)
+		}
+		raw = &sub
+	}
 	if prep.LogCPM {
 		counted, err := dataset.CheckCounts(raw)
 		if err != nil {
@@ -81,6 +91,30 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool) (*dataset.Datas
 	}
 	ds, _ := dataset.Preprocess(raw, prep)
 	return ds, nil
+}
+
+// matchable are the cohort features that match a model gene by id or by symbol.
+func matchable(m *signature.Model, raw *dataset.Dataset) []int {
+	col := make(map[string]int, len(raw.Features))
+	for j, f := range raw.Features {
+		col[f] = j
+	}
+	var out []int
+	for _, mt := range signature.MatchGenes(m, raw.Features, raw.Symbols) {
+		for _, p := range mt.Probes {
+			out = append(out, col[p])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func pickAt(s []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out
 }
 
 // scaleWarning compares how the cohort's values of the genes found look (logged or
@@ -123,6 +157,16 @@ func scaleWarning(m *signature.Model, raw *dataset.Dataset, v *signature.Validat
 	return ""
 }
 
+// trainingHash is the hash of raw preprocessed as the training data were ("" when it
+// cannot be).
+func trainingHash(raw *dataset.Dataset, prep dataset.Prep) string {
+	ds, _, err := Prepare(raw, prep)
+	if err != nil {
+		return ""
+	}
+	return ds.Hash()
+}
+
 // autoName is a sample name a reader makes up (sample12, line40), shared by unrelated
 // files.
 var autoName = regexp.MustCompile(`^(sample|line)[0-9]+$`)
@@ -130,7 +174,7 @@ var autoName = regexp.MustCompile(`^(sample|line)[0-9]+$`)
 // sameData warns when the cohort is the model's training data (the same analysed
 // values) or shares sample names with it.
 func sameData(m *signature.Model, raw *dataset.Dataset) string {
-	if ds, _, err := Prepare(raw, m.Config.Prep); err == nil && ds.Hash() == m.DataSHA256 {
+	if len(raw.Samples) == len(m.Samples) && trainingHash(raw, m.Config.Prep) == m.DataSHA256 {
 		return "warning: this cohort is the model's training data itself (the same values), not an independent cohort: its metrics say how well the model fits the samples it was trained on, not how it predicts new ones"
 	}
 	train := map[string]bool{}

@@ -14,18 +14,20 @@ import (
 // glossary says each term of the forms and results in one sentence, in a biologist's
 // words; a "?" beside a term shows its sentence, and the guide lists them all.
 var glossary = map[string]string{
-	"Sim_ID":              "How much two gene lists of the same length overlap (Dice: twice the shared genes over both lists' lengths): 1 when the resamples pick the same genes, near k/p when they pick at random.",
-	"S_S":                 "Kalousis's stability: the shared genes over all genes in either list (Tanimoto); like Sim_ID but stricter, 1 for identical lists.",
-	"Sim_ID^M":            "Sim_ID for groups of correlated genes: each group of one list is matched to at most one of the other, so two lists that pick different probes of the same blob still count as agreeing.",
-	"Sim_V^M":             "How close the matched groups' centres are (the mean |correlation| of matched centres): high when two lists pick the same biology even through different genes.",
-	"Phi":                 "Nogueira's Phi: how consistently each gene is selected over all resamples, corrected for chance (0 for random lists, 1 for the same list every time), with a 95% confidence interval.",
-	"top group":           "The methods whose test error McNemar's test cannot tell from the best method's (p >= 0.05): they predict equally well, so among them choose the most stable.",
-	"stability mode":      "reference compares each resample's list with the list chosen on all samples; pairwise compares every pair of resamples' lists with each other.",
-	"k grid":              "The lengths of gene list compared: stability and accuracy are measured for the top k genes at each k.",
-	"selection frequency": "In how many resamples a gene was in the top k: a gene chosen in 95 of 100 resamples is a robust choice; one chosen in 5 is luck of the draw.",
-	"Na":                  "The largest random subset of genes the wrapper scores at once, as a percentage of all genes: 0.4 means 0.4% (20 of 5000 genes), not 40%.",
-	"epsilon":             "The correlation above which MIDS links two genes as redundant: at 0.6, genes with |r| > 0.6 are represented by one of them.",
-	"folds":               "Stratified k-fold CV splits the samples into k parts, each with samples of every class: every class needs at least k samples.",
+	"Sim_ID":                        "How much two gene lists of the same length overlap (Dice: twice the shared genes over both lists' lengths): 1 when the resamples pick the same genes, near k/p when they pick at random.",
+	"S_S":                           "Kalousis's stability: the shared genes over all genes in either list (Tanimoto); like Sim_ID but stricter, 1 for identical lists.",
+	"Sim_ID^M":                      "Sim_ID for groups of correlated genes: each group of one list is matched to at most one of the other, so two lists that pick different probes of the same blob still count as agreeing.",
+	"Sim_V^M":                       "How close the matched groups' centres are (the mean |correlation| of matched centres): high when two lists pick the same biology even through different genes.",
+	"Phi":                           "Nogueira's Phi: how consistently each gene is selected over all resamples, corrected for chance (0 for random lists, 1 for the same list every time), with a 95% confidence interval.",
+	"top group":                     "The methods whose test error McNemar's test cannot tell from the best method's (p >= 0.05): they predict equally well, so among them choose the most stable.",
+	"stability mode":                "reference compares each resample's list with the list chosen on all samples; pairwise compares every pair of resamples' lists with each other.",
+	"k grid":                        "The lengths of gene list compared: stability and accuracy are measured for the top k genes at each k.",
+	"selection frequency":           "In how many resamples a gene was in the top k: a gene chosen in 95 of 100 resamples is a robust choice; one chosen in 5 is luck of the draw.",
+	"Na":                            "The largest random subset of genes the wrapper scores at once, as a percentage of all genes: 0.4 means 0.4% (20 of 5000 genes), not 40%.",
+	"epsilon":                       "The correlation above which MIDS links two genes as redundant: at 0.6, genes with |r| > 0.6 are represented by one of them.",
+	"folds":                         "Stratified k-fold CV splits the samples into k parts, each with samples of every class: every class needs at least k samples.",
+	"independent cohort":            "Samples the signature never saw, best from another study: the locked model is applied unchanged, so its accuracy and AUC there say how it will predict new patients. Cross-validation on the training samples is usually more optimistic.",
+	"standardise within the cohort": "For a cohort on another platform or batch, whose values sit at other levels: each gene is centred and scaled over the cohort's own samples, then put on the training scale. It keeps each sample's position among the cohort's samples but not the cohort's own level of a gene, so it assumes the cohort's classes are mixed much as the training data's were.",
 }
 
 // explain is a small "?" button that shows term's sentence of the glossary.
@@ -60,7 +62,7 @@ func (u *UI) explainMeasure(sel *widget.Select) *widget.Button {
 
 // tabGuide says what each tab shows and how to read it.
 var tabGuide = []struct{ tab, text string }{
-	{"Data", "What was read: samples, features, classes, missing values, and what the values call for (log2 for raw intensities). Reading options (class, sheet, gene symbols) belong to the file open; Re-read file applies them."},
+	{"Data", "What was read: samples, features, classes, missing values, and what the values call for (log2 for raw intensities). Reading options (class, sheet, gene symbols) belong to the file open; Re-read file applies them. GEO accession... downloads a GEO series or DataSet with its platform's gene symbols."},
 	{"Methods", "The ways of ranking genes to compare: single-gene scores (F-statistic, information gain, ReliefF), linear SVM methods (SVM-ONE, SVM-RFE and its MIDS and ensemble variants) and group methods (DRAGS, CGS, K-means) that choose groups of correlated genes."},
 	{"Protocol", "How the samples are resampled: 10 x 10-fold CV, DRAGS 2008's 3-fold splits, or Kalousis's nested CV. A warning appears here when a class is too small for the folds, with the fix."},
 	{"Stability", "For each k, how alike the resamples' top-k lists are (see the measure's ?). Higher is more stable; the dashed line is what random lists would give."},
@@ -68,7 +70,7 @@ var tabGuide = []struct{ tab, text string }{
 	{"Selection grid", "One row per resample, one column per gene ever in its top k: a solid column is a gene every resample chose."},
 	{"Top features", "The genes most often in the top k, with their mean rank and their score on all samples: the candidates for validation."},
 	{"Errors", "Each method's test error and S_S stability side by side; the top group is the methods that predict equally well (see its ?): prefer the most stable of them."},
-	{"Signature", "The biomarker signature: a method's genes at k (the Errors tab's advice preselected) with a classifier locked on all samples (Save model...), each gene's direction, fold change and descriptive p-value, and how well the whole procedure predicts, from the study's own resamples: the cross-validated ROC curves with their AUC and its DeLong interval, a heatmap of the genes across the samples, and a permutation test."},
+	{"Signature", "The biomarker signature: a method's genes at k (the Errors tab's advice preselected) with a classifier locked on all samples (Save model...), each gene's direction, fold change and descriptive p-value, and how well the whole procedure predicts, from the study's own resamples: the cross-validated ROC curves with their AUC and its DeLong interval, a heatmap of the genes across the samples, and a permutation test. Validate on another cohort... applies the locked model to a second data set (a file or a GEO accession) and shows its predictions, accuracy and ROC curve beside the cross-validated one."},
 	{"Groups", "For group methods, the groups chosen on all samples: their members, how they correlate (heat map) and their values by class."},
 	{"Tools", "K chooser: the bandwidth for DRAGS; Wrapper: the bootstrap wrapper's subset sizes; MIDS: how many genes stand for all others at each correlation threshold; Sample size: how stability grows with more samples on synthetic data."},
 }

@@ -80,8 +80,8 @@ func (v *signatureView) showValidate() {
 		widget.NewFormItem("Class", f.class),
 		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, v.u.browseButton(f.symbols, dataExtensions), f.symbols)),
 		widget.NewFormItem("Class map", f.mapping))
-	content := container.NewVBox(label, form, f.standardize, f.accept, f.log2)
-	v.u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 460), f.path, func() {
+	content := container.NewVBox(container.NewBorder(nil, nil, nil, v.u.explain("independent cohort"), label), form, container.NewHBox(f.standardize, v.u.explain("standardise within the cohort")), f.accept, f.log2)
+	v.u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 480), f.path, func() {
 		path, o, err := f.options()
 		if err != nil {
 			v.u.showError(err)

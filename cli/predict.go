@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"steadfast/compute/dataset"
@@ -86,31 +85,8 @@ func predictCommand(c *call) error {
 		return err
 	}
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
-	var written []string
-	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {
-		for name, b := range files {
-			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
-				return err
-			}
-			written = append(written, name)
-		}
-		for _, f := range plots.ValidationFigures(v) {
-			paths, err := plots.Export(f, tmp, plots.Formats, size)
-			if err != nil {
-				return err
-			}
-			for _, p := range paths {
-				written = append(written, filepath.Base(p))
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := writeOutputs(ctx, c, *outDir, files, plots.ValidationFigures(v), size, nil); err != nil {
 		return err
-	}
-	sort.Strings(written)
-	for _, n := range written {
-		fmt.Fprintln(c.out, filepath.Join(*outDir, n))
 	}
 	summarize(c, v)
 	return nil

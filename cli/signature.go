@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -101,41 +100,15 @@ func signatureCommand(c *call) error {
 	}
 	figs := plots.SignatureFigures(res, sig)
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
-	var written []string // relative to the folder
-	err = study.WriteFolder(ctx, *outDir, func(tmp string) error {
-		for name, b := range files {
-			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
-				return err
-			}
-			written = append(written, name)
-		}
-		if *report {
+	var extra func(tmp string) ([]string, error)
+	if *report {
+		extra = func(tmp string) ([]string, error) {
 			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
-			if err := writeReport(tmp, res, sig, reportSize); err != nil {
-				return err
-			}
-			written = append(written, "report.html", "report.pdf")
+			return []string{"report.html", "report.pdf"}, writeReport(tmp, res, sig, reportSize)
 		}
-		for _, f := range figs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			paths, err := plots.Export(f, tmp, plots.Formats, size)
-			if err != nil {
-				return err
-			}
-			for _, p := range paths {
-				written = append(written, filepath.Base(p))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	sort.Strings(written)
-	for _, n := range written {
-		fmt.Fprintln(c.out, filepath.Join(*outDir, n))
+	if err := writeOutputs(ctx, c, *outDir, files, figs, size, extra); err != nil {
+		return err
 	}
 	cv := sig.CV
 	if sig.Positive >= 0 {

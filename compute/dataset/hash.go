@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
+	"io"
 	"math"
+	"os"
 )
 
 // Hash is the SHA-256 (hex) of what an analysis reads from d: its dimensions, feature
@@ -47,4 +49,18 @@ func putStrings(h hash.Hash, s []string) {
 		putInt(h, len(v))
 		h.Write([]byte(v))
 	}
+}
+
+// FileSHA256 is the SHA-256 (hex) of the file at path's bytes, read as a stream.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

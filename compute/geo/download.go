@@ -3,8 +3,6 @@ package geo
 import (
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -30,7 +28,7 @@ func (c *Client) file(ctx context.Context, rel string, f *Fetched) (string, erro
 		}
 		fromCache = false
 	}
-	sum, err := hashFile(local)
+	sum, err := dataset.FileSHA256(local)
 	if err != nil {
 		return "", err
 	}
@@ -251,18 +249,6 @@ func (c *Client) client() *http.Client {
 	return &cp
 }
 
-func hashFile(path string) (string, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer fh.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, fh); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // writeAtomic writes b to path through a temporary file renamed into place.
 func writeAtomic(path string, b []byte) error {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 )
 
@@ -194,7 +195,7 @@ func scanFolder(root string, kept []string) (manifest, error) {
 		case e.IsDir():
 			m[rel] = ""
 		case e.Type().IsRegular():
-			sum, err := hashFile(path)
+			sum, err := dataset.FileSHA256(path)
 			if err != nil {
 				return err
 			}
@@ -212,18 +213,6 @@ func hashOf(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // write writes m as dir's marker.
 func (m manifest) write(dir string) error {

@@ -42,7 +42,7 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 	name, digest := filepath.Base(path), ""
 	if raw.Source != nil { // from GEO: the data file's digest
 		name, digest = raw.Name, raw.Source.Files[0].SHA256
-	} else if digest, err = hashFile(path); err != nil {
+	} else if digest, err = dataset.FileSHA256(path); err != nil {
 		return nil, err
 	}
 	ds, err := cohortPrep(raw, m.Prep, o.Log2, matchable(m, raw))

@@ -249,7 +249,6 @@ func (c *Client) client() *http.Client {
 	return &cp
 }
 
-
 // writeAtomic writes b to path through a temporary file renamed into place.
 func writeAtomic(path string, b []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".part-*")

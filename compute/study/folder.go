@@ -213,7 +213,6 @@ func hashOf(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-
 // write writes m as dir's marker.
 func (m manifest) write(dir string) error {
 	var b bytes.Buffer

@@ -77,7 +77,7 @@ func (d *Dataset) keepSamples(idx []int) {
 		}
 		y[i] = k
 	}
-	d.X, d.Labels, d.Classes, d.Samples = x, y, classes, pick(d.Samples, idx)
+	d.X, d.Labels, d.Classes, d.Samples = x, y, classes, Pick(d.Samples, idx)
 }
 
 // largestValue is the largest magnitude a value may have: squares and sums of squares of

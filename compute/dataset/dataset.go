@@ -204,9 +204,9 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 					idx = append(idx, j)
 				}
 			}
-			out.X, out.Features = SelectFeatures(out.X, idx), pick(out.Features, idx)
+			out.X, out.Features = SelectFeatures(out.X, idx), Pick(out.Features, idx)
 			if out.Symbols != nil {
-				out.Symbols = pick(out.Symbols, idx)
+				out.Symbols = Pick(out.Symbols, idx)
 			}
 			for f := range cset {
 				drop[f] = true
@@ -220,7 +220,8 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 	return out, dropped
 }
 
-func pick(s []string, idx []int) []string {
+// Pick returns s[idx[0]], s[idx[1]], ... as a new slice.
+func Pick(s []string, idx []int) []string {
 	out := make([]string, len(idx))
 	for i, j := range idx {
 		out[i] = s[j]

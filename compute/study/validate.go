@@ -76,9 +76,9 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (
 	prep := dataset.Prep{Log2: p.Log2 || log2, Log2Floor: p.Log2Floor, LogCPM: p.LogCPM}
 	if !prep.LogCPM {
 		sub := *raw
-		sub.X, sub.Features = dataset.SelectFeatures(raw.X, needed), pickAt(raw.Features, needed)
+		sub.X, sub.Features = dataset.SelectFeatures(raw.X, needed), dataset.Pick(raw.Features, needed)
 		if raw.Symbols != nil {
-			sub.Symbols = pickAt(raw.Symbols, needed)
+			sub.Symbols = dataset.Pick(raw.Symbols, needed)
 		}
 		raw = &sub
 	}
@@ -107,14 +107,6 @@ func matchable(m *signature.Model, raw *dataset.Dataset) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func pickAt(s []string, idx []int) []string {
-	out := make([]string, len(idx))
-	for i, j := range idx {
-		out[i] = s[j]
-	}
-	return out
 }
 
 // scaleWarning compares how the cohort's values of the genes found look (logged or

@@ -54,16 +54,8 @@ func newColonSplitWith(t *testing.T, symbols bool, cl string) *colonSplit {
 		}
 	}
 	s := &colonSplit{raw: raw}
-	seen := map[int]int{}
-	var train []int
-	for i, l := range raw.Labels {
-		if seen[l]%2 == 0 {
-			train = append(train, i)
-		} else {
-			s.cohort = append(s.cohort, i)
-		}
-		seen[l]++
-	}
+	train, cohort := everyOther(raw.Labels)
+	s.cohort = cohort
 	half := &dataset.Dataset{Name: "colon-train", Features: raw.Features, Symbols: raw.Symbols, Classes: raw.Classes}
 	half.X, half.Labels = dataset.SelectSamples(raw.X, raw.Labels, train)
 	for _, i := range train {
@@ -93,6 +85,21 @@ func newColonSplitWith(t *testing.T, symbols bool, cl string) *colonSplit {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// everyOther splits the samples of each class, in file order, into the 1st, 3rd, ...
+// (train) and the 2nd, 4th, ... (cohort).
+func everyOther(labels []int) (train, cohort []int) {
+	seen := map[int]int{}
+	for i, l := range labels {
+		if seen[l]%2 == 0 {
+			train = append(train, i)
+		} else {
+			cohort = append(cohort, i)
+		}
+		seen[l]++
+	}
+	return train, cohort
 }
 
 // cohortFile describes a cohort file to write from raw Colon.
@@ -554,16 +561,8 @@ func TestValidationOfFourClasses(t *testing.T) {
 	for i := range raw.Labels {
 		raw.Samples = append(raw.Samples, "srbct"+strconv.Itoa(i+1))
 	}
-	seen := map[int]int{}
-	var train []int
-	for i, l := range raw.Labels {
-		if seen[l]%2 == 0 {
-			train = append(train, i)
-		} else {
-			s.cohort = append(s.cohort, i)
-		}
-		seen[l]++
-	}
+	train, cohort := everyOther(raw.Labels)
+	s.cohort = cohort
 	half := &dataset.Dataset{Name: "srbct-train", Features: raw.Features, Classes: raw.Classes}
 	half.X, half.Labels = dataset.SelectSamples(raw.X, raw.Labels, train)
 	ds, _, err := Prepare(half, dataset.Prep{DropConstant: true})

@@ -69,17 +69,27 @@ type Validation struct {
 	Metrics        *Metrics    // nil when no sample has a class the model knows
 	// Values[g][i] is found gene g's value (as scored, before scaling) in predicted
 	// sample i, for the heatmap; GeneLabels name those genes.
-	Values         [][]float64
-	GeneLabels     []string
-	positive, nGot int
-	cohortSamples  []string
+	Values     [][]float64
+	GeneLabels []string
+	positive   int
 }
 
 // Positive is the positive class of two (an index into Model.Classes), or -1.
 func (v *Validation) Positive() int { return v.positive }
 
 // Found is the number of signature genes found in the cohort.
-func (v *Validation) Found() int { return v.nGot }
+func (v *Validation) Found() int { return len(v.Matches) - len(v.missing()) }
+
+// missing are the model genes not found in the cohort, named.
+func (v *Validation) missing() []string {
+	var out []string
+	for _, mt := range v.Matches {
+		if mt.By == "" {
+			out = append(out, geneName(mt))
+		}
+	}
+	return out
+}
 
 // Metrics are a cohort's predictions against its classes: N samples of classes the
 // model knows; accuracy = correct/N; balanced accuracy = the mean recall over the classes
@@ -110,21 +120,14 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 	if dup := duplicated(c.Samples); dup != "" {
 		return nil, fmt.Errorf("%s: the sample %q appears more than once; predictions are joined to samples by name, so give every sample its own name", c.Name, dup)
 	}
-	v := &Validation{Model: m, Cohort: c.Name, SHA256: c.SHA256, Options: o, positive: m.Positive, cohortSamples: c.Samples}
+	v := &Validation{Model: m, Cohort: c.Name, SHA256: c.SHA256, Options: o, positive: m.Positive}
 	if err := v.setPositive(o.Positive); err != nil {
 		return nil, err
 	}
 	v.Matches = MatchGenes(m, c.Features, c.Symbols)
-	var missing []string
-	for _, mt := range v.Matches {
-		if mt.By == "" {
-			missing = append(missing, geneName(mt))
-		} else {
-			v.nGot++
-		}
-	}
+	missing := v.missing()
 	g := len(m.Genes)
-	if v.nGot == 0 {
+	if v.Found() == 0 {
 		return nil, fmt.Errorf("%s: none of the signature's %d genes is in the cohort, by id or by gene symbol; give the cohort's annotation (--symbols FILE, or Gene symbols when opening it) so genes can be matched by symbol", c.Name, g)
 	}
 	if len(missing) > 0 {
@@ -134,18 +137,15 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 		}
 		if !o.AcceptMissing {
 			return nil, fmt.Errorf("%s: %d of the signature's %d genes are not in the cohort (%s); the prediction would use the other %d (%s); accept that (--accept-missing, or the Validate dialog's check box) or give the cohort's annotation to match them by symbol",
-				c.Name, len(missing), g, listSome(missing, 8), v.nGot, what)
+				c.Name, len(missing), g, listSome(missing, 8), v.Found(), what)
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("%d of %d signature genes not in the cohort (%s): %s, as accepted", len(missing), g, listSome(missing, 8), what))
 	}
-	x, err := v.values(c)
-	if err != nil {
-		return nil, err
-	}
+	x := v.values(c)
 	if err := v.classes(c, o.Map); err != nil {
 		return nil, err
 	}
-	v.predict(x)
+	v.predict(x, c.Samples)
 	v.Metrics = v.measure()
 	return v, nil
 }
@@ -211,7 +211,7 @@ func symbolTokens(s string) []string {
 // values returns the cohort's values of the model genes (n x genes; NaN for a gene not
 // found), probes of one gene averaged over those with a value, standardised within the
 // cohort when asked.
-func (v *Validation) values(c *Cohort) (*mat.Dense, error) {
+func (v *Validation) values(c *Cohort) *mat.Dense {
 	n, _ := c.X.Dims()
 	col := make(map[string]int, len(c.Features))
 	for j, f := range c.Features {
@@ -243,7 +243,7 @@ func (v *Validation) values(c *Cohort) (*mat.Dense, error) {
 	if v.Options.Standardize {
 		v.standardize(x)
 	}
-	return x, nil
+	return x
 }
 
 // standardize puts each gene found on the training scale: x' = mean_t + sd_t (x -
@@ -334,9 +334,9 @@ func firstKey(m map[string]int) string {
 	return keys[0]
 }
 
-// predict scores the samples with a value in every gene found; the others are skipped
-// and named with the genes they lack.
-func (v *Validation) predict(x *mat.Dense) {
+// predict scores the samples (named samples) with a value in every gene found; the
+// others are skipped and named with the genes they lack.
+func (v *Validation) predict(x *mat.Dense, samples []string) {
 	n, g := x.Dims()
 	var keep, present []int
 	for j := 0; j < g; j++ {
@@ -354,7 +354,7 @@ func (v *Validation) predict(x *mat.Dense) {
 			}
 		}
 		if len(lack) > 0 {
-			v.Skipped = append(v.Skipped, fmt.Sprintf("%s (no value of %s)", v.sampleName(i), listSome(lack, 4)))
+			v.Skipped = append(v.Skipped, fmt.Sprintf("%s (no value of %s)", samples[i], listSome(lack, 4)))
 			continue
 		}
 		keep = append(keep, i)
@@ -368,7 +368,7 @@ func (v *Validation) predict(x *mat.Dense) {
 			}
 			rows.Set(r, j, val)
 		}
-		v.Samples = append(v.Samples, v.sampleName(i))
+		v.Samples = append(v.Samples, samples[i])
 		given, truth = append(given, v.Given[i]), append(truth, v.Truth[i])
 	}
 	v.Given, v.Truth = given, truth
@@ -388,9 +388,6 @@ func (v *Validation) predict(x *mat.Dense) {
 		v.Notes = append(v.Notes, fmt.Sprintf("%d samples not predicted, having a missing value in a signature gene: %s", len(v.Skipped), listSome(v.Skipped, 5)))
 	}
 }
-
-// sampleName is the cohort's sample i.
-func (v *Validation) sampleName(i int) string { return v.cohortSamples[i] }
 
 // scoresOn is Scores for k-NN on the genes cols only (the others missing).
 func (m *Model) scoresOn(x *mat.Dense, cols []int) ([][]float64, []int) {

@@ -95,10 +95,11 @@ func newSignatureView(u *UI) *signatureView {
 		container.NewHBox(save, validate),
 		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
 			widget.NewLabel("show"), v.show))
+	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's
 	v.tableStack = []fyne.CanvasObject{
-		container.NewBorder(u.tableActions(v.table, 0, "signature"), nil, nil, nil, v.table.Table),
-		container.NewBorder(u.tableActions(v.cohortTable, -1, "cohort-predictions"), nil, nil, nil, v.cohortTable.Table),
-		container.NewBorder(u.tableActions(v.matchTable, 0, "cohort-genes"), nil, nil, nil, v.matchTable.Table)}
+		container.NewBorder(container.NewHScroll(u.tableActions(v.table, 0, "signature")), nil, nil, nil, v.table.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortTable, -1, "cohort-predictions")), nil, nil, nil, v.cohortTable.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table)}
 	v.tables = widget.NewSelect(tableShows[:1], func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	left := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))

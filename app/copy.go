@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -54,7 +55,7 @@ func (u *UI) tableActions(t *widgets.StringTable, geneCol int, name string) fyne
 	}
 	box.Add(widget.NewButtonWithIcon("Copy row", theme.ContentCopyIcon(), func() { u.copySelectedRow(t) }))
 	box.Add(widget.NewButtonWithIcon("Copy table", theme.ContentCopyIcon(), func() {
-		u.copyText(t.TSV(), fmt.Sprintf("the table (%d rows)", len(t.Rows())))
+		u.copyText(t.TSV(), fmt.Sprintf("the table (%s)", text.Count(len(t.Rows()), "row")))
 	}))
 	box.Add(widget.NewButtonWithIcon("Export table...", theme.DocumentSaveIcon(), func() { u.exportTable(t, name) }))
 	return box
@@ -159,5 +160,5 @@ func (u *UI) copyTabGenes() {
 		u.progress.Status.SetText("No genes to copy on this tab yet.")
 		return
 	}
-	u.copyText(t.Column(col), fmt.Sprintf("%d genes", len(t.Rows())))
+	u.copyText(t.Column(col), text.Count(len(t.Rows()), "gene"))
 }

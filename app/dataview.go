@@ -12,6 +12,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/internal/text"
 	"steadfast/widgets"
 )
 
@@ -225,7 +226,7 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 	s := dataset.Summarize(raw)
 	_, p := data.Dims()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d samples, %d features", raw.Name, s.Samples, s.Features)
+	fmt.Fprintf(&b, "%s: %s, %s", raw.Name, text.Count(s.Samples, "sample"), text.Count(s.Features, "feature"))
 	if p != s.Features {
 		fmt.Fprintf(&b, " (%d after preprocessing)", p)
 	}
@@ -246,7 +247,7 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 		fmt.Fprintf(&b, "\nConstant features: %d (%s)", len(s.ConstantFeatures), listSome(s.ConstantFeatures, 5))
 	}
 	if len(dropped) > 0 {
-		fmt.Fprintf(&b, "\nDropped: %d features (%s)", len(dropped), listSome(dropped, 5))
+		fmt.Fprintf(&b, "\nDropped: %s (%s)", text.Count(len(dropped), "feature"), listSome(dropped, 5))
 	}
 	switch {
 	case s.Counts && v.advised == "log-CPM" && v.cpmCheck.Checked:

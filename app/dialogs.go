@@ -19,6 +19,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 )
 
@@ -147,6 +148,13 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	}
 	fig.Name = name
 	dir = strings.TrimSpace(dir)
+	var targets []string
+	for _, f := range append(formats, "csv") {
+		targets = append(targets, filepath.Join(dir, name+"."+f))
+	}
+	if err := u.checkWrite(targets...); err != nil {
+		return err
+	}
 	paths, err := plots.Export(fig, dir, formats, opts)
 	if err != nil {
 		return err
@@ -160,7 +168,7 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	for _, path := range paths {
 		log.Printf("exported %s", path)
 	}
-	u.progress.Status.SetText(fmt.Sprintf("Exported %d files to %s.", len(paths), dir))
+	u.progress.Status.SetText(fmt.Sprintf("Exported %s to %s.", text.Count(len(paths), "file"), dir))
 	return nil
 }
 
@@ -183,26 +191,108 @@ func (u *UI) ShowSaveRun() {
 	})
 }
 
-// saveAs asks where to save (starting with name, offering the extensions exts) and
-// calls save with the path chosen, showing its error.
+// saveAs asks for a folder and a file name (starting with name; a name without one of
+// the extensions exts gets the first) and calls save with the path, showing its error.
+// It refuses a path that is a file the window read (checkWrite) and asks before
+// replacing another file. (Fyne's save dialog is not used: it empties the file chosen
+// before the program sees the name, so a slip onto the data file would lose it.)
 func (u *UI) saveAs(name string, exts []string, save func(path string) error) {
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil || wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close()
-		if err := save(path); err != nil {
+	dir := widget.NewEntry()
+	dir.SetText(u.app.Preferences().StringWithFallback("saveDir", u.startFolder()))
+	file := widget.NewEntry()
+	file.SetText(name)
+	var d dialog.Dialog
+	do := func() {
+		folder := strings.TrimSpace(dir.Text)
+		path, err := u.savePath(folder, file.Text, exts)
+		if err != nil {
 			u.showError(err)
 			return
 		}
-		log.Printf("wrote %s", path)
-	}, u.win)
-	d.SetFileName(name)
-	if len(exts) > 0 {
-		d.SetFilter(storage.NewExtensionFileFilter(exts))
+		var old []string
+		if _, err := os.Stat(path); err == nil {
+			old = []string{filepath.Base(path)}
+		}
+		u.confirmReplace(folder, old, func() {
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				u.showError(err)
+				return
+			}
+			if err := save(path); err != nil {
+				u.showError(err)
+				return
+			}
+			u.app.Preferences().SetString("saveDir", folder)
+			log.Printf("wrote %s", path)
+			d.Hide()
+		})
 	}
-	d.Show()
+	dir.OnSubmitted = func(string) { do() }
+	file.OnSubmitted = func(string) { do() }
+	items := []*widget.FormItem{
+		{Text: "Folder", Widget: container.NewBorder(nil, nil, nil, u.folderButton(dir), dir)},
+		{Text: "File name", Widget: file},
+	}
+	d = u.showConfirm("Save "+name, "Save", widget.NewForm(items...), fyne.NewSize(620, 200), file, do)
+}
+
+// savePath is the file a save writes: name in folder, with the first of exts unless it
+// ends in one; refused when name holds a folder or the file is one the window read.
+func (u *UI) savePath(folder, name string, exts []string) (string, error) {
+	name = strings.TrimSpace(name)
+	if err := checkFileName(name); err != nil {
+		return "", err
+	}
+	if len(exts) > 0 && !slices.ContainsFunc(exts, func(e string) bool { return strings.EqualFold(filepath.Ext(name), e) }) {
+		name += exts[0]
+	}
+	path := filepath.Join(folder, name)
+	return path, u.checkWrite(path)
+}
+
+// startFolder is where a save starts: the data file's folder, else Steadfast's.
+func (u *UI) startFolder() string {
+	if u.path != "" && !study.IsAccession(u.path) {
+		return filepath.Dir(u.path)
+	}
+	return exportDir()
+}
+
+// folderButton is a "Browse..." button whose folder dialog writes the folder chosen
+// into entry.
+func (u *UI) folderButton(entry *widget.Entry) *widget.Button {
+	return widget.NewButton("Browse...", func() {
+		fd := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+			if err == nil && l != nil {
+				entry.SetText(l.Path())
+			}
+		}, u.win)
+		if l := u.lastFolder(); l != nil {
+			fd.SetLocation(l)
+		}
+		fd.Show()
+	})
+}
+
+// reads are the files the window read and still shows: the data file with its class
+// file and annotation, the saved run opened, and the validation's cohort with its
+// annotation.
+func (u *UI) reads() []study.Input {
+	in := []study.Input{{What: "saved run", Path: u.runPath}}
+	if u.path != "" {
+		in = append(in, study.DataInputs(u.path, u.readOpt)...)
+	}
+	return append(in, u.sigView.cohortReads...)
+}
+
+// checkWrite refuses to write path when it is a file the window read (reads).
+func (u *UI) checkWrite(paths ...string) error {
+	for _, p := range paths {
+		if err := study.CheckFile(p, u.reads()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ShowOpenRun reopens a saved run: its results and its settings.
@@ -232,12 +322,16 @@ func (u *UI) OpenRun(path string) {
 	u.setResult(s.Result)
 	u.setTools(s.Tools)
 	u.unsaved = false
+	u.runPath = path
 	if s.Config.DataPath != "" {
 		if _, err := os.Stat(s.Config.DataPath); err == nil || study.IsAccession(s.Config.DataPath) {
 			u.loadFile(s.Config.DataPath, s.Config.Read, false)
 		}
 	}
 	u.progress.Status.SetText("Opened run " + filepath.Base(path))
+	if s.Note != "" {
+		u.progress.Status.SetText("Opened run " + filepath.Base(path) + ". Note: " + s.Note)
+	}
 }
 
 // ShowReport writes the run's HTML report (data, configuration, every figure and table,
@@ -261,14 +355,10 @@ func (u *UI) ShowReport() {
 			u.showError(err)
 			return
 		}
-		var paths, old []string
+		var paths []string
 		for ext, c := range map[string]*widget.Check{".html": html, ".pdf": pdf} {
 			if c.Checked {
-				path := filepath.Join(folder, base+ext)
-				paths = append(paths, path)
-				if _, err := os.Stat(path); err == nil {
-					old = append(old, filepath.Base(path))
-				}
+				paths = append(paths, filepath.Join(folder, base+ext))
 			}
 		}
 		slices.Sort(paths)
@@ -277,9 +367,18 @@ func (u *UI) ShowReport() {
 		if sig != nil {
 			tables = append(tables, plots.Figure{Name: "signature", Table: sig.GeneTable()})
 		}
-		for _, f := range tables {
-			if _, err := os.Stat(filepath.Join(folder, f.Name+".csv")); err == nil && len(paths) > 0 {
-				old = append(old, f.Name+".csv")
+		if len(paths) == 0 {
+			tables = nil
+		}
+		targets := reportFiles(paths, folder, tables)
+		if err := u.checkWrite(targets...); err != nil {
+			u.showError(err)
+			return
+		}
+		var old []string
+		for _, p := range targets {
+			if _, err := os.Stat(p); err == nil {
+				old = append(old, filepath.Base(p))
 			}
 		}
 		write := func() {
@@ -295,9 +394,6 @@ func (u *UI) ShowReport() {
 				log.Printf("wrote %s", path)
 			}
 			for _, f := range tables {
-				if len(paths) == 0 {
-					break
-				}
 				if err := plots.WriteCSV(filepath.Join(folder, f.Name+".csv"), f.Table); err != nil {
 					u.showError(err)
 					return
@@ -318,6 +414,16 @@ func (u *UI) ShowReport() {
 		{Text: "Formats", Widget: container.NewHBox(html, pdf)},
 	}
 	d = u.showConfirm("Report: data, settings, every figure and table, methods paragraph", "Write", widget.NewForm(items...), fyne.NewSize(620, 260), dir, do)
+}
+
+// reportFiles are the files a report writes: its pages and, in folder, the CSV of each
+// table.
+func reportFiles(pages []string, folder string, tables []plots.Figure) []string {
+	out := slices.Clone(pages)
+	for _, f := range tables {
+		out = append(out, filepath.Join(folder, f.Name+".csv"))
+	}
+	return out
 }
 
 // showConfirm shows a dialog of content with confirm and Cancel buttons, sized size,

@@ -13,6 +13,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/method"
+	"steadfast/internal/text"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -61,7 +62,7 @@ func (g *groupsView) copyMembers() {
 		return
 	}
 	ms := strings.Split(row[len(row)-1], ", ")
-	g.u.copyText(strings.Join(ms, "\n")+"\n", fmt.Sprintf("the %d members of group %s", len(ms), row[0]))
+	g.u.copyText(strings.Join(ms, "\n")+"\n", fmt.Sprintf("the %s of group %s", text.Count(len(ms), "member"), row[0]))
 }
 
 // setResult lists the result's group methods.

@@ -53,6 +53,7 @@ type signatureView struct {
 	matchTable  *widgets.StringTable
 	tables      *widget.Select // which table shows: tableShows
 	tableStack  []fyne.CanvasObject
+	cohortReads []study.Input // the validation's cohort files: nothing is saved over them
 }
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
@@ -206,10 +207,10 @@ func (v *signatureView) showMetrics() {
 	if sig.Positive >= 0 {
 		pos = fmt.Sprintf(" (%s positive)", sig.Classes[sig.Positive])
 	}
-	s := fmt.Sprintf("%d genes. Cross-validated AUC%s %.3f (range %.3f-%.3f over %d repetitions; the first %.3f, DeLong 95%% CI %.3f-%.3f); sensitivity %.3f, specificity %.3f, balanced accuracy %.3f at the classifier's own rule. The p-values are descriptive: computed after the selection, on all samples, they do not test the signature.",
-		len(sig.Genes), pos, cv.MeanAUC, cv.MinAUC, cv.MaxAUC, len(cv.AUCs), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
+	s := fmt.Sprintf("%d genes. Cross-validated AUC%s %.3f (range %.3f-%.3f over %s; the first %.3f, DeLong 95%% CI %.3f-%.3f); sensitivity %.3f, specificity %.3f, balanced accuracy %.3f at the classifier's own rule. The p-values are descriptive: computed after the selection, on all samples, they do not test the signature.",
+		len(sig.Genes), pos, cv.MeanAUC, cv.MinAUC, cv.MaxAUC, text.Count(len(cv.AUCs), "repetition"), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
 	if sig.Perm != nil {
-		s += fmt.Sprintf(" Permutation test: p = %.3g (%d permutations).", sig.Perm.P, len(sig.Perm.AUCs))
+		s += fmt.Sprintf(" Permutation test: p = %.3g (%s).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
 	}
 	if sig.Validation != nil {
 		s += validationText(sig.Validation)

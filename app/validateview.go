@@ -14,6 +14,7 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 )
 
@@ -121,6 +122,7 @@ func (v *signatureView) validate(path string, o study.CohortOptions) {
 				return // another signature since
 			}
 			sig.Validation = val
+			v.cohortReads = []study.Input{{What: "cohort's data file", Path: path}, {What: "cohort's annotation file", Path: o.Read.SymbolsPath}}
 			v.setValidation(val, figs)
 		}, nil
 	})
@@ -145,7 +147,7 @@ func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Fi
 // validationText says what a validation found, for the metrics label.
 func validationText(val *signature.Validation) string {
 	m := val.Model
-	s := fmt.Sprintf(" Cohort %s: %d of %d signature genes found (%s); %d samples predicted", val.Cohort, val.Found(), len(m.Genes), matchCounts(val), len(val.Samples))
+	s := fmt.Sprintf(" Cohort %s: %d of %s found (%s); %s predicted", val.Cohort, val.Found(), text.Count(len(m.Genes), "signature gene"), matchCounts(val), text.Count(len(val.Samples), "sample"))
 	if val.Options.Standardize {
 		s += ", each gene standardised within the cohort"
 	}

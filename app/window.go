@@ -88,6 +88,7 @@ type UI struct {
 	raw     *dataset.Dataset // as read, before preprocessing
 	data    *dataset.Dataset // preprocessed, what a run uses
 	path    string           // "" for the built-in example
+	runPath string           // the saved run opened last, if any
 	readOpt dataset.Options
 	dropped []string
 	result  *experiment.Result

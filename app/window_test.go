@@ -759,3 +759,59 @@ func TestAboutSaysWhichBLAS(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowNeverWritesOverWhatItRead: Save run, a figure's export (its CSV), a report's
+// table CSV and Export of a table refuse a file the window read (the data file, the
+// saved run opened, the validation's cohort) and leave it as it was; Fyne's own save
+// dialog, no longer used, empties the file chosen before the program sees its name.
+func TestWindowNeverWritesOverWhatItRead(t *testing.T) {
+	u, _ := newTestUI(t)
+	dir := t.TempDir()
+	_, res := smallRun(t)
+	data := filepath.Join(dir, "stab.csv") // named as the stability figure's CSV
+	b := "g1,g2,g3,class\n1,2,3,A\n2,1,3,B\n3,2,1,A\n2,3,1,B\n1,3,2,A\n3,1,2,B\n"
+	os.WriteFile(data, []byte(b), 0o644)
+	serialized(func() { u.LoadFile(data, dataset.Options{}) })
+	waitFor(t, "the data", 10*time.Second, func() bool { return onUI(func() bool { return u.path == data }) })
+	serialized(func() { u.setResult(res) })
+	saved := filepath.Join(dir, "run.json")
+	if err := study.SaveRun(saved, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() { u.OpenRun(saved) })
+	runBytes, _ := os.ReadFile(saved)
+	serialized(func() {
+		fig := u.currentFigure(tabStability)
+		if err := u.exportFormats(fig, dir, "stab", map[string]bool{"png": true}, "8", "3", "in", "72"); err == nil || !strings.Contains(err.Error(), "data file") {
+			t.Errorf("a figure whose CSV is the data file: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "stab.png")); err == nil {
+			t.Error("the figure was written beside a refused CSV")
+		}
+		for _, name := range []string{"stab.csv", "stab"} {
+			if _, err := u.savePath(dir, name, []string{".csv", ".tsv"}); err == nil {
+				t.Errorf("Export table as %s: not refused", name)
+			}
+		}
+		if _, err := u.savePath(dir, "run.json", nil); err == nil || !strings.Contains(err.Error(), "saved run") {
+			t.Errorf("Save run over the run opened: %v", err)
+		}
+		if p, err := u.savePath(dir, "run2", []string{".json"}); err != nil || p != filepath.Join(dir, "run2.json") {
+			t.Errorf("a new name: %q, %v", p, err)
+		}
+		tables := []plots.Figure{{Name: "stab"}}
+		if err := u.checkWrite(reportFiles([]string{filepath.Join(dir, "report.html")}, dir, tables)...); err == nil {
+			t.Error("a report whose table CSV is the data file: not refused")
+		}
+		u.sigView.cohortReads = []study.Input{{What: "cohort's data file", Path: saved}}
+		if err := u.checkWrite(saved); err == nil || !strings.Contains(err.Error(), "cohort") && !strings.Contains(err.Error(), "saved run") {
+			t.Errorf("the cohort: %v", err)
+		}
+	})
+	if got, _ := os.ReadFile(data); string(got) != b {
+		t.Errorf("the data file changed: %q", got)
+	}
+	if got, _ := os.ReadFile(saved); string(got) != string(runBytes) {
+		t.Error("the saved run changed")
+	}
+}

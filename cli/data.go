@@ -55,3 +55,8 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 	}
 	return ds, dataset.ZScored(ds.X), nil
 }
+
+// inputs are the files the data flags name.
+func (d dataFlags) inputs() []study.Input {
+	return study.DataInputs(*d.path, dataset.Options{SymbolsPath: *d.symbols})
+}

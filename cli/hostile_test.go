@@ -100,7 +100,7 @@ func hostileCases() []hostile {
 				return "NA"
 			}
 			return ""
-		})}, args: append(rank("na.csv"), "--drop-missing"), code: 0, want: "g1\t", note: "1 features dropped"},
+		})}, args: append(rank("na.csv"), "--drop-missing"), code: 0, want: "g1\t", note: "1 feature dropped"},
 		{name: "Inf value", files: map[string]string{"inf.csv": table(20, 5, func(i, j int) string {
 			if i == 1 && j == 1 {
 				return "Inf"
@@ -184,7 +184,7 @@ func hostileCases() []hostile {
 		{name: "output holds other files", files: map[string]string{"d.csv": good, "c.json": cfgHead + "}", "out/thesis.docx": "mine"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "holds files Steadfast did not write there (thesis.docx)"},
 		// the root folder: refused as any folder of other files, whatever the system says
 		// deeper down (it answered "read /proc/1/attr/current: invalid argument")
-		{name: "output is the root folder", files: map[string]string{"d.csv": good, "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "/"}, code: 2, want: "/ holds files Steadfast did not write there"},
+		{name: "output is the root folder", files: map[string]string{"d.csv": good, "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "/"}, code: 2, want: "the configuration this command reads, and the output replaces that folder as a whole: it would be lost. Write the output beside it instead, for example -o /steadfast-run"},
 		{name: "dpi 5", files: cfg(""), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out", "--dpi", "5"}, code: 2, want: "--dpi"},
 		{name: "config is a fifo", args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "not a regular file", setup: func(t *testing.T, dir string) {
 			if err := syscall.Mkfifo(filepath.Join(dir, "c.json"), 0o644); err != nil {
@@ -210,7 +210,7 @@ func hostileCases() []hostile {
 		{name: "three features, DRAGS grid", files: map[string]string{"d.csv": table(20, 3, nil), "c.json": cfgHead + "}"}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: `give the ks to use`},
 		{name: "long output folder name", files: cfg(""), args: []string{"run", "{dir}/c.json", "-o", "{dir}/" + strings.Repeat("o", 250)}, code: 0, want: "stability-simid.csv"},
 		{name: "log-CPM, a sample without reads", files: map[string]string{"d.csv": counts(func(i, j int) string { return map[bool]string{true: "0"}[i == 4] })},
-			args: append(rank("d.csv"), "--log-cpm"), code: 0, want: "g1", note: "1 samples with a library size of 0 (no reads) left out of the log-CPM analysis: sample5"},
+			args: append(rank("d.csv"), "--log-cpm"), code: 0, want: "g1", note: "1 sample with a library size of 0 (no reads) left out of the log-CPM analysis: sample5"},
 		{name: "log-CPM on logged values", files: map[string]string{"d.csv": counts(func(i, j int) string { return map[bool]string{true: "-1.5"}[i == 2 && j == 3] })},
 			args: append(rank("d.csv"), "--log-cpm", "--drop-missing"), code: 2, want: "already logged"},
 		{name: "log-CPM, a count of 1e308", files: map[string]string{"d.csv": counts(func(i, j int) string { return map[bool]string{true: "1e308"}[i == 2 && j == 3] })},

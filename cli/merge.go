@@ -26,7 +26,11 @@ func mergeCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	if err := study.Replaceable(*outDir, nil); err != nil {
+	dest := study.Output{Dir: *outDir, Beside: "merged"}
+	for _, d := range dirs {
+		dest.Reads = append(dest.Reads, study.Input{What: "shard", Path: d})
+	}
+	if err := dest.Check(); err != nil {
 		return err
 	}
 	shards, err := study.LoadShards(dirs)
@@ -44,11 +48,15 @@ func mergeCommand(c *call) error {
 		}
 		return err
 	}
+	dest.Reads = append(dest.Reads, study.DataInputs(cfg.DataPath, cfg.Read)...)
+	if err := dest.Check(); err != nil {
+		return err
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	res, err := experiment.Merge(ctx, shards, ds)
 	if err != nil {
 		return err
 	}
-	return writeRun(ctx, c, res, *outDir, size, *out.report)
+	return writeRun(ctx, c, res, dest, size, *out.report)
 }

@@ -11,11 +11,12 @@ import (
 )
 
 // writeOutputs writes files and every figure (each format with its CSV) into a fresh
-// folder that takes dir's place when all is written, extra (when not nil) adding more
+// folder that takes dest's place when all is written, extra (when not nil) adding more
 // files and returning their names, then lists what it wrote, sorted, on standard output.
-func writeOutputs(ctx context.Context, c *call, dir string, files map[string][]byte, figs []plots.Figure, size plots.ExportOptions, extra func(tmp string) ([]string, error)) error {
+func writeOutputs(ctx context.Context, c *call, dest study.Output, files map[string][]byte, figs []plots.Figure, size plots.ExportOptions, extra func(tmp string) ([]string, error)) error {
 	var written []string // relative to the folder
-	err := study.WriteFolder(ctx, dir, func(tmp string) error {
+	dir := dest.Dir
+	err := study.WriteFolder(ctx, dest, func(tmp string) error {
 		for name, b := range files {
 			if err := study.WriteFile(filepath.Join(tmp, name), b); err != nil {
 				return err

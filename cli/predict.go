@@ -9,6 +9,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 )
 
@@ -51,8 +52,10 @@ func predictCommand(c *call) error {
 	if *model == "" || *data == "" {
 		return errors.New("needs a model and a cohort: steadfast predict --model model.json --data COHORT [-o DIR]")
 	}
+	dest := study.Output{Dir: *outDir, Beside: "cohort",
+		Reads: append([]study.Input{{What: "model", Path: *model}, {What: "cohort's data file", Path: *data}}, study.Input{What: "cohort's annotation file", Path: *symbols})}
 	if *outDir != "" {
-		if err := study.Replaceable(*outDir, nil); err != nil {
+		if err := dest.Check(); err != nil {
 			return err
 		}
 	}
@@ -85,7 +88,7 @@ func predictCommand(c *call) error {
 		return err
 	}
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
-	if err := writeOutputs(ctx, c, *outDir, files, plots.ValidationFigures(v), size, nil); err != nil {
+	if err := writeOutputs(ctx, c, dest, files, plots.ValidationFigures(v), size, nil); err != nil {
 		return err
 	}
 	summarize(c, v)
@@ -94,7 +97,7 @@ func predictCommand(c *call) error {
 
 // summarize says on standard error what was predicted and how well.
 func summarize(c *call, v *signature.Validation) {
-	fmt.Fprintf(c.errw, "%d of %d signature genes found; %d samples predicted", v.Found(), len(v.Model.Genes), len(v.Samples))
+	fmt.Fprintf(c.errw, "%d of %s found; %s predicted", v.Found(), text.Count(len(v.Model.Genes), "signature gene"), text.Count(len(v.Samples), "sample"))
 	mt := v.Metrics
 	if mt == nil {
 		fmt.Fprintln(c.errw, "; no sample has a class the model knows: predictions only")

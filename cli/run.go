@@ -41,15 +41,24 @@ func runCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	if err := study.Replaceable(*outDir, nil); err != nil { // before the work, not after
+	beside := "run"
+	if n > 0 {
+		beside = "shard"
+	}
+	dest := study.Output{Dir: *outDir, Reads: []study.Input{{What: "configuration", Path: pos[0]}}, Beside: beside}
+	if err := dest.Check(); err != nil { // before the work, not after
 		return err
 	}
 	cfg, ds, err := openStudy(c, pos[0], *data)
 	if err != nil {
 		return err
 	}
+	dest.Reads = append(dest.Reads, study.DataInputs(cfg.DataPath, cfg.Read)...)
+	if err := dest.Check(); err != nil {
+		return err
+	}
 	if n > 0 {
-		return runShard(c, cfg, ds, i, n, *outDir)
+		return runShard(c, cfg, ds, i, n, dest)
 	}
 	if est, _, err := experiment.Estimate(cfg, ds); err == nil && est.Minutes() > 2 {
 		c.note("this study will take about %s on a two-core laptop (Ctrl-C stops it)", text.Duration(est))
@@ -62,11 +71,11 @@ func runCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	return writeRun(ctx, c, res, *outDir, size, *out.report)
+	return writeRun(ctx, c, res, dest, size, *out.report)
 }
 
-// runShard runs shard i of n and saves it in outDir.
-func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, outDir string) error {
+// runShard runs shard i of n and saves it in dest.
+func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, dest study.Output) error {
 	ctx, stop := interruptible()
 	defer stop()
 	pr := newProgressPrinter(c.errw, progressEvery)
@@ -75,10 +84,10 @@ func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, out
 	if err != nil {
 		return err
 	}
-	if err := study.SaveShard(ctx, outDir, sh); err != nil {
+	if err := study.SaveShard(ctx, dest, sh); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.out, filepath.Join(outDir, study.ShardFile))
+	fmt.Fprintln(c.out, filepath.Join(dest.Dir, study.ShardFile))
 	return nil
 }
 
@@ -178,10 +187,11 @@ func (o outputs) size() (plots.ExportOptions, error) {
 	return exportSize(*o.width, *o.height, *o.unit, *o.dpi)
 }
 
-// writeRun writes res into a fresh folder put in outDir's place: result.json, every
+// writeRun writes res into a fresh folder put in dest's place: result.json, every
 // figure in every format with its CSV, the tables, and the report when asked; then it
 // lists the files on standard output.
-func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir string, size plots.ExportOptions, report bool) error {
+func writeRun(ctx context.Context, c *call, res *experiment.Result, dest study.Output, size plots.ExportOptions, report bool) error {
+	outDir := dest.Dir
 	for _, m := range res.Methods {
 		if m.Unconverged > 0 {
 			c.note("%s: %d model fits (linear SVM or L1-logistic) stopped at their iteration cap before meeting the tolerance; its ranking may depend on solver precision (for an SVM raise maxIter in the method's params, e.g. \"maxIter\": 10000)", m.Label, m.Unconverged)
@@ -191,7 +201,7 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, outDir strin
 		}
 	}
 	var written []string
-	err := study.WriteFolder(ctx, outDir, func(tmp string) error {
+	err := study.WriteFolder(ctx, dest, func(tmp string) error {
 		if err := study.SaveRun(filepath.Join(tmp, "result.json"), res, nil); err != nil {
 			return err
 		}
@@ -292,12 +302,13 @@ func exportSize(width, height float64, unit string, dpi int) (plots.ExportOption
 	return o, nil
 }
 
-// exportFigures writes figs into a fresh folder put in dir's place, at 16 x 10 cm (PNG
+// exportFigures writes figs into a fresh folder put in dest's place, at 16 x 10 cm (PNG
 // at 300 dpi) in every format with their CSVs, and lists the files on standard error.
-func exportFigures(ctx context.Context, c *call, dir string, figs ...plots.Figure) error {
+func exportFigures(ctx context.Context, c *call, dest study.Output, figs ...plots.Figure) error {
 	size, _ := exportSize(16, 10, "cm", 300)
 	var written []string
-	err := study.WriteFolder(ctx, dir, func(tmp string) error {
+	dir := dest.Dir
+	err := study.WriteFolder(ctx, dest, func(tmp string) error {
 		for _, f := range figs {
 			if err := ctx.Err(); err != nil {
 				return err

@@ -42,6 +42,12 @@ func sampleSizeCommand(c *call) error {
 	if err := st.Check(); err != nil {
 		return fmt.Errorf("--k, --test, --sizes: %v", err)
 	}
+	dest := study.Output{Dir: *dir, Beside: "samplesize"}
+	if *dir != "" {
+		if err := dest.Check(); err != nil { // before the work, not after
+			return err
+		}
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	last := -1
@@ -70,7 +76,7 @@ func sampleSizeCommand(c *call) error {
 		for i := range plots.SyntheticMeasures {
 			figs = append(figs, plots.SampleSize(res, i))
 		}
-		return exportFigures(ctx, c, *dir, figs...)
+		return exportFigures(ctx, c, dest, figs...)
 	}
 	return nil
 }

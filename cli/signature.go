@@ -37,12 +37,16 @@ func signatureCommand(c *call) error {
 	if len(pos) == 0 || *outDir == "" {
 		return errors.New("needs a saved run and an output folder: steadfast signature RUN.json -o OUTDIR")
 	}
-	if err := study.Replaceable(*outDir, nil); err != nil {
+	dest := study.Output{Dir: *outDir, Reads: []study.Input{{What: "saved run", Path: runPath(pos[0])}}, Beside: "signature"}
+	if err := dest.Check(); err != nil {
 		return err
 	}
 	saved, err := study.LoadRun(runPath(pos[0]))
 	if err != nil {
 		return err
+	}
+	if saved.Note != "" {
+		c.note("%s", saved.Note)
 	}
 	res := saved.Result
 	choice := signature.Choice{Classifier: *cl, K: *k, Frequent: *frequent, Method: -1}
@@ -64,8 +68,12 @@ func signatureCommand(c *call) error {
 		}
 		c.note("%s at k = %d with %s (the Errors tab's advice: the most stable method of the top group, at the k of least error)", res.Methods[choice.Method].Label, choice.K, experiment.ClassifierLabel(*cl))
 	}
-	_, ds, err := openStudy(c, runPath(pos[0]), *data)
+	cfg, ds, err := openStudy(c, runPath(pos[0]), *data)
 	if err != nil {
+		return err
+	}
+	dest.Reads = append(dest.Reads, study.DataInputs(cfg.DataPath, cfg.Read)...)
+	if err := dest.Check(); err != nil {
 		return err
 	}
 	ctx, stop := interruptible()
@@ -82,7 +90,7 @@ func signatureCommand(c *call) error {
 		if secs := study.PermutationCost(res, choice, *perms); secs >= 1 {
 			about = "at most about " + text.Duration(time.Duration(secs*float64(time.Second)))
 		}
-		c.note("the permutation test refits the study %d times: %s here, judging by the run (Ctrl-C stops it)", *perms, about)
+		c.note("the permutation test refits the study %s: %s here, judging by the run (Ctrl-C stops it)", text.Count(*perms, "time"), about)
 		last := -1
 		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
 			if pct := 100 * done / total; pct/10 != last/10 {
@@ -107,7 +115,7 @@ func signatureCommand(c *call) error {
 			return []string{"report.html", "report.pdf"}, writeReport(tmp, res, sig, reportSize)
 		}
 	}
-	if err := writeOutputs(ctx, c, *outDir, files, figs, size, extra); err != nil {
+	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {
 		return err
 	}
 	cv := sig.CV
@@ -115,10 +123,10 @@ func signatureCommand(c *call) error {
 		c.note("%s is the positive class (--positive names another)", sig.Classes[sig.Positive])
 	}
 	if sig.Perm != nil {
-		fmt.Fprintf(c.errw, "permutation test: p = %.3g (%d permutations)\n", sig.Perm.P, len(sig.Perm.AUCs))
+		fmt.Fprintf(c.errw, "permutation test: p = %.3g (%s)\n", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
 	}
-	fmt.Fprintf(c.errw, "%d genes; cross-validated AUC %.3f (range %.3f-%.3f over %d repetitions; first %.3f, DeLong 95%% CI %.3f-%.3f); balanced accuracy %.3f\n",
-		len(sig.Genes), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, len(cv.AUCs), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.BalancedAccuracy())
+	fmt.Fprintf(c.errw, "%d genes; cross-validated AUC %.3f (range %.3f-%.3f over %s; first %.3f, DeLong 95%% CI %.3f-%.3f); balanced accuracy %.3f\n",
+		len(sig.Genes), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, text.Count(len(cv.AUCs), "repetition"), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.BalancedAccuracy())
 	return nil
 }
 

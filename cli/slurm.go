@@ -93,7 +93,8 @@ func slurmCommand(c *call) error {
 	if !strings.Contains(filepath.Base(job.binary), "headless") {
 		c.note("the jobs run %s; on nodes without a display or libGL, build the headless binary (README, On a cluster) and pass --binary", job.binary)
 	}
-	if err := job.write(cfg); err != nil {
+	reads := append([]study.Input{{What: "configuration", Path: pos[0]}}, study.DataInputs(cfg.DataPath, cfg.Read)...)
+	if err := job.write(cfg, reads); err != nil {
 		return err
 	}
 	for _, f := range []string{"shards.sbatch", "merge.sbatch", "submit.sh", "Snakefile"} {
@@ -149,7 +150,7 @@ func shardTime(cfg experiment.Config, ds *dataset.Dataset, tasks, cpus int) stri
 // empty logs folder. Written again (say, with another --time), it replaces only these
 // files and leaves the shards, logs and merged result alone; it refuses a folder whose
 // shards belong to another configuration.
-func (j *slurmJob) write(cfg experiment.Config) error {
+func (j *slurmJob) write(cfg experiment.Config, reads []study.Input) error {
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return err
@@ -164,7 +165,7 @@ func (j *slurmJob) write(cfg experiment.Config) error {
 		"submit.sh":     []byte(j.submitScript()),
 		"Snakefile":     []byte(j.snakefile()),
 	}
-	if err := study.WriteFiles(j.dir, files, []string{"logs"}, []string{"logs", "shards", "result", ".snakemake"}); err != nil {
+	if err := study.WriteFiles(j.dir, files, []string{"logs"}, []string{"logs", "shards", "result", ".snakemake"}, reads); err != nil {
 		return err
 	}
 	return os.Chmod(filepath.Join(j.dir, "submit.sh"), 0o755)

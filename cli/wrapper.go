@@ -35,6 +35,12 @@ func wrapperCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	dest := study.Output{Dir: *dir, Reads: data.inputs(), Beside: "wrapper"}
+	if *dir != "" {
+		if err := dest.Check(); err != nil { // before the work, not after
+			return err
+		}
+	}
 	_, p := x.Dims()
 	if *nae > p {
 		c.note("--nae %d is more than the %d features; the learning curve stops at %d", *nae, p, p)
@@ -66,7 +72,7 @@ func wrapperCommand(c *call) error {
 		return err
 	}
 	if *dir != "" {
-		return exportFigures(ctx, c, *dir, plots.AUCvsNa(ds.Name, nas, aucs, base))
+		return exportFigures(ctx, c, dest, plots.AUCvsNa(ds.Name, nas, aucs, base))
 	}
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -232,8 +234,13 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 	return append(paths, path), nil
 }
 
+// creationDate is the EPS date line gonum/plot writes with time.Time's String, which
+// carries Go's monotonic clock reading ("... +0000 UTC m=+57.249446429").
+var creationDate = regexp.MustCompile(`(?m)^%%CreationDate: .*$`)
+
 // writeEPS writes c with its header corrected: gonum/plot v0.17 writes "%%!PS-Adobe" and
-// "%%Creator" where EPS needs "%!PS-Adobe" as the first bytes and "%%Creator:".
+// "%%Creator" where EPS needs "%!PS-Adobe" as the first bytes and "%%Creator:", and a
+// creation date with Go's monotonic clock in it, written here as a plain UTC time.
 func writeEPS(w io.Writer, c *vgeps.Canvas) error {
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
@@ -242,6 +249,7 @@ func writeEPS(w io.Writer, c *vgeps.Canvas) error {
 	b := buf.Bytes()
 	b = bytes.Replace(b, []byte("%%!PS-Adobe"), []byte("%!PS-Adobe"), 1)
 	b = bytes.Replace(b, []byte("%%Creator "), []byte("%%Creator: "), 1)
+	b = creationDate.ReplaceAll(b, []byte("%%CreationDate: "+time.Now().UTC().Format("2006-01-02 15:04:05 UTC")))
 	_, err := w.Write(b)
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot/font"
@@ -147,6 +148,36 @@ func TestExportsAreReadableByOthers(t *testing.T) {
 		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o644 {
 			t.Errorf("%s: mode %v", filepath.Base(p), st.Mode().Perm())
 		}
+	}
+}
+
+// TestEPSHeader: an EPS starts "%!PS-Adobe-3.0 EPSF-3.0" and its DSC comments are
+// well formed: "%%Creator:" with its colon, and a creation date without Go's monotonic
+// clock (gonum/plot writes time.Now().String(): "... +0000 UTC m=+57.249446429").
+func TestEPSHeader(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Length(8, "cm")
+	if _, err := Export(AccuracyVsK(bandResult(), "svm"), dir, []string{"eps"}, ExportOptions{Width: w, Height: w, DPI: 72}); err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.eps"))
+	if len(paths) != 1 {
+		t.Fatalf("EPS files: %v", paths)
+	}
+	b, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := string(b[:min(len(b), 600)])
+	if !strings.HasPrefix(head, "%!PS-Adobe") || !strings.Contains(head, "%%Creator: ") {
+		t.Errorf("EPS header:\n%s", head)
+	}
+	date := regexp.MustCompile(`(?m)^%%CreationDate: (.*)$`).FindStringSubmatch(head)
+	if date == nil {
+		t.Fatalf("no %%%%CreationDate in\n%s", head)
+	}
+	if _, err := time.Parse("2006-01-02 15:04:05 UTC", date[1]); err != nil || strings.Contains(date[1], "m=") {
+		t.Errorf("%%%%CreationDate: %q", date[1])
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"steadfast/compute/method"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 )
 
 // references are the papers behind each method and measure, cited in the report's
@@ -89,7 +90,7 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")
 	}
 	in, _ := experiment.LookupProtocol(cfg.Protocol)
-	fmt.Fprintf(&b, " Stability was assessed over %d repetitions of stratified %d-fold resampling", cfg.Repeats, cfg.Folds)
+	fmt.Fprintf(&b, " Stability was assessed over %s of stratified %d-fold resampling", text.Count(cfg.Repeats, "repetition"), cfg.Folds)
 	if cfg.Protocol == experiment.Kalousis {
 		fmt.Fprintf(&b, " with %d inner folds", cfg.InnerFolds)
 	}
@@ -217,6 +218,9 @@ type reportTable struct {
 	CSV    string // the file holding every row, beside the report
 }
 
+// MoreRows says how many rows the report leaves out: "1 more row", "5 more rows".
+func (t reportTable) MoreRows() string { return text.Count(t.More, "more row") }
+
 // Report writes a self-contained HTML report of res: the data, the configuration, every
 // figure (inline SVG) and table, the software version and seed, and a methods paragraph
 // with its references.
@@ -251,10 +255,10 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " as the positive class"
 	}
-	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). The mean AUC over the %d repetitions was %.3f (range %.3f-%.3f); the first repetition's AUC was %.3f with DeLong's 95%% confidence interval %.3f-%.3f (DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988). At the classifier's own decision rule, sensitivity was %.3f, specificity %.3f and balanced accuracy %.3f.",
-		strings.SplitN(in.Label, " (", 2)[0], pos, len(cv.AUCs), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
+	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). The mean AUC over the %s was %.3f (range %.3f-%.3f); the first repetition's AUC was %.3f with DeLong's 95%% confidence interval %.3f-%.3f (DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988). At the classifier's own decision rule, sensitivity was %.3f, specificity %.3f and balanced accuracy %.3f.",
+		strings.SplitN(in.Label, " (", 2)[0], pos, text.Count(len(cv.AUCs), "repetition"), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
 	if sig.Perm != nil {
-		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %d times and the whole procedure repeated each time: p = %.3g.", len(sig.Perm.AUCs), sig.Perm.P)
+		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %s and the whole procedure repeated each time: p = %.3g.", text.Count(len(sig.Perm.AUCs), "time"), sig.Perm.P)
 	}
 	b.WriteString(" The genes' fold changes and p-values (Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes) were computed on all samples after the selection: they describe the genes and do not test the signature.")
 	return b.String()
@@ -290,7 +294,7 @@ func ValidationParagraph(v *signature.Validation) string {
 	} else {
 		b.WriteString("The cohort's values were preprocessed and scaled as the training data were, with the training means and standard deviations. ")
 	}
-	fmt.Fprintf(&b, "%d samples were predicted", len(v.Samples))
+	fmt.Fprintf(&b, "%s predicted", text.Count(len(v.Samples), "sample was|samples were"))
 	if len(v.Skipped) > 0 {
 		fmt.Fprintf(&b, " (%d left out for missing values)", len(v.Skipped))
 	}
@@ -450,4 +454,4 @@ svg{max-width:100%;height:auto}
 {{define "table"}}<h3>{{.Title}}</h3>
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{if .More}}<p>{{.More}} more rows in {{.CSV}}, beside this report.</p>{{end}}{{end}}`))
+{{end}}</table>{{if .More}}<p>{{.MoreRows}} in {{.CSV}}, beside this report.</p>{{end}}{{end}}`))

@@ -170,7 +170,7 @@ func (p *pdfPage) table(t reportTable, size vg.Length) {
 		b.WriteString(strings.Join(r, " | ") + "\n")
 	}
 	if t.More > 0 {
-		fmt.Fprintf(&b, "%d more rows in %s, beside this report.\n", t.More, t.CSV)
+		fmt.Fprintf(&b, "%s in %s, beside this report.\n", t.MoreRows(), t.CSV)
 	}
 	p.text(b.String(), size, false)
 }

@@ -13,6 +13,7 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 )
 
 // SignatureROC draws the cross-validated ROC curves of est: every repetition's curve
@@ -74,7 +75,7 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 		diag.Color, diag.Dashes = color.Gray{0x80}, []vg.Length{vg.Points(3), vg.Points(3)}
 		l.addTo(p)
 		p.Add(diag)
-		p.Legend.Add(fmt.Sprintf("mean of %d repetitions: AUC %.3f (%.3f-%.3f)", len(est.AUCs), est.MeanAUC, est.MinAUC, est.MaxAUC), ml)
+		p.Legend.Add(fmt.Sprintf("mean of %s: AUC %.3f (%.3f-%.3f)", text.Count(len(est.AUCs), "repetition"), est.MeanAUC, est.MinAUC, est.MaxAUC), ml)
 		p.Legend.Add("range of the repetitions", swatch{tint(c, 0.18)})
 		rep := "each repetition"
 		if !math.IsNaN(first.Low) {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"steadfast/compute/signature"
+	"steadfast/internal/text"
 )
 
 // ValidationROC draws a cohort's ROC curve (two classes: the positive class's; more:
@@ -67,7 +68,7 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 			}
 			line.Color, line.Width, line.Dashes = color.Gray{0x50}, vg.Points(1.2), []vg.Length{vg.Points(5), vg.Points(2)}
 			p.Add(line)
-			leg := fmt.Sprintf("cross-validated (%d repetitions): AUC %.3f (%.3f-%.3f)", cv.Repetitions, cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
+			leg := fmt.Sprintf("cross-validated (%s): AUC %.3f (%.3f-%.3f)", text.Count(cv.Repetitions, "repetition"), cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
 			if len(m.Classes) > 2 {
 				leg = fmt.Sprintf("cross-validated (%s vs rest drawn): mean AUC %.3f", m.Classes[0], cv.MeanAUC)
 			}

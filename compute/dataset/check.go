@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+	"steadfast/internal/text"
 )
 
 // missingLabels are class values that mean "no class" (compared without case).
@@ -48,7 +49,7 @@ func (d *Dataset) tidyLabels(unlabelled bool) error {
 	}
 	if len(dropped) > 0 {
 		d.keepSamples(keep)
-		d.Notes = append(d.Notes, fmt.Sprintf("%d samples without a class (NA or empty) left out: %s", len(dropped), listNames(dropped, 5)))
+		d.Notes = append(d.Notes, fmt.Sprintf("%s without a class (NA or empty) left out: %s", text.Count(len(dropped), "sample"), listNames(dropped, 5)))
 	}
 	byKey := map[string]string{}
 	for _, c := range d.Classes {

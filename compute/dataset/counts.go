@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"math"
+	"steadfast/internal/text"
 )
 
 // maxCount is the largest value taken as a read count: far above any sequencing depth
@@ -46,6 +47,6 @@ func CheckCounts(d *Dataset) (*Dataset, error) {
 	}
 	out := *d
 	out.keepSamples(keep)
-	out.Notes = append(append([]string(nil), d.Notes...), fmt.Sprintf("%d samples with a library size of 0 (no reads) left out of the log-CPM analysis: %s", len(empty), listNames(empty, 5)))
+	out.Notes = append(append([]string(nil), d.Notes...), fmt.Sprintf("%s with a library size of 0 (no reads) left out of the log-CPM analysis: %s", text.Count(len(empty), "sample"), listNames(empty, 5)))
 	return &out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+	"steadfast/internal/text"
 )
 
 // isSeriesMatrix reports whether text is a GEO series matrix file.
@@ -334,7 +335,7 @@ func readGEOTable(file string, ls []string, begin, end, lead int) (*geoTable, er
 func (t *geoTable) finish(ds *Dataset, unlabelled bool) (*Dataset, error) {
 	ds.setGenes(t.names, t.descs)
 	if t.missing > 0 {
-		ds.Notes = append(ds.Notes, fmt.Sprintf("%d cells are null or empty (missing)", t.missing))
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%s null or empty (missing)", text.Count(t.missing, "cell is|cells are")))
 	}
 	return ds, ds.tidyLabels(unlabelled)
 }

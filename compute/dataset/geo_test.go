@@ -50,7 +50,7 @@ func TestReadSeriesMatrix(t *testing.T) {
 		t.Errorf("class choices %s", got)
 	}
 	notes := strings.Join(ds.Notes, "; ")
-	if !strings.Contains(notes, `"tissue" (tumour 2, normal 2)`) || !strings.Contains(notes, `"patient" (1 2, 2 2)`) || !strings.Contains(notes, "1 cells are null") {
+	if !strings.Contains(notes, `"tissue" (tumour 2, normal 2)`) || !strings.Contains(notes, `"patient" (1 2, 2 2)`) || !strings.Contains(notes, "1 cell is null") {
 		t.Errorf("notes: %s", notes)
 	}
 	ds, err = readBytes("GSE0000_series_matrix.txt", []byte(seriesMatrix), Options{ClassName: "patient"})

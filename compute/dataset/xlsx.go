@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"steadfast/internal/text"
 	"strings"
 )
 
@@ -158,7 +159,7 @@ func (w *workbook) formulaNote() []string {
 	for _, c := range w.noValue {
 		refs = append(refs, c.ref())
 	}
-	return []string{fmt.Sprintf("%d cells hold formulas without a saved result (%s) and are read as missing; open the workbook in Excel or LibreOffice and save it, so their values are stored", len(refs), listNames(refs, 6))}
+	return []string{fmt.Sprintf("%s without a saved result (%s), read as missing; open the workbook in Excel or LibreOffice and save it, so the values are stored", text.Count(len(refs), "cell holds a formula|cells hold formulas"), listNames(refs, 6))}
 }
 
 // tableOf cuts the table out of a sheet's rows: empty rows and columns around it are

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"steadfast/compute/dataset"
+	"steadfast/internal/text"
 )
 
 // Shard is the raw output of one share of a study's units (shard I of N): every
@@ -185,7 +186,7 @@ func checkShards(shards []*Shard, dataHash string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%d of the %d shards are missing (%s): run them (steadfast run CONFIG --shard I/%d -o DIR) and give every shard's folder", len(missing), first.N, listInts(missing, 10), first.N)
+		return fmt.Errorf("%d of the %d shards %s missing (%s): run them (steadfast run CONFIG --shard I/%d -o DIR) and give every shard's folder", len(missing), first.N, text.Plural(len(missing), "is|are"), listInts(missing, 10), first.N)
 	}
 	return nil
 }

@@ -144,7 +144,7 @@ func TestMergeRefusesWrongShards(t *testing.T) {
 		shards []*Shard
 		want   string
 	}{
-		{"missing", []*Shard{a, c}, "1 of the 3 shards are missing (2)"},
+		{"missing", []*Shard{a, c}, "1 of the 3 shards is missing (2)"},
 		{"doubled", []*Shard{a, b, b, c}, "shard 2/3 is given twice"},
 		{"other split", []*Shard{a, b, shard(cfg, 2, 2)}, "split the study differently"},
 		{"other seed", []*Shard{a, b, shard(seed2, 3, 3)}, "another configuration"},

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
+	"steadfast/internal/text"
 )
 
 // Cohort is an independent data set to apply a model to: its samples' values of every
@@ -81,6 +82,31 @@ func (v *Validation) Positive() int { return v.positive }
 func (v *Validation) Found() int { return len(v.Matches) - len(v.missing()) }
 
 // missing are the model genes not found in the cohort, named.
+// bySymbolAdvice says how the missing genes could still be found: by the cohort's
+// annotation when it has none, else why symbols do not find them (the genes have no
+// symbol in the training annotation, or the cohort has none of their symbols).
+func (v *Validation) bySymbolAdvice(cohortSymbols bool) string {
+	var noSymbol, absent int
+	for _, mt := range v.Matches {
+		switch {
+		case mt.By != "":
+		case mt.Symbol == "":
+			noSymbol++
+		default:
+			absent++
+		}
+	}
+	switch {
+	case !cohortSymbols && absent > 0:
+		return ", or give the cohort's annotation (--symbols FILE, or Gene symbols in the dialog) to match them by gene symbol"
+	case !cohortSymbols:
+		return "; matching by symbol cannot help: the training annotation gives " + text.Plural(noSymbol, "this gene|these genes") + " no symbol"
+	case noSymbol == 0:
+		return "; the cohort's annotation was used, and none of its probes carries " + text.Plural(absent, "this gene's symbol|these genes' symbols")
+	}
+	return fmt.Sprintf("; the cohort's annotation was used: %d of the missing genes %s no symbol in the training annotation, and the cohort's probes carry none of the others' symbols", noSymbol, text.Plural(noSymbol, "has|have"))
+}
+
 func (v *Validation) missing() []string {
 	var out []string
 	for _, mt := range v.Matches {
@@ -136,8 +162,8 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 			what = "distances are measured on the other genes"
 		}
 		if !o.AcceptMissing {
-			return nil, fmt.Errorf("%s: %d of the signature's %d genes are not in the cohort (%s); the prediction would use the other %d (%s); accept that (--accept-missing, or the Validate dialog's check box) or give the cohort's annotation to match them by symbol",
-				c.Name, len(missing), g, listSome(missing, 8), v.Found(), what)
+			return nil, fmt.Errorf("%s: %d of the signature's %s %s not in the cohort (%s); the prediction would use the other %d (%s); accept that (--accept-missing, or the Validate dialog's check box)%s",
+				c.Name, len(missing), text.Count(g, "gene"), text.Plural(len(missing), "is|are"), listSome(missing, 8), v.Found(), what, v.bySymbolAdvice(c.Symbols != nil))
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("%d of %d signature genes not in the cohort (%s): %s, as accepted", len(missing), g, listSome(missing, 8), what))
 	}
@@ -385,7 +411,7 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Scores, v.Pred, _ = v.Model.Scores(rows)
 	}
 	if len(v.Skipped) > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("%d samples not predicted, having a missing value in a signature gene: %s", len(v.Skipped), listSome(v.Skipped, 5)))
+		v.Notes = append(v.Notes, fmt.Sprintf("%s not predicted, having a missing value in a signature gene: %s", text.Count(len(v.Skipped), "sample"), listSome(v.Skipped, 5)))
 	}
 }
 

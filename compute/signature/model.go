@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -53,21 +54,24 @@ type Model struct {
 	Classes    []string          `json:"classes"`
 	Genes      []ModelGene       `json:"genes"`
 	Prep       dataset.Prep      `json:"prep"`
-	Samples    []string          `json:"samples"`  // the training samples' names
-	Positive   int               `json:"positive"` // the positive class of two, or -1
-	CV         *CVSummary        `json:"cv,omitempty"`
-	Mean       []float64         `json:"mean"`
-	SD         []float64         `json:"sd"`
-	Min        []float64         `json:"min,omitempty"`
-	Max        []float64         `json:"max,omitempty"`
-	Classifier string            `json:"classifier"`
-	W          [][]float64       `json:"w,omitempty"`
-	B          []float64         `json:"b,omitempty"`
-	Neighbours int               `json:"neighbours,omitempty"`
-	TrainX     [][]float64       `json:"trainX,omitempty"`
-	TrainY     []int             `json:"trainY,omitempty"`
-	Rule       string            `json:"rule"`
-	SHA256     string            `json:"sha256"`
+	Samples    []string          `json:"samples"` // the training samples' names
+	// Prints are the training samples' fingerprints (Fingerprint), so a cohort that
+	// holds training samples is recognised by its values whatever their names.
+	Prints     []string    `json:"prints,omitempty"`
+	Positive   int         `json:"positive"` // the positive class of two, or -1
+	CV         *CVSummary  `json:"cv,omitempty"`
+	Mean       []float64   `json:"mean"`
+	SD         []float64   `json:"sd"`
+	Min        []float64   `json:"min,omitempty"`
+	Max        []float64   `json:"max,omitempty"`
+	Classifier string      `json:"classifier"`
+	W          [][]float64 `json:"w,omitempty"`
+	B          []float64   `json:"b,omitempty"`
+	Neighbours int         `json:"neighbours,omitempty"`
+	TrainX     [][]float64 `json:"trainX,omitempty"`
+	TrainY     []int       `json:"trainY,omitempty"`
+	Rule       string      `json:"rule"`
+	SHA256     string      `json:"sha256"`
 }
 
 // Lock trains classifier cl (one of experiment.Classifiers) on all samples of ds (the
@@ -89,6 +93,7 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		m.Genes = append(m.Genes, g)
 	}
 	x := dataset.SelectFeatures(ds.X, feats)
+	m.Prints = Fingerprints(x)
 	m.Mean, m.SD = dataset.ColumnMeanSD(x) // as the study's z-score (dataset.Standardize)
 	z := m.scale(x, false)
 	if strings.HasPrefix(c.Classifier, "weka") {
@@ -280,6 +285,9 @@ func (m *Model) check() error {
 	if len(m.Samples) > 1_000_000 {
 		return fmt.Errorf("%d training samples", len(m.Samples))
 	}
+	if m.Prints != nil && len(m.Prints) != len(m.Samples) {
+		return fmt.Errorf("%d fingerprints for %d training samples", len(m.Prints), len(m.Samples))
+	}
 	if err := m.CV.check(); err != nil {
 		return err
 	}
@@ -310,6 +318,26 @@ func (m *Model) check() error {
 		return fmt.Errorf("unknown classifier %q", m.Classifier)
 	}
 	return nil
+}
+
+// Fingerprints are the fingerprints of x's rows: each the first 16 hex digits of the
+// SHA-256 of the row's values written with 10 significant digits, tab-separated. Two
+// samples with the same values of the genes (after the model's preprocessing) share it,
+// whatever their names; a digest, not the values, so the model file carries no data.
+func Fingerprints(x *mat.Dense) []string {
+	n, p := x.Dims()
+	out := make([]string, n)
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = b[:0]
+		for j := 0; j < p; j++ {
+			b = strconv.AppendFloat(b, x.At(i, j), 'g', 10, 64)
+			b = append(b, '\t')
+		}
+		s := sha256.Sum256(b)
+		out[i] = hex.EncodeToString(s[:8])
+	}
+	return out
 }
 
 func finite(v []float64) bool {

@@ -32,16 +32,16 @@ const maxManifest = 16 << 20
 // or to "" for a folder it made.
 type manifest map[string]string
 
-// WriteFolder fills a new folder by write and puts it in dir's place only when write
-// succeeds and ctx is not cancelled: dir holds either its earlier contents or the whole
-// new output, never a mix. A dir that exists must be empty or hold only what an earlier
-// Steadfast output listed in its marker, unchanged (see Replaceable), so nothing of the
-// user's is ever removed.
-func WriteFolder(ctx context.Context, dir string, write func(tmp string) error) error {
-	dir = filepath.Clean(dir)
-	if err := Replaceable(dir, nil); err != nil {
+// WriteFolder fills a new folder by write and puts it in out.Dir's place only when
+// write succeeds and ctx is not cancelled: the folder holds either its earlier contents
+// or the whole new output, never a mix. A folder that exists must hold none of the
+// action's inputs and only what an earlier Steadfast output listed in its marker,
+// unchanged (see Output.Check), so nothing of the user's is ever removed.
+func WriteFolder(ctx context.Context, out Output, write func(tmp string) error) error {
+	if err := out.Check(); err != nil {
 		return err
 	}
+	dir := filepath.Clean(out.Dir)
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -78,7 +78,10 @@ func WriteFolder(ctx context.Context, dir string, write func(tmp string) error) 
 // folders kept (written by other Steadfast runs, as a Slurm job's shards) is left
 // alone. Each file is replaced whole (WriteFile) and the marker updated after each, so
 // a failure part way leaves a folder whose marker still tells what Steadfast wrote.
-func WriteFiles(dir string, files map[string][]byte, folders, kept []string) error {
+func WriteFiles(dir string, files map[string][]byte, folders, kept []string, reads []Input) error {
+	if in, ok := (Output{Dir: dir, Reads: reads}).holds(); ok {
+		return fmt.Errorf("%s holds %s, the %s this command reads; choose a folder of its own for the output", dir, in.Path, in.What)
+	}
 	if err := Replaceable(dir, kept); err != nil {
 		return err
 	}

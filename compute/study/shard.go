@@ -46,8 +46,8 @@ const (
 	maxShardPayload = 1 << 30
 )
 
-// SaveShard writes sh into dir (replaced as a whole, see WriteFolder).
-func SaveShard(ctx context.Context, dir string, sh *experiment.Shard) error {
+// SaveShard writes sh into out's folder (replaced as a whole, see WriteFolder).
+func SaveShard(ctx context.Context, out Output, sh *experiment.Shard) error {
 	raw, err := encodeShard(sh)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func SaveShard(ctx context.Context, dir string, sh *experiment.Shard) error {
 	if err != nil {
 		return err
 	}
-	return WriteFolder(ctx, dir, func(tmp string) error {
+	return WriteFolder(ctx, out, func(tmp string) error {
 		if err := WriteFile(filepath.Join(tmp, ShardFile), raw); err != nil {
 			return err
 		}

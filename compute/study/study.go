@@ -13,6 +13,7 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/geo"
 	"steadfast/compute/synth"
+	"steadfast/internal/text"
 )
 
 // Open reads the data at path (a file, or a GEO accession: see ReadData) with the read
@@ -45,7 +46,7 @@ func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []strin
 	}
 	ds, dropped := dataset.Preprocess(raw, prep)
 	if len(dropped) > 0 {
-		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%d features dropped (constant or incomplete): %s", len(dropped), listSome(dropped, 5)))
+		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%s dropped (constant or incomplete): %s", text.Count(len(dropped), "feature"), listSome(dropped, 5)))
 	}
 	if sum := dataset.Summarize(raw); !prep.LogCPM && !prep.Log2 {
 		switch {

@@ -1,7 +1,10 @@
 package study
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -33,8 +36,9 @@ func smallRun(t *testing.T) *experiment.Result {
 	return res
 }
 
-// TestLoadRunRefusesDamagedRuns: a saved run edited by hand or cut short is refused with
-// a reason, never opened to crash a figure later.
+// TestLoadRunRefusesDamagedRuns: a saved run whose content is inconsistent (written so
+// by another program, its digest set to match) or cut short is refused with a reason,
+// never opened to crash a figure later.
 func TestLoadRunRefusesDamagedRuns(t *testing.T) {
 	res := smallRun(t)
 	dir := t.TempDir()
@@ -52,7 +56,10 @@ func TestLoadRunRefusesDamagedRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		change(&s)
-		out, _ := json.Marshal(s)
+		out, err := seal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return out
 	}
 	p := len(res.Data.Features)
@@ -133,25 +140,25 @@ func TestWriteFolderIsAllOrNothing(t *testing.T) {
 	write := func(name string) func(string) error {
 		return func(tmp string) error { return os.WriteFile(filepath.Join(tmp, name), []byte(name), 0o644) }
 	}
-	if err := WriteFolder(ctx, out, write("first.csv")); err != nil {
+	if err := WriteFolder(ctx, Output{Dir: out}, write("first.csv")); err != nil {
 		t.Fatal(err)
 	}
 	failing := func(tmp string) error {
 		os.WriteFile(filepath.Join(tmp, "half.csv"), nil, 0o644)
 		return errors.New("disk full")
 	}
-	if err := WriteFolder(ctx, out, failing); err == nil || err.Error() != "disk full" {
+	if err := WriteFolder(ctx, Output{Dir: out}, failing); err == nil || err.Error() != "disk full" {
 		t.Fatalf("failing write: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := WriteFolder(cancelled, out, write("late.csv")); !errors.Is(err, context.Canceled) {
+	if err := WriteFolder(cancelled, Output{Dir: out}, write("late.csv")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled write: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "first.csv")); err != nil {
 		t.Error("the earlier output is gone after a failed write")
 	}
-	if err := WriteFolder(ctx, out, write("second.csv")); err != nil {
+	if err := WriteFolder(ctx, Output{Dir: out}, write("second.csv")); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(out)
@@ -168,7 +175,7 @@ func TestWriteFolderIsAllOrNothing(t *testing.T) {
 	mine := filepath.Join(dir, "mine")
 	os.MkdirAll(mine, 0o755)
 	os.WriteFile(filepath.Join(mine, "thesis.docx"), []byte("x"), 0o644)
-	if err := WriteFolder(ctx, mine, write("a.csv")); err == nil {
+	if err := WriteFolder(ctx, Output{Dir: mine}, write("a.csv")); err == nil {
 		t.Error("a folder of the user's files was replaced")
 	}
 	if _, err := os.Stat(filepath.Join(mine, "thesis.docx")); err != nil {
@@ -198,15 +205,15 @@ func TestWriteFolderKeepsWhatTheUserAdded(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			if err := WriteFolder(ctx, out, write); err != nil {
+			if err := WriteFolder(ctx, Output{Dir: out}, write); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteFolder(ctx, out, write); err != nil {
+			if err := WriteFolder(ctx, Output{Dir: out}, write); err != nil {
 				t.Fatalf("an untouched earlier output is not replaced: %v", err)
 			}
 			touch(out)
 			before, _ := scanFolder(out, nil)
-			err := WriteFolder(ctx, out, write)
+			err := WriteFolder(ctx, Output{Dir: out}, write)
 			if err == nil || !strings.Contains(err.Error(), "choose a new or empty") {
 				t.Fatalf("replaced: %v", err)
 			}
@@ -229,7 +236,7 @@ func TestWriteFolderTakesLongNames(t *testing.T) {
 	out := filepath.Join(t.TempDir(), strings.Repeat("a", 250))
 	write := func(tmp string) error { return os.WriteFile(filepath.Join(tmp, "a.csv"), nil, 0o644) }
 	for i := 0; i < 2; i++ {
-		if err := WriteFolder(context.Background(), out, write); err != nil {
+		if err := WriteFolder(context.Background(), Output{Dir: out}, write); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -240,14 +247,14 @@ func TestWriteFolderTakesLongNames(t *testing.T) {
 func TestWriteFilesLeavesOtherWorkAlone(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "job")
 	files := map[string][]byte{"a.sh": []byte("a")}
-	if err := WriteFiles(dir, files, []string{"logs"}, []string{"logs", "shards"}); err != nil {
+	if err := WriteFiles(dir, files, []string{"logs"}, []string{"logs", "shards"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "shards", "1"), 0o755)
 	os.WriteFile(filepath.Join(dir, "shards", "1", "shard.gob.gz"), []byte("s"), 0o644)
 	os.WriteFile(filepath.Join(dir, "logs", "shard-1.log"), []byte("l"), 0o644)
 	files["a.sh"] = []byte("a2")
-	if err := WriteFiles(dir, files, []string{"logs"}, []string{"logs", "shards"}); err != nil {
+	if err := WriteFiles(dir, files, []string{"logs"}, []string{"logs", "shards"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"shards/1/shard.gob.gz", "logs/shard-1.log"} {
@@ -259,7 +266,7 @@ func TestWriteFilesLeavesOtherWorkAlone(t *testing.T) {
 		t.Errorf("a.sh holds %q", b)
 	}
 	os.WriteFile(filepath.Join(dir, "a.sh"), []byte("edited"), 0o644)
-	if err := WriteFiles(dir, files, nil, []string{"logs", "shards"}); err == nil {
+	if err := WriteFiles(dir, files, nil, []string{"logs", "shards"}, nil); err == nil {
 		t.Error("a script the user edited was replaced")
 	}
 }
@@ -267,7 +274,7 @@ func TestWriteFilesLeavesOtherWorkAlone(t *testing.T) {
 func TestLoadShardTakesFolderOrFile(t *testing.T) {
 	dir := t.TempDir()
 	sh := &experiment.Shard{Version: experiment.Version, I: 1, N: 1, Units: 0}
-	if err := SaveShard(context.Background(), filepath.Join(dir, "s"), sh); err != nil {
+	if err := SaveShard(context.Background(), Output{Dir: filepath.Join(dir, "s")}, sh); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{filepath.Join(dir, "s"), filepath.Join(dir, "s", ShardFile)} {
@@ -306,4 +313,81 @@ func TestThrottleShareNeverGoesBack(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("shares passed on %v, want %v", got, want)
 	}
+}
+
+// TestSavedRunDigest: a saved run carries the SHA-256 of its bytes (with the digest's
+// digits as zeros, checked here with crypto/sha256 directly); one digit changed in a
+// decision value, an edit that keeps the JSON valid, or a digest moved or damaged, is
+// refused as changed since Steadfast wrote it; a run saved before digests is read with a
+// note.
+func TestSavedRunDigest(t *testing.T) {
+	res := smallRun(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "result.json")
+	if err := SaveRun(good, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(good)
+	if !bytes.HasPrefix(b, []byte(`{"sha256":"`)) {
+		t.Fatalf("the digest is not first: %.80s", b)
+	}
+	zeroed := slices.Clone(b)
+	copy(zeroed[11:75], strings.Repeat("0", 64))
+	if sum := sha256.Sum256(zeroed); hex.EncodeToString(sum[:]) != string(b[11:75]) {
+		t.Errorf("digest %s, sha256 of the zeroed file %x", b[11:75], sum)
+	}
+	s, err := LoadRun(good)
+	if err != nil || s.Note != "" {
+		t.Fatalf("the run as saved: %v, note %q", err, s.Note)
+	}
+	// one digit of a decision value (a score of the first classifier's first unit)
+	i := bytes.Index(b, []byte(`"scores":`))
+	if i < 0 {
+		t.Fatal("no scores in the saved run")
+	}
+	j := i + bytes.IndexAny(b[i:], "123456789")
+	digit := b[j]
+	other := byte('1')
+	if digit == '1' {
+		other = '2'
+	}
+	changes := map[string][]byte{
+		"a decision value's digit": append(append(slices.Clone(b[:j]), other), b[j+1:]...),
+		"a setting edited":         bytes.Replace(b, []byte(`"seed":`), []byte(`"seed":1`), 1),
+		"the digest damaged":       append([]byte(`{"sha256":"f`), b[12:]...),
+		"the digest moved":         append([]byte(`{"config":{},`), bytes.Replace(b[1:], []byte(`,"config"`), []byte(`,"cfg"`), 1)...),
+		"pretty-printed":           indent(t, b),
+	}
+	for name, changed := range changes {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+		os.WriteFile(path, changed, 0o644)
+		_, err := LoadRun(path)
+		if err == nil || !strings.Contains(err.Error(), "changed since Steadfast wrote it") || !strings.Contains(err.Error(), "run the study again") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// before digests: the same run without its digest
+	var old map[string]json.RawMessage
+	json.Unmarshal(b, &old)
+	delete(old, "sha256")
+	ob, _ := json.Marshal(old)
+	path := filepath.Join(dir, "old.json")
+	os.WriteFile(path, ob, 0o644)
+	s, err = LoadRun(path)
+	if err != nil || !strings.Contains(s.Note, "before saved runs carried a SHA-256") {
+		t.Errorf("a run saved before digests: %v, note %q", err, s.Note)
+	}
+	// its configuration is still read for run CONFIG
+	if _, err := LoadConfig(good); err != nil {
+		t.Errorf("a saved run's configuration: %v", err)
+	}
+}
+
+// indent is b pretty-printed: the same JSON, other bytes.
+func indent(t *testing.T, b []byte) []byte {
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }

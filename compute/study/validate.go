@@ -12,6 +12,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/signature"
+	"steadfast/internal/text"
 )
 
 // CohortOptions are how a cohort is read and a model applied to it.
@@ -61,7 +62,7 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 	if w := scaleWarning(m, raw, v, o.Log2); w != "" {
 		notes = append(notes, w)
 	}
-	if w := sameData(m, raw); w != "" {
+	if w := sameData(m, raw, sharedValues(m, ds, v.Matches)); w != "" {
 		notes = append(notes, w)
 	}
 	v.Notes = append(notes, v.Notes...)
@@ -163,28 +164,73 @@ func trainingHash(raw *dataset.Dataset, prep dataset.Prep) string {
 // files.
 var autoName = regexp.MustCompile(`^(sample|line)[0-9]+$`)
 
+// sharedValues counts the samples of ds (the cohort, preprocessed as the model's
+// training data were) whose values of the signature genes are those of a training
+// sample: the same fingerprint (signature.Fingerprints), whatever the names. It is -1
+// when it cannot tell: a model without fingerprints, or a gene not found or found as
+// several probes (averaged, so never a training value).
+func sharedValues(m *signature.Model, ds *dataset.Dataset, matches []signature.Match) int {
+	if len(m.Prints) == 0 {
+		return -1
+	}
+	col := make(map[string]int, len(ds.Features))
+	for j, f := range ds.Features {
+		col[f] = j
+	}
+	var cols []int
+	for _, mt := range matches {
+		if len(mt.Probes) != 1 {
+			return -1
+		}
+		cols = append(cols, col[mt.Probes[0]])
+	}
+	train := make(map[string]bool, len(m.Prints))
+	for _, p := range m.Prints {
+		train[p] = true
+	}
+	shared := 0
+	for _, p := range signature.Fingerprints(dataset.SelectFeatures(ds.X, cols)) {
+		if train[p] {
+			shared++
+		}
+	}
+	return shared
+}
+
 // sameData warns when the cohort is the model's training data (the same analysed
-// values) or shares sample names with it.
-func sameData(m *signature.Model, raw *dataset.Dataset) string {
+// values), holds samples whose values of the signature genes are training samples'
+// (shared of them, -1 when unknown), or shares sample names with it.
+func sameData(m *signature.Model, raw *dataset.Dataset, shared int) string {
 	if len(raw.Samples) == len(m.Samples) && trainingHash(raw, m.Config.Prep) == m.DataSHA256 {
 		return "warning: this cohort is the model's training data itself (the same values), not an independent cohort: its metrics say how well the model fits the samples it was trained on, not how it predicts new ones"
+	}
+	genes := text.Count(len(m.Genes), "signature gene")
+	chance := ""
+	if len(m.Genes) < 3 {
+		chance = fmt.Sprintf(" (with only %s, equal values may also be chance)", genes)
+	}
+	switch n := len(raw.Samples); {
+	case shared == n:
+		return fmt.Sprintf("warning: every one of the cohort's %s has the values of a training sample on the %s%s: the cohort is the model's training data, or part of it, not an independent cohort; its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", text.Count(n, "sample"), genes, chance)
+	case shared > 0:
+		return fmt.Sprintf("warning: %d of the cohort's %s %s the values of a training sample on the %s%s: they are training samples, so the cohort is not independent and its metrics are optimistic; leave them out for an honest estimate", shared, text.Count(n, "sample"), text.Plural(shared, "has|have"), genes, chance)
 	}
 	train := map[string]bool{}
 	for _, s := range m.Samples {
 		train[s] = true
 	}
-	var shared []string
+	var named []string
 	for _, s := range raw.Samples {
 		if train[s] && !autoName.MatchString(s) {
-			shared = append(shared, s)
+			named = append(named, s)
 		}
 	}
-	if len(shared) == len(raw.Samples) {
-		return fmt.Sprintf("warning: all %d of the cohort's samples have the names of samples the model was trained on: if this is the training data itself, it is not an independent cohort, and its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", len(shared))
+	if len(named) == len(raw.Samples) {
+		return fmt.Sprintf("warning: all %d of the cohort's samples have the names of samples the model was trained on: if this is the training data itself, it is not an independent cohort, and its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", len(named))
 	}
-	if len(shared) > 0 {
-		return fmt.Sprintf("warning: %d of the cohort's %d samples have the names of samples the model was trained on (%s): if they are the same samples, the cohort is not independent",
-			len(shared), len(raw.Samples), listSome(shared, 5))
+	if len(named) > 0 {
+		return fmt.Sprintf("warning: %d of the cohort's %d samples %s the names of samples the model was trained on (%s): if they are the same samples, the cohort is not independent",
+			len(named), len(raw.Samples), text.Plural(len(named), "has|have"), listSome(named, 5))
 	}
 	return ""
 }

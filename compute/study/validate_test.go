@@ -112,6 +112,7 @@ type cohortFile struct {
 	noClass   bool                         // no class column
 	asColumns bool                         // samples as columns
 	extra     func(i int) (string, string) // an extra probe: its id and value (nil: none)
+	name      func(i int) string           // sample i's name (nil: its own)
 }
 
 // write writes the cohort as CSV into dir and returns its path.
@@ -141,6 +142,9 @@ func (s *colonSplit) write(t *testing.T, dir, name string, c cohortFile) string 
 	rows := [][]string{head}
 	for _, i := range c.samples {
 		row := []string{s.raw.Samples[i]}
+		if c.name != nil {
+			row[0] = c.name(i)
+		}
 		for _, j := range feats {
 			if c.value != nil {
 				row = append(row, c.value(i, j))
@@ -369,11 +373,41 @@ func TestValidationBadInput(t *testing.T) {
 			t.Errorf("the training data as cohort, notes %q", v.Notes)
 		}
 		some := append(slices.Clone(s.cohort[:20]), train[:3]...)
-		v = s.validate(t, s.write(t, dir, "some.csv", cohortFile{samples: some}), CohortOptions{})
+		v = s.validate(t, s.write(t, dir, "some.csv", cohortFile{samples: some, features: reversed(len(s.raw.Features))}), CohortOptions{})
+		if !slices.ContainsFunc(v.Notes, func(n string) bool {
+			return strings.Contains(n, "3 of the cohort's 23 samples have the values of a training sample on the 10 signature genes")
+		}) {
+			t.Errorf("three training samples in the cohort, notes %q", v.Notes)
+		}
+		// colon.csv has no sample names: a reader names them sample1, sample2, ...; the
+		// training half given so, or renamed, is still known by its values
+		for _, rename := range []func(i int) string{
+			func(i int) string { return "sample" + strconv.Itoa(i+1) },
+			func(i int) string { return "patient-" + strconv.Itoa(1000-i) },
+		} {
+			v = s.validate(t, s.write(t, dir, "renamed.csv", cohortFile{samples: train, name: rename, features: reversed(len(s.raw.Features))}), CohortOptions{})
+			if !slices.ContainsFunc(v.Notes, func(n string) bool {
+				return strings.Contains(n, "every one of the cohort's 31 samples has the values of a training sample")
+			}) {
+				t.Errorf("the training half renamed (%s...), notes %q", rename(0), v.Notes)
+			}
+		}
+		v = s.validate(t, s.write(t, dir, "names.csv", cohortFile{samples: some[:21], name: func(i int) string { return s.raw.Samples[train[0]] + "x" + strconv.Itoa(i) }}), CohortOptions{})
+		if !slices.ContainsFunc(v.Notes, func(n string) bool {
+			return strings.Contains(n, "1 of the cohort's 21 samples has the values of a training sample")
+		}) {
+			t.Errorf("one training sample in the cohort, notes %q", v.Notes)
+		}
+		// a model of an earlier version, without fingerprints: the names still tell
+		old := *s.model
+		old.Prints = nil
+		oldSplit := *s
+		oldSplit.model = &old
+		v = oldSplit.validate(t, s.write(t, dir, "some.csv", cohortFile{samples: some}), CohortOptions{})
 		if !slices.ContainsFunc(v.Notes, func(n string) bool {
 			return strings.Contains(n, "3 of the cohort's 23 samples have the names of samples the model was trained on")
 		}) {
-			t.Errorf("three training samples in the cohort, notes %q", v.Notes)
+			t.Errorf("three training samples in the cohort, a model without fingerprints, notes %q", v.Notes)
 		}
 		if slices.ContainsFunc(good.Notes, func(n string) bool { return strings.Contains(n, "warning") }) {
 			t.Errorf("an independent cohort warned: %q", good.Notes)
@@ -598,4 +632,13 @@ func TestValidationOfFourClasses(t *testing.T) {
 		t.Errorf("mean AUC %v of %v; %d in the confusion matrix, %d in the metrics, %d samples", mt.MeanAUC, mt.PerClass, n, mt.N, len(s.cohort))
 	}
 	t.Logf("SRBCT cohort of %d: accuracy %.3f, mean one-vs-rest AUC %.3f", mt.N, mt.Accuracy, mt.MeanAUC)
+}
+
+// reversed is 0..p-1 backwards: a cohort file with its features in another order.
+func reversed(p int) []int {
+	out := make([]int, p)
+	for j := range out {
+		out[j] = p - 1 - j
+	}
+	return out
 }

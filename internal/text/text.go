@@ -38,3 +38,30 @@ func Thousands(n int) string {
 	}
 	return b.String()
 }
+
+// Count is n with its noun, plural unless n is 1: Count(1, "gene") = "1 gene",
+// Count(3, "gene") = "3 genes". See Plural for the spelling of the plural.
+func Count(n int, noun string) string {
+	return strconv.Itoa(n) + " " + Plural(n, noun)
+}
+
+// Plural is noun as n calls for it: itself when n is 1, else its plural (English
+// regular forms: -s, -es after s, x, z, ch and sh, -ies after a consonant and y; a
+// noun given as "one|many" is spelt as given, as "is|are" or "has|have").
+func Plural(n int, noun string) string {
+	one, many, irregular := strings.Cut(noun, "|")
+	if n == 1 {
+		return one
+	}
+	if irregular {
+		return many
+	}
+	switch {
+	case strings.HasSuffix(one, "s"), strings.HasSuffix(one, "x"), strings.HasSuffix(one, "z"),
+		strings.HasSuffix(one, "ch"), strings.HasSuffix(one, "sh"):
+		return one + "es"
+	case len(one) > 1 && strings.HasSuffix(one, "y") && !strings.ContainsRune("aeiou", rune(one[len(one)-2])):
+		return one[:len(one)-1] + "ies"
+	}
+	return one + "s"
+}

@@ -20,3 +20,20 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestCount: English plurals, worked by hand.
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{
+		{1, "gene", "1 gene"}, {0, "gene", "0 genes"}, {2, "repetition", "2 repetitions"},
+		{1, "class", "1 class"}, {3, "class", "3 classes"}, {2, "match", "2 matches"},
+		{2, "study", "2 studies"}, {2, "key", "2 keys"}, {1, "is|are", "1 is"}, {5, "is|are", "5 are"},
+		{2, "matrix|matrices", "2 matrices"}, {-1, "row", "-1 rows"},
+	} {
+		if got := Count(c.n, c.noun); got != c.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}

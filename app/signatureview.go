@@ -135,7 +135,8 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	v.positive.Options = nil
 	if len(res.Data.Classes) == 2 {
 		v.positive.Options = slices.Clone(res.Data.Classes)
-		v.positive.Selected = res.Data.Classes[1]
+		p, _ := signature.DefaultPositive(res.Data.Classes)
+		v.positive.Selected = res.Data.Classes[p]
 	}
 	if len(cls) > 0 {
 		v.classifier.Selected = cls[0]
@@ -179,6 +180,9 @@ func (v *signatureView) compute() {
 		return
 	}
 	positive := v.positive.Selected
+	if p, _ := signature.DefaultPositive(res.Data.Classes); p >= 0 && positive == res.Data.Classes[p] {
+		positive = "" // the rule's choice, said as such
+	}
 	v.u.startTask("Signature", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "signature"})
 		sig, err := study.BuildSignature(ctx, res, ds, c, positive)
@@ -202,13 +206,12 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 
 // showMetrics says the cross-validated estimate (and the permutation test's p).
 func (v *signatureView) showMetrics() {
-	cv, sig := v.sig.CV, v.sig
-	pos := ""
+	sig := v.sig
+	s := text.Count(len(sig.Genes), "gene") + ". " + sig.Performance()
 	if sig.Positive >= 0 {
-		pos = fmt.Sprintf(" (%s positive)", sig.Classes[sig.Positive])
+		s += " " + sig.Classes[sig.Positive] + " is the positive class: " + sig.PositiveWhy + "."
 	}
-	s := fmt.Sprintf("%d genes. Cross-validated AUC%s %.3f (range %.3f-%.3f over %s; the first %.3f, DeLong 95%% CI %.3f-%.3f); sensitivity %.3f, specificity %.3f, balanced accuracy %.3f at the classifier's own rule. The p-values are descriptive: computed after the selection, on all samples, they do not test the signature.",
-		len(sig.Genes), pos, cv.MeanAUC, cv.MinAUC, cv.MaxAUC, text.Count(len(cv.AUCs), "repetition"), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
+	s += " Fold changes: " + sig.Scale.Why + ". The p-values are descriptive: computed after the selection, on all samples, they do not test the signature."
 	if sig.Perm != nil {
 		s += fmt.Sprintf(" Permutation test: p = %.3g (%s).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
 	}

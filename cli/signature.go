@@ -27,7 +27,7 @@ func signatureCommand(c *call) error {
 	k := c.fs.Int("k", 0, "the number of genes, one of the run's accuracy ks (default: the advice)")
 	cl := c.fs.String("classifier", "svm", "the classifier, one of the run's")
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
-	positive := c.fs.String("positive", "", "the positive class of two (default: the second)")
+	positive := c.fs.String("positive", "", "the positive class of two (default: the class not named like a control - normal, control, healthy, benign, wild type, untreated - else the second in alphabetical order)")
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
 	pos, err := c.parse(1)
@@ -118,15 +118,14 @@ func signatureCommand(c *call) error {
 	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {
 		return err
 	}
-	cv := sig.CV
 	if sig.Positive >= 0 {
-		c.note("%s is the positive class (--positive names another)", sig.Classes[sig.Positive])
+		c.note("%s is the positive class (%s; --positive names another)", sig.Classes[sig.Positive], sig.PositiveWhy)
 	}
+	c.note("fold changes: %s", sig.Scale.Why)
 	if sig.Perm != nil {
 		fmt.Fprintf(c.errw, "permutation test: p = %.3g (%s)\n", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
 	}
-	fmt.Fprintf(c.errw, "%d genes; cross-validated AUC %.3f (range %.3f-%.3f over %s; first %.3f, DeLong 95%% CI %.3f-%.3f); balanced accuracy %.3f\n",
-		len(sig.Genes), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, text.Count(len(cv.AUCs), "repetition"), cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.BalancedAccuracy())
+	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
 	return nil
 }
 

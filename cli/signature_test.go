@@ -71,16 +71,16 @@ func TestSignatureCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	genes := readCSV(t, filepath.Join(sig, "signature.csv"))
-	if len(genes)-1 != len(m.Genes) || genes[0][7] != "welch_p" {
+	if len(genes)-1 != len(m.Genes) || genes[0][9] != "welch_p" {
 		t.Fatalf("%d genes in signature.csv, %d in the model; header %v", len(genes)-1, len(m.Genes), genes[0])
 	}
 	metrics := map[string][]string{}
 	for _, r := range readCSV(t, filepath.Join(sig, "metrics.csv"))[1:] {
 		metrics[r[0]] = r[1:]
 	}
-	auc, _ := strconv.ParseFloat(metrics["auc"][0], 64)
-	lo, _ := strconv.ParseFloat(metrics["auc"][1], 64)
-	hi, _ := strconv.ParseFloat(metrics["auc"][2], 64)
+	auc, _ := strconv.ParseFloat(metrics["auc_mean_range_over_repetitions"][0], 64)
+	lo, _ := strconv.ParseFloat(metrics["auc_mean_range_over_repetitions"][1], 64)
+	hi, _ := strconv.ParseFloat(metrics["auc_mean_range_over_repetitions"][2], 64)
 	if metrics["positive_class"][0] != "tumor" || !(lo <= auc && auc <= hi && auc > 0.7) {
 		t.Errorf("metrics %v", metrics)
 	}

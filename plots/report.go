@@ -250,17 +250,16 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 		b.WriteString(" and scaled to [0,1] by its range")
 	}
 	fmt.Fprintf(&b, ", and locked (model file SHA-256 %s). ", sig.Model.SHA256)
-	cv := sig.CV
-	pos := "one-vs-rest for each class, averaged"
+	pos := "one-vs-rest for each class"
 	if sig.Positive >= 0 {
-		pos = sig.Classes[sig.Positive] + " as the positive class"
+		pos = sig.Classes[sig.Positive] + " as the positive class, " + sig.PositiveWhy
 	}
-	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). The mean AUC over the %s was %.3f (range %.3f-%.3f); the first repetition's AUC was %.3f with DeLong's 95%% confidence interval %.3f-%.3f (DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988). At the classifier's own decision rule, sensitivity was %.3f, specificity %.3f and balanced accuracy %.3f.",
-		strings.SplitN(in.Label, " (", 2)[0], pos, text.Count(len(cv.AUCs), "repetition"), cv.MeanAUC, cv.MinAUC, cv.MaxAUC, cv.AUCs[0].AUC, cv.AUCs[0].Low, cv.AUCs[0].High, cv.Sensitivity(), cv.Specificity(), cv.BalancedAccuracy())
+	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (DeLong's interval: DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988.)",
+		strings.SplitN(in.Label, " (", 2)[0], pos, sig.Performance())
 	if sig.Perm != nil {
 		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %s and the whole procedure repeated each time: p = %.3g.", text.Count(len(sig.Perm.AUCs), "time"), sig.Perm.P)
 	}
-	b.WriteString(" The genes' fold changes and p-values (Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes) were computed on all samples after the selection: they describe the genes and do not test the signature.")
+	fmt.Fprintf(&b, " The genes' fold changes (%s), Hedges' g and p-values (Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes) were computed on all samples after the selection: they describe the genes and do not test the signature.", sig.Scale.Why)
 	return b.String()
 }
 

@@ -153,6 +153,9 @@ func (r *Result) checkPredictions(cfg Config, preds []Prediction) error {
 		if err := checkScores(pr.Scores, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {
 			return err
 		}
+		if err := checkPreds(pr.Pred, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -165,11 +165,14 @@ type MethodResult struct {
 // configuration's AccuracyKs, in order), each test sample's score of each class, row
 // by row: Scores[cl][ki][i*classes+c]. The class a classifier predicts has the largest
 // score (for a linear SVM of two classes the scores are -d and d, d the margin; for
-// k-NN the share of the k neighbours in the class).
+// k-NN the share of the k neighbours in the class, a tied vote going to the class of
+// the nearest). Pred[cl][ki][i] is the class predicted (nil in runs saved before it
+// was kept).
 type Prediction struct {
 	Repeat int                    `json:"repeat"` // the repetition, whose resamples' tests are pooled
 	Test   []int                  `json:"test"`   // sample indices
 	Scores map[string][][]float64 `json:"scores"`
+	Pred   map[string][][]int     `json:"pred,omitempty"`
 }
 
 // FewGroupsNote says that a group method found fewer groups than some k and what

@@ -41,7 +41,10 @@ type taskOut struct {
 	// scores: classifier -> accuracy k -> each test sample's score of each class, row by
 	// row (the decision values a ROC curve ranks by; see Prediction)
 	scores map[string][][]float64
-	secs   float64
+	// preds: classifier -> accuracy k -> each test sample's predicted class (beside
+	// scores: k-NN breaks a tied vote by the nearest neighbour, which scores cannot show)
+	preds map[string][][]int
+	secs  float64
 	// unconverged counts the ranking's model fits that stopped at their iteration cap
 	unconverged int
 }
@@ -313,12 +316,13 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	if t.eval && xte != nil {
 		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
 		if test == nil { // the study's own samples: their scores make its ROC curves
-			out.scores = map[string][][]float64{}
+			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}
 		}
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
 			scores := make([][]float64, len(accKs))
+			preds := make([][]int, len(accKs))
 			for ki, k := range accKs {
 				pred, sc, err := predict(ctx, cl, xtr, ytr, xte, rk.Order[:k], len(ds.Classes), r)
 				if err != nil {
@@ -329,13 +333,14 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 					right[ki][i] = c == yte[i]
 				}
 				accs[ki] = classify.Accuracy(pred, yte)
+				preds[ki] = pred
 				for _, row := range sc {
 					scores[ki] = append(scores[ki], row...)
 				}
 			}
 			out.acc[cl], out.correct[cl] = accs, right
 			if out.scores != nil {
-				out.scores[cl] = scores
+				out.scores[cl], out.preds[cl] = scores, preds
 			}
 		}
 	}

@@ -39,6 +39,7 @@ type Unit struct {
 	Acc         map[string][]float64
 	Correct     map[string][][]bool
 	Scores      map[string][][]float64 // nil from shards written before they were kept
+	Pred        map[string][][]int     // the classes predicted; nil from earlier shards
 	Secs        float64
 	Unconverged int
 }
@@ -203,12 +204,12 @@ func listInts(v []int, max int) string {
 
 func toUnit(t int, o taskOut) Unit {
 	return Unit{Task: t, Order: o.order, Score: o.score, Groups: o.groups, Relevance: o.relevance,
-		Acc: o.acc, Correct: o.correct, Scores: o.scores, Secs: o.secs, Unconverged: o.unconverged}
+		Acc: o.acc, Correct: o.correct, Scores: o.scores, Pred: o.preds, Secs: o.secs, Unconverged: o.unconverged}
 }
 
 func (u Unit) out() taskOut {
 	return taskOut{order: u.Order, score: u.Score, groups: u.Groups, relevance: u.Relevance,
-		acc: u.Acc, correct: u.Correct, scores: u.Scores, secs: u.Secs, unconverged: u.Unconverged}
+		acc: u.Acc, correct: u.Correct, scores: u.Scores, preds: u.Pred, secs: u.Secs, unconverged: u.Unconverged}
 }
 
 // checkUnit reports a unit whose output does not fit its task in d: a ranking that is
@@ -248,7 +249,36 @@ func (d *design) checkUnit(u Unit, p, classes int) error {
 		}
 	}
 	if u.Scores != nil {
-		return checkScores(u.Scores, d.cfg.Classifiers, len(d.accKs), len(t.split.Test), classes)
+		if err := checkScores(u.Scores, d.cfg.Classifiers, len(d.accKs), len(t.split.Test), classes); err != nil {
+			return err
+		}
+	}
+	return checkPreds(u.Pred, d.cfg.Classifiers, len(d.accKs), len(t.split.Test), classes)
+}
+
+// checkPreds reports predicted classes that are not, for each of the classifiers, one
+// list per accuracy k of a class index per test sample; nil (kept since) passes.
+func checkPreds(preds map[string][][]int, classifiers []string, ks, tests, classes int) error {
+	if preds == nil {
+		return nil
+	}
+	if len(preds) != len(classifiers) {
+		return fmt.Errorf("predicted classes of %d classifiers, not %d", len(preds), len(classifiers))
+	}
+	for _, cl := range classifiers {
+		if len(preds[cl]) != ks {
+			return fmt.Errorf("%s: predicted classes at %d ks, not %d", cl, len(preds[cl]), ks)
+		}
+		for _, v := range preds[cl] {
+			if len(v) != tests {
+				return fmt.Errorf("%s: %d predicted classes for %d test samples", cl, len(v), tests)
+			}
+			for _, c := range v {
+				if c < 0 || c >= classes {
+					return fmt.Errorf("%s: a predicted class %d of %d classes", cl, c, classes)
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -93,8 +93,9 @@ func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (
 }
 
 // pool gathers one repetition's test samples: their scores (nc a sample) and classes,
-// and counts its predictions (the class of largest score, the first of equals) into
-// confusion.
+// and counts its predictions into confusion: the classifier's own (Prediction.Pred),
+// else, in runs saved before they were kept, the class of largest score (the first of
+// equals; k-NN's tied votes may have gone to another).
 func pool(preds []experiment.Prediction, cl string, ki, nc int, labels []int, confusion [][]int) (scores [][]float64, truth []int) {
 	for _, pr := range preds {
 		flat := pr.Scores[cl][ki]
@@ -107,6 +108,9 @@ func pool(preds []experiment.Prediction, cl string, ki, nc int, labels []int, co
 				if v > row[best] {
 					best = c
 				}
+			}
+			if pr.Pred != nil {
+				best = pr.Pred[cl][ki][i]
 			}
 			confusion[labels[s]][best]++
 		}
@@ -124,13 +128,12 @@ func classScores(scores [][]float64, truth []int, c int) ([]float64, []bool) {
 	return s, pos
 }
 
-// Sensitivity, Specificity and BalancedAccuracy read the confusion matrix of two
-// classes with Positive as the positive class: TP/(TP+FN), TN/(TN+FP) and their mean.
-// With more classes, Sensitivity is the mean recall over the classes (the balanced
-// accuracy) and Specificity is NaN.
+// Sensitivity and Specificity read the confusion matrix of two classes with Positive
+// as the positive class: TP/(TP+FN) and TN/(TN+FP); with more classes, see
+// ClassSensitivity and ClassSpecificity (these are NaN).
 func (e *Estimate) Sensitivity() float64 {
 	if e.Positive < 0 {
-		return e.BalancedAccuracy()
+		return math.NaN()
 	}
 	return recall(e.Confusion, e.Positive)
 }
@@ -141,6 +144,41 @@ func (e *Estimate) Specificity() float64 {
 		return math.NaN()
 	}
 	return recall(e.Confusion, 1-e.Positive)
+}
+
+// ClassSensitivity is class c against the rest: the share of its samples predicted c.
+func (e *Estimate) ClassSensitivity(c int) float64 { return recall(e.Confusion, c) }
+
+// ClassSpecificity is class c against the rest: the share of the other classes'
+// samples not predicted c.
+func (e *Estimate) ClassSpecificity(c int) float64 {
+	neg, right := 0, 0
+	for t, row := range e.Confusion {
+		if t == c {
+			continue
+		}
+		for p, n := range row {
+			neg += n
+			if p != c {
+				right += n
+			}
+		}
+	}
+	if neg == 0 {
+		return math.NaN()
+	}
+	return float64(right) / float64(neg)
+}
+
+// ClassAUC is class c's one-vs-rest AUC (more than two classes): its mean and range
+// over the repetitions, and the first repetition's with its DeLong interval.
+func (e *Estimate) ClassAUC(c int) (mean, lo, hi float64, first AUC) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, a := range e.PerClass[c] {
+		mean += a.AUC / float64(len(e.PerClass[c]))
+		lo, hi = math.Min(lo, a.AUC), math.Max(hi, a.AUC)
+	}
+	return mean, lo, hi, e.PerClass[c][0]
 }
 
 // BalancedAccuracy is the mean over the classes of the share of their samples

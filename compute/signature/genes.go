@@ -29,9 +29,11 @@ type Gene struct {
 	Members   []string // for a group method, the group it represents
 	Frequency float64  // share of the resamples with it in their top k
 	MeanRank  float64  // mean rank over the resamples where it is in the kept head; NaN if never
-	Weight    float64  // the locked linear SVM's weight (NaN for k-NN)
+	Weight    float64  // the locked linear SVM's weight toward the positive class (NaN for k-NN or more classes)
 	Higher    string   // the class of the highest mean
-	Log2FC    float64  // see FoldChange
+	Against   string   // the class the fold change is against: the reference of two, else the lowest mean
+	Log2FC    float64  // see FoldChange: of the positive class against the reference (two classes), else of Higher against Against
+	G         float64  // Hedges' g of the same two classes (HedgesG)
 	P, FDR    float64  // Welch's t-test (ANOVA F for more classes) and its BH adjustment over all genes
 }
 
@@ -142,9 +144,10 @@ func frequencies(mr experiment.MethodResult, k int) (freq, rank map[int]float64)
 }
 
 // Describe lists the signature genes feats of the data ds (the study's, preprocessed as
-// it was) with their statistics; logged says the values are on a log scale (log2 or
-// log-CPM) for the fold change.
-func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int, logged bool) []Gene {
+// it was) with their statistics: fold changes on scale s, of the positive class of two
+// against the other (positive < 0 with more classes: of the highest class mean
+// against the lowest).
+func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int, s Scale, positive int) []Gene {
 	mr := res.Methods[c.Method]
 	freq, rank := frequencies(mr, c.K)
 	p := allPValues(ds)
@@ -167,42 +170,124 @@ func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int
 		for _, m := range groupOf[j] {
 			g.Members = append(g.Members, res.Data.Label(m))
 		}
-		g.Higher, g.Log2FC = FoldChange(ds, j, logged)
+		groups := byClass(ds, j)
+		hi, lo := extremes(groups)
+		a, b := hi, lo
+		if positive >= 0 && len(groups) == 2 {
+			a, b = positive, 1-positive
+		}
+		if hi >= 0 {
+			g.Higher, g.Against = ds.Classes[hi], ds.Classes[b]
+			g.Log2FC, g.G = s.FoldChange(groups[a], groups[b]), HedgesG(groups[a], groups[b])
+		} else {
+			g.Log2FC, g.G = math.NaN(), math.NaN()
+		}
 		out[i] = g
 	}
 	return out
 }
 
-// FoldChange names the class with the highest mean of feature j and the log2 fold
-// change between the highest and the lowest class mean: their difference on a log
-// scale (logged), else log2 of their ratio (NaN unless both are positive).
-func FoldChange(ds *dataset.Dataset, j int, logged bool) (higher string, log2FC float64) {
-	groups := byClass(ds, j)
-	hi, lo := -1, -1
-	var means []float64
+// Scale is how fold changes are taken. On a log scale (Logged: the study logged the
+// values, or they were logged before reading) the log2 fold change of a against b is
+// the difference of their mean log2 values; on a linear scale it is log2 of the ratio
+// of their means, each value first raised to Floor (values near or below zero, as
+// MAS4/MAS5 give, would make the ratio meaningless). Why says which, for the outputs.
+type Scale struct {
+	Logged bool
+	Floor  float64
+	Why    string
+}
+
+// LinearFloor is the floor of linear values for fold changes: 20, as MAS5 users floor
+// their intensities.
+const LinearFloor = 20
+
+// LogLooking is the largest value a data set's values reach when they look logged:
+// log2 intensities stay below it (2^100), unlogged intensities pass it.
+const LogLooking = 100
+
+// ChooseScale says how ds's fold changes are taken: on a log scale when the study
+// logged the values (studyLogged) or none exceeds LogLooking (logged before reading,
+// as GEO series matrices of RMA values are), else linear with LinearFloor.
+func ChooseScale(ds *dataset.Dataset, studyLogged bool) Scale {
+	if studyLogged {
+		return Scale{Logged: true, Why: "difference of mean log2 values (the study log-transformed the data)"}
+	}
+	hi := math.Inf(-1)
+	n, p := ds.Dims()
+	for i := 0; i < n; i++ {
+		for _, v := range ds.X.RawRowView(i)[:p] {
+			if !math.IsNaN(v) {
+				hi = math.Max(hi, v)
+			}
+		}
+	}
+	if hi <= LogLooking {
+		return Scale{Logged: true, Why: fmt.Sprintf("difference of mean values, taken as log2 values: none exceeds %d (largest %.3g), so the data look logged before reading (as RMA series matrices are)", LogLooking, hi)}
+	}
+	return Scale{Floor: LinearFloor, Why: fmt.Sprintf("log2 of the ratio of mean values, each value below %d raised to %d first (the data are unlogged intensities: some exceed %d)", LinearFloor, LinearFloor, LogLooking)}
+}
+
+// FoldChange is the log2 fold change of the values a against b on scale s: mean(a) -
+// mean(b) on a log scale, else log2(mean(max(a, Floor)) / mean(max(b, Floor))). NaN
+// when a group is empty, or on a linear scale without a floor when a mean is not
+// positive.
+func (s Scale) FoldChange(a, b []float64) float64 {
+	if s.Logged {
+		ma, _ := meanVar(a)
+		mb, _ := meanVar(b)
+		return ma - mb
+	}
+	floored := func(x []float64) float64 {
+		sum := 0.0
+		for _, v := range x {
+			sum += math.Max(v, s.Floor)
+		}
+		return sum / float64(len(x))
+	}
+	ma, mb := floored(a), floored(b)
+	if len(a) == 0 || len(b) == 0 || ma <= 0 || mb <= 0 {
+		return math.NaN()
+	}
+	return math.Log2(ma / mb)
+}
+
+// HedgesG is the standardised mean difference of a against b with the small-sample
+// correction: g = J (mean(a) - mean(b)) / s_p, s_p^2 = ((n_a-1) var(a) + (n_b-1)
+// var(b)) / (n_a + n_b - 2), J = 1 - 3 / (4 (n_a + n_b) - 9) (Hedges and Olkin 1985).
+// NaN with fewer than two values in a group or no spread.
+func HedgesG(a, b []float64) float64 {
+	na, nb := float64(len(a)), float64(len(b))
+	if na < 2 || nb < 2 {
+		return math.NaN()
+	}
+	ma, va := meanVar(a)
+	mb, vb := meanVar(b)
+	sp := math.Sqrt(((na-1)*va + (nb-1)*vb) / (na + nb - 2))
+	if sp == 0 {
+		return math.NaN()
+	}
+	return (1 - 3/(4*(na+nb)-9)) * (ma - mb) / sp
+}
+
+// extremes are the classes of the highest and the lowest mean (-1, -1 when no class
+// has values; the first of equals).
+func extremes(groups [][]float64) (hi, lo int) {
+	hi, lo = -1, -1
+	means := make([]float64, len(groups))
 	for c, g := range groups {
-		m, _ := meanVar(g)
-		means = append(means, m)
 		if len(g) == 0 {
 			continue
 		}
-		if hi < 0 || m > means[hi] {
+		means[c], _ = meanVar(g)
+		if hi < 0 || means[c] > means[hi] {
 			hi = c
 		}
-		if lo < 0 || m < means[lo] {
+		if lo < 0 || means[c] < means[lo] {
 			lo = c
 		}
 	}
-	if hi < 0 {
-		return "", math.NaN()
-	}
-	if logged {
-		return ds.Classes[hi], means[hi] - means[lo]
-	}
-	if means[hi] <= 0 || means[lo] <= 0 {
-		return ds.Classes[hi], math.NaN()
-	}
-	return ds.Classes[hi], math.Log2(means[hi] / means[lo])
+	return hi, lo
 }
 
 // allPValues is every feature's p-value between the classes: Welch's t-test for two,

@@ -82,9 +82,7 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 	m := &Model{Format: ModelFormat, Program: "Steadfast " + experiment.Version, Data: ds.Name, DataSHA256: ds.Hash(),
 		Config: cfg, Method: res.Methods[c.Method].Label, Frequent: c.Frequent, Classes: ds.Classes, Prep: cfg.Prep, Classifier: c.Classifier,
 		Samples: ds.Samples, Positive: -1}
-	if len(ds.Classes) == 2 {
-		m.Positive = 1
-	}
+	m.Positive, _ = DefaultPositive(ds.Classes)
 	for _, j := range feats {
 		g := ModelGene{ID: ds.Features[j]}
 		if ds.Symbols != nil {

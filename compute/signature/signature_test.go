@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
 )
@@ -221,11 +224,62 @@ func TestFoldChangeEqualsNumPy(t *testing.T) {
 		t.Fatalf("real data missing (../shared/data): %v", err)
 	}
 	ds, _ = dataset.Preprocess(ds, dataset.Prep{Log2: true})
+	logged := ChooseScale(ds, true)
 	for _, r := range table(t, "foldchange_colon.csv") {
 		j := slices.Index(ds.Features, r[0])
-		higher, fc := FoldChange(ds, j, true)
-		if higher != r[1] || !close(fc, num(t, r[2]), 1e-12) {
-			t.Fatalf("%s: higher in %s by %.15g; NumPy %s by %s", r[0], higher, fc, r[1], r[2])
+		groups := byClass(ds, j)
+		hi, lo := extremes(groups)
+		fc := logged.FoldChange(groups[hi], groups[lo])
+		if ds.Classes[hi] != r[1] || !close(fc, num(t, r[2]), 1e-12) {
+			t.Fatalf("%s: higher in %s by %.15g; NumPy %s by %s", r[0], ds.Classes[hi], fc, r[1], r[2])
 		}
+		if back := logged.FoldChange(groups[lo], groups[hi]); back != -fc {
+			t.Fatalf("%s: the other way round %.15g, not %.15g", r[0], back, -fc)
+		}
+	}
+}
+
+// TestFoldChangeScale: values logged before reading (none above 100, as RMA series
+// matrices) give the difference of the means, not log2 of the ratio of log-scale
+// means (which had given 1.13 for a difference of 5.88); unlogged intensities with
+// values below zero (MAS4/MAS5) are floored at 20 first. Worked by hand with NumPy:
+// np.log2(np.maximum([-50,10,30],20).mean()/np.maximum([100,200],20).mean()) =
+// -2.6844981742720706; Hedges' g of [1,2,3] against [4,5,6,7] = J (2 - 5.5)/sqrt(1.4),
+// J = 1 - 3/19: -2.4909809613051013.
+func TestFoldChangeScale(t *testing.T) {
+	rma := &dataset.Dataset{X: mat.NewDense(4, 1, []float64{11.2, 10.9, 5.1, 5.2}), Labels: []int{0, 0, 1, 1}, Classes: []string{"tumour", "normal"}}
+	s := ChooseScale(rma, false)
+	if !s.Logged || !strings.Contains(s.Why, "look logged") {
+		t.Fatalf("RMA-like values: %+v", s)
+	}
+	if fc := s.FoldChange([]float64{11.2, 10.9}, []float64{5.1, 5.2}); math.Abs(fc-5.9) > 1e-12 {
+		t.Errorf("logged: %g, want 5.9", fc)
+	}
+	mas := &dataset.Dataset{X: mat.NewDense(5, 1, []float64{-50, 10, 30, 100, 200}), Labels: []int{0, 0, 0, 1, 1}, Classes: []string{"a", "b"}}
+	s = ChooseScale(mas, false)
+	if s.Logged || s.Floor != 20 || !strings.Contains(s.Why, "raised to 20") {
+		t.Fatalf("MAS5-like values: %+v", s)
+	}
+	if fc := s.FoldChange([]float64{-50, 10, 30}, []float64{100, 200}); math.Abs(fc+2.6844981742720706) > 1e-12 {
+		t.Errorf("linear with a floor: %.17g", fc)
+	}
+	if g := HedgesG([]float64{1, 2, 3}, []float64{4, 5, 6, 7}); math.Abs(g+2.4909809613051013) > 1e-12 {
+		t.Errorf("Hedges' g %.17g", g)
+	}
+	if g := HedgesG([]float64{1}, []float64{4, 5}); !math.IsNaN(g) {
+		t.Errorf("Hedges' g of one value: %g", g)
+	}
+}
+
+// TestANOVATinyP: a p far below 1e-16 is computed from the F distribution's survival
+// function, not as 1 - CDF (which had floored it at 1.1e-16 and tied such genes in the
+// FDR). SciPy 1.10.1: f_oneway(a, b, c) = (7170.589326454537, 1.7080051887541843e-30).
+func TestANOVATinyP(t *testing.T) {
+	a := []float64{1.0, 1.2, 0.9, 1.1, 1.05, 0.95, 1.15, 0.98}
+	b := []float64{5.0, 5.3, 4.8, 5.1, 5.2, 4.9, 5.05, 4.95}
+	c := []float64{9.0, 9.2, 8.9, 9.1, 9.05, 8.95, 9.1, 9.3}
+	f, p := ANOVA([][]float64{a, b, c})
+	if math.Abs(f-7170.589326454537) > 1e-9*7170 || math.Abs(p-1.7080051887541843e-30) > 1e-8*1.7080051887541843e-30 {
+		t.Errorf("F %.16g p %.16g; SciPy 7170.589326454537 1.7080051887541843e-30", f, p)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -68,7 +69,9 @@ func ANOVA(groups [][]float64) (f, p float64) {
 	}
 	d1, d2 := float64(g-1), float64(n-g)
 	f = (ssb / d1) / (ssw / d2)
-	return f, distuv.F{D1: d1, D2: d2}.Survival(f)
+	// P(F > f) = I_{d2/(d2 + d1 f)}(d2/2, d1/2), the regularised incomplete beta
+	// function: exact where 1 - CDF (gonum's F.Survival) loses every digit below 1e-16
+	return f, mathext.RegIncBeta(d2/2, d1/2, d2/(d2+d1*f))
 }
 
 // meanVar is the mean and the n-1 variance of x (0 variance for one value).

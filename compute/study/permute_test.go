@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -88,5 +89,141 @@ func TestSignatureRefusesATwoSampleClass(t *testing.T) {
 	_, err = BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 5, Classifier: "svm"}, "")
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("class %q has 2 samples", ds.Classes[1])) {
 		t.Errorf("a two-sample class: %v", err)
+	}
+}
+
+// TestPositiveClassIgnoresFileOrder: the positive class, the sign of the fold changes
+// and of the SVM weights (oriented toward it) do not depend on the order the file met
+// the classes in. Colon met "tumor" first; given "normal" first (the classes' order and
+// indices turned round, as reading the rows reversed does), the default signature has
+// tumor positive, normal the reference (named like a control), and the same signed
+// numbers. On today's rule (the second class met) the positive class had flipped.
+func TestPositiveClassIgnoresFileOrder(t *testing.T) {
+	ds, err := Open(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{}, dataset.Prep{Log2: true, DropConstant: true})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	flipped := *ds
+	flipped.Classes = []string{ds.Classes[1], ds.Classes[0]}
+	flipped.Labels = make([]int, len(ds.Labels))
+	for i, l := range ds.Labels {
+		flipped.Labels[i] = 1 - l
+	}
+	var sigs []*Signature
+	for _, d := range []*dataset.Dataset{ds, &flipped} {
+		cfg := experiment.DefaultConfig()
+		cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+		cfg.Prep = dataset.Prep{Log2: true, DropConstant: true}
+		res, err := Run(context.Background(), cfg, d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := BuildSignature(context.Background(), res, d, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sig.Classes[sig.Positive] != "tumor" || !strings.Contains(sig.PositiveWhy, "normal is the reference") {
+			t.Fatalf("classes %v: positive %s (%s)", d.Classes, sig.Classes[sig.Positive], sig.PositiveWhy)
+		}
+		sigs = append(sigs, sig)
+	}
+	a, b := sigs[0], sigs[1]
+	for i := range a.Genes {
+		ga, gb := a.Genes[i], b.Genes[i]
+		if ga.ID != gb.ID || math.Abs(ga.Log2FC-gb.Log2FC) > 1e-12 || math.Abs(ga.G-gb.G) > 1e-12 || ga.Against != "normal" || gb.Against != "normal" {
+			t.Errorf("%s: fold change %g vs %g, g %g vs %g, against %s/%s", ga.ID, ga.Log2FC, gb.Log2FC, ga.G, gb.G, ga.Against, gb.Against)
+		}
+		if math.Abs(ga.Weight-gb.Weight) > 1e-9 {
+			t.Errorf("%s: weights toward tumor %g and %g", ga.ID, ga.Weight, gb.Weight)
+		}
+	}
+	// a weight toward tumor raises the score of tumours: w'z is higher on them
+	for _, sig := range sigs {
+		var sum [2]float64
+		var n [2]int
+		for i, l := range sig.Labels {
+			s := 0.0
+			for g, gene := range sig.Genes {
+				s += gene.Weight * (sig.Values[g][i] - sig.Model.Mean[g]) / sig.Model.SD[g]
+			}
+			tumor := 0
+			if sig.Classes[l] == "tumor" {
+				tumor = 1
+			}
+			sum[tumor] += s
+			n[tumor]++
+		}
+		if sum[1]/float64(n[1]) <= sum[0]/float64(n[0]) {
+			t.Errorf("mean w'z toward tumor: %g on tumours, %g on normals", sum[1]/float64(n[1]), sum[0]/float64(n[0]))
+		}
+	}
+	if h := a.GeneTable()[0]; !slices.Contains(h, "svm_weight_toward_tumor") || !slices.Contains(h, "log2_fold_change_tumor_vs_normal") {
+		t.Errorf("signature.csv header %v", h)
+	}
+}
+
+// TestFourClassesSayEveryNumber: with SRBCT's four classes, metrics.csv and the text
+// give each class's one-vs-rest AUC with its interval, sensitivity and specificity, no
+// NaN and no "sensitivity" that is the balanced accuracy (it had been). Each class's
+// sensitivity and specificity are counted here from the confusion matrix: recall of c,
+// and the share of the other classes' samples not predicted c.
+func TestFourClassesSayEveryNumber(t *testing.T) {
+	ds, err := Open(filepath.Join("..", "..", "..", "shared", "data", "srbct.csv"), dataset.Options{}, dataset.Prep{DropConstant: true})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"3nn"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "3nn"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, r := range sig.metricsTable()[1:] {
+		rows[r[0]] = r[1:]
+		for _, cell := range r {
+			if strings.Contains(strings.ToLower(cell), "nan") {
+				t.Errorf("metrics.csv row %v", r)
+			}
+		}
+	}
+	if _, ok := rows["sensitivity"]; ok {
+		t.Error("a single sensitivity for four classes")
+	}
+	conf := sig.CV.Confusion
+	for c, name := range sig.Classes {
+		tp, pos, tn, neg := 0, 0, 0, 0
+		for tr, row := range conf {
+			for p, n := range row {
+				if tr == c {
+					pos += n
+					if p == c {
+						tp += n
+					}
+				} else {
+					neg += n
+					if p != c {
+						tn += n
+					}
+				}
+			}
+		}
+		if got := rows["sensitivity_"+name+"_vs_rest"]; len(got) == 0 || got[0] != num(float64(tp)/float64(pos)) {
+			t.Errorf("%s: sensitivity %v, counted %d/%d", name, got, tp, pos)
+		}
+		if got := rows["specificity_"+name+"_vs_rest"]; len(got) == 0 || got[0] != num(float64(tn)/float64(neg)) {
+			t.Errorf("%s: specificity %v, counted %d/%d", name, got, tn, neg)
+		}
+		ci := rows["auc_"+name+"_vs_rest_repetition_1_delong95_fixed_classifier"]
+		if len(ci) != 3 || ci[1] == "" || ci[2] == "" {
+			t.Errorf("%s: the first repetition's interval %v", name, ci)
+		}
+	}
+	if p := sig.Performance(); strings.Contains(p, "NaN") || strings.Contains(p, "not computable") || !strings.Contains(p, "EWS AUC") {
+		t.Errorf("the text: %s", p)
 	}
 }

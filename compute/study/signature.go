@@ -15,6 +15,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
+	"steadfast/internal/text"
 )
 
 // Signature is a study's signature: the choice it was made by, its genes with their
@@ -23,10 +24,14 @@ import (
 type Signature struct {
 	Choice   signature.Choice
 	Positive int // the class scored positive (two classes), or -1
-	Genes    []signature.Gene
-	Model    *signature.Model
-	CV       *signature.Estimate
-	Classes  []string
+	// PositiveWhy says how the positive class was chosen; Scale how fold changes
+	// were taken (Scale.Why).
+	PositiveWhy string
+	Scale       signature.Scale
+	Genes       []signature.Gene
+	Model       *signature.Model
+	CV          *signature.Estimate
+	Classes     []string
 	// the signature genes' values across the samples (Values[g][i], as analysed), for
 	// its heatmap
 	Samples []string
@@ -64,7 +69,7 @@ func DataMatches(res *experiment.Result, ds *dataset.Dataset) error {
 
 // BuildSignature makes the signature of choice c from the run res and its data ds
 // (read and preprocessed as the run did); positive names the positive class of two
-// (by name; "" for the second class). A method, k or classifier not in the run, or a run
+// (by name; "" for signature.DefaultPositive's rule). A method, k or classifier not in the run, or a run
 // saved before it kept its out-of-fold predictions, is refused with what to do.
 func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c signature.Choice, positive string) (*Signature, error) {
 	if err := DataMatches(res, ds); err != nil {
@@ -76,14 +81,12 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	if c.K > 0 && !slices.Contains(res.Config.AccuracyKs(), c.K) {
 		return nil, fmt.Errorf("k = %d: the run measured accuracy at k = %s only; choose one of those (a k above the study's k grid has no cross-validated estimate)", c.K, intList(res.Config.AccuracyKs()))
 	}
-	pos := -1
-	if len(ds.Classes) == 2 {
-		pos = 1
-		if positive != "" {
-			if pos = slices.Index(ds.Classes, positive); pos < 0 {
-				return nil, fmt.Errorf("the positive class %q is not one of the run's (%s)", positive, strings.Join(ds.Classes, ", "))
-			}
+	pos, why := signature.DefaultPositive(ds.Classes)
+	if len(ds.Classes) == 2 && positive != "" {
+		if pos = slices.Index(ds.Classes, positive); pos < 0 {
+			return nil, fmt.Errorf("the positive class %q is not one of the run's (%s)", positive, strings.Join(ds.Classes, ", "))
 		}
+		why = "chosen by the user"
 	}
 	for ci, n := range ds.ClassCounts() {
 		if n < 3 {
@@ -103,17 +106,22 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		return nil, err
 	}
 	model.Positive, model.CV = pos, cv.Summary()
-	genes := signature.Describe(res, ds, c, feats, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
+	scale := signature.ChooseScale(ds, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
+	genes := signature.Describe(res, ds, c, feats, scale, pos)
 	if model.W != nil && len(ds.Classes) == 2 {
+		sign := 1.0 // the model's w'z + b > 0 is class 1
+		if pos == 0 {
+			sign = -1
+		}
 		for i := range genes {
-			genes[i].Weight = model.W[0][i]
+			genes[i].Weight = sign * model.W[0][i]
 		}
 	}
 	values := make([][]float64, len(feats))
 	for g, j := range feats {
 		values[g] = mat.Col(nil, j, ds.X)
 	}
-	return &Signature{Choice: c, Positive: pos, Genes: genes, Model: model, CV: cv, Classes: ds.Classes,
+	return &Signature{Choice: c, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Classes: ds.Classes,
 		Samples: ds.Samples, Labels: ds.Labels, Values: values}, nil
 }
 
@@ -149,15 +157,21 @@ func (s *Signature) Files() (map[string][]byte, error) {
 	return files, nil
 }
 
-// GeneTable is signature.csv: one row a gene, under its header.
+// GeneTable is signature.csv: one row a gene, under its header. With two classes the
+// SVM weight is oriented toward the positive class (a positive weight favours it) and
+// the fold change and Hedges' g are the positive class's against the reference, both
+// named in the header; with more, of the class of highest mean against the lowest
+// (higher_in, against).
 func (s *Signature) GeneTable() [][]string {
-	test := "welch_p"
-	if len(s.Classes) > 2 {
-		test = "anova_p"
+	test, fc, g, weight := "anova_p", "log2_fold_change", "hedges_g", "svm_weight"
+	if s.Positive >= 0 {
+		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
+		test, fc, g = "welch_p", "log2_fold_change_"+pos+"_vs_"+ref, "hedges_g_"+pos+"_vs_"+ref
+		weight = "svm_weight_toward_" + pos
 	}
-	rows := [][]string{{"gene", "symbol", "selection_frequency", "mean_rank", "svm_weight", "higher_in", "log2_fold_change", test, "bh_fdr", "group_members"}}
-	for _, g := range s.Genes {
-		rows = append(rows, []string{g.ID, g.Symbol, num(g.Frequency), num(g.MeanRank), num(g.Weight), g.Higher, num(g.Log2FC), num(g.P), num(g.FDR), strings.Join(g.Members, "; ")})
+	rows := [][]string{{"gene", "symbol", "selection_frequency", "mean_rank", weight, "higher_in", "against", fc, g, test, "bh_fdr", "group_members"}}
+	for _, gn := range s.Genes {
+		rows = append(rows, []string{gn.ID, gn.Symbol, num(gn.Frequency), num(gn.MeanRank), num(gn.Weight), gn.Higher, gn.Against, num(gn.Log2FC), num(gn.G), num(gn.P), num(gn.FDR), strings.Join(gn.Members, "; ")})
 	}
 	return rows
 }
@@ -180,18 +194,31 @@ func (s *Signature) rocTable() [][]string {
 func (s *Signature) metricsTable() [][]string {
 	cv := s.CV
 	first := cv.AUCs[0]
-	positive := "one-vs-rest"
+	positive, reference := "one-vs-rest", ""
 	if s.Positive >= 0 {
-		positive = s.Classes[s.Positive]
+		positive, reference = s.Classes[s.Positive], s.Classes[1-s.Positive]
 	}
 	rows := [][]string{{"metric", "value", "low", "high"},
 		{"positive_class", positive, "", ""},
-		{"auc", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
-		{"auc_repetition_1_delong95", num(first.AUC), num(first.Low), num(first.High)},
-		{"sensitivity", num(cv.Sensitivity()), "", ""},
-		{"specificity", num(cv.Specificity()), "", ""},
-		{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""},
+		{"reference_class", reference, "", ""},
+		{"positive_class_rule", s.PositiveWhy, "", ""},
+		{"fold_change", s.Scale.Why, "", ""},
+		{"auc_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
 	}
+	if s.Positive >= 0 {
+		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)},
+			[]string{"sensitivity", num(cv.Sensitivity()), "", ""},
+			[]string{"specificity", num(cv.Specificity()), "", ""})
+	} else {
+		for c, name := range s.Classes {
+			mean, lo, hi, f := cv.ClassAUC(c)
+			rows = append(rows, []string{"auc_" + name + "_vs_rest_mean_range_over_repetitions", num(mean), num(lo), num(hi)},
+				[]string{"auc_" + name + "_vs_rest_repetition_1_delong95_fixed_classifier", num(f.AUC), num(f.Low), num(f.High)},
+				[]string{"sensitivity_" + name + "_vs_rest", num(cv.ClassSensitivity(c)), "", ""},
+				[]string{"specificity_" + name + "_vs_rest", num(cv.ClassSpecificity(c)), "", ""})
+		}
+	}
+	rows = append(rows, []string{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""})
 	if s.Perm != nil {
 		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""})
 	}
@@ -216,4 +243,44 @@ func csvOf(rows [][]string) []byte {
 	w := csv.NewWriter(&b)
 	w.WriteAll(rows)
 	return b.Bytes()
+}
+
+// Performance is the cross-validated estimate in words, each number named. Two
+// classes: the AUC (mean and range over the repetitions; the first repetition's with
+// DeLong's interval, said to be too narrow for the procedure), sensitivity and
+// specificity of the positive class and the balanced accuracy at the classifier's own
+// rule. More classes: the mean one-vs-rest AUC, then for each class its one-vs-rest
+// AUC (mean, range, the first repetition's DeLong interval), sensitivity and
+// specificity, and the balanced accuracy. A number that cannot be computed is said so.
+func (s *Signature) Performance() string {
+	cv := s.CV
+	reps := text.Count(len(cv.AUCs), "repetition")
+	const delong = "an interval that takes the pooled held-out scores as one fixed classifier's test set, and so is too narrow for the whole procedure"
+	if s.Positive >= 0 {
+		first := cv.AUCs[0]
+		return fmt.Sprintf("The cross-validated AUC (%s positive) was %s, the mean over %s (range %s-%s); the first repetition's was %s with DeLong's 95%% confidence interval %s-%s, %s. At the classifier's own rule, sensitivity was %s, specificity %s and balanced accuracy %s.",
+			s.Classes[s.Positive], f3(cv.MeanAUC), reps, f3(cv.MinAUC), f3(cv.MaxAUC), f3(first.AUC), f3(first.Low), f3(first.High), delong,
+			f3(cv.Sensitivity()), f3(cv.Specificity()), f3(cv.BalancedAccuracy()))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC, averaged over the %d classes, was %s, the mean over %s (range %s-%s). Per class, one against the rest (AUC: mean over the repetitions, range, the first repetition's DeLong 95%% confidence interval, %s; then sensitivity and specificity at the classifier's own rule): ",
+		len(s.Classes), f3(cv.MeanAUC), reps, f3(cv.MinAUC), f3(cv.MaxAUC), delong)
+	for c, name := range s.Classes {
+		mean, lo, hi, first := cv.ClassAUC(c)
+		if c > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s AUC %s (range %s-%s; CI %s-%s), sensitivity %s, specificity %s", name, f3(mean), f3(lo), f3(hi), f3(first.Low), f3(first.High),
+			f3(cv.ClassSensitivity(c)), f3(cv.ClassSpecificity(c)))
+	}
+	fmt.Fprintf(&b, ". The balanced accuracy was %s.", f3(cv.BalancedAccuracy()))
+	return b.String()
+}
+
+// f3 writes v with three decimals, or says it could not be computed.
+func f3(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "not computable"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
 }

@@ -323,8 +323,8 @@ func (v *signatureView) permute() {
 		start()
 		return
 	}
-	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits the study %d times with the labels permuted: at most about %s, judging by the run. Progress and Cancel as for a run. Start it?",
-		n, text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
+	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits the study %s with the labels permuted: about %s, judging by the run. Progress and Cancel as for a run. Start it?",
+		text.Count(n, "time"), text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
 		if ok {
 			start()
 		}

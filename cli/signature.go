@@ -88,11 +88,15 @@ func signatureCommand(c *call) error {
 		}
 		about := "under a second"
 		if secs := study.PermutationCost(res, choice, *perms); secs >= 1 {
-			about = "at most about " + text.Duration(time.Duration(secs*float64(time.Second)))
+			about = "about " + text.Duration(time.Duration(secs*float64(time.Second)))
 		}
 		c.note("the permutation test refits the study %s: %s here, judging by the run (Ctrl-C stops it)", text.Count(*perms, "time"), about)
-		last := -1
+		last, began := -1, time.Now()
 		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
+			if done == 1 && total > 1 { // permuted labels can slow an SVM's solver: measured, not judged
+				took := time.Since(began)
+				c.note("the first permutation took %s: about %s for all %d", text.Duration(took), text.Duration(took*time.Duration(total)), total)
+			}
 			if pct := 100 * done / total; pct/10 != last/10 {
 				fmt.Fprintf(c.errw, "%3d%% (%d/%d permutations)\n", pct, done, total)
 				last = pct

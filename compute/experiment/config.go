@@ -98,6 +98,10 @@ type Config struct {
 	GridK       int           `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
 	Seed        uint64        `json:"seed"`
 	Workers     int           `json:"workers,omitempty"` // 0: all cores; never changes results
+	// PredictionsOnly runs the study for its out-of-fold predictions and accuracies
+	// alone, as a permutation test needs: no all-sample ranking, no stability, no
+	// comparisons. Never saved.
+	PredictionsOnly bool `json:"-"`
 }
 
 // DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.

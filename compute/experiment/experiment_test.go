@@ -42,6 +42,7 @@ func TestRunIsDeterministicAcrossWorkers(t *testing.T) {
 		a, b := results[0].Methods, results[i].Methods
 		for m := range a {
 			a[m].Seconds, b[m].Seconds = 0, 0
+			a[m].PredictSeconds, b[m].PredictSeconds = 0, 0
 		}
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("results with %d workers differ from 1 worker", results[i].Config.Workers)

@@ -33,6 +33,7 @@ func TestVarianceFilterInsideTraining(t *testing.T) {
 	same.Seconds, plain.Seconds = 0, 0
 	for i := range same.Methods {
 		same.Methods[i].Seconds, plain.Methods[i].Seconds = 0, 0
+		same.Methods[i].PredictSeconds, plain.Methods[i].PredictSeconds = 0, 0
 	}
 	same.Config.TopVariance = 0
 	if !reflect.DeepEqual(same.Methods[0].Reference, plain.Methods[0].Reference) || !reflect.DeepEqual(same.Methods[0].Stability, plain.Methods[0].Stability) {

@@ -155,6 +155,9 @@ type MethodResult struct {
 	// features by F (nil when every ranking found enough groups).
 	FewestGroups *int    `json:"fewestGroups,omitempty"`
 	Seconds      float64 `json:"seconds"`
+	// PredictSeconds is the part of Seconds spent fitting and applying the classifiers
+	// (0 in runs saved before it was kept).
+	PredictSeconds float64 `json:"predictSeconds,omitempty"`
 	// Predictions are the out-of-fold scores of every resample that tested samples of
 	// the study's own data: what its ROC curves are drawn from. A run saved before
 	// they were kept has none.

@@ -45,6 +45,8 @@ type taskOut struct {
 	// scores: k-NN breaks a tied vote by the nearest neighbour, which scores cannot show)
 	preds map[string][][]int
 	secs  float64
+	// predSecs is the part of secs spent in the classifiers
+	predSecs float64
 	// unconverged counts the ranking's model fits that stopped at their iteration cap
 	unconverged int
 }
@@ -211,6 +213,12 @@ func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
 		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels}}
+	if d.cfg.PredictionsOnly {
+		for m := range d.cfg.Methods {
+			res.Methods = append(res.Methods, d.predictionsOf(ds, m, outs))
+		}
+		return res, nil
+	}
 	sd, err := newSummaryData(ctx, d.cfg, ds)
 	if err != nil {
 		return nil, err
@@ -256,7 +264,9 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 	}
 	var tasks []task
 	for m := range cfg.Methods {
-		tasks = append(tasks, task{method: m, split: dataset.Split{Train: all}, label: "all samples", ref: true})
+		if !cfg.PredictionsOnly {
+			tasks = append(tasks, task{method: m, split: dataset.Split{Train: all}, label: "all samples", ref: true})
+		}
 		for u, t := range splits {
 			t.method, t.unit = m, u+1
 			tasks = append(tasks, t)
@@ -318,6 +328,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 		if test == nil { // the study's own samples: their scores make its ROC curves
 			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}
 		}
+		predStart := time.Now()
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
@@ -343,6 +354,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 				out.scores[cl], out.preds[cl] = scores, preds
 			}
 		}
+		out.predSecs = time.Since(predStart).Seconds()
 	}
 	out.secs = time.Since(start).Seconds()
 	return out, nil

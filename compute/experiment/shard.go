@@ -40,6 +40,7 @@ type Unit struct {
 	Correct     map[string][][]bool
 	Scores      map[string][][]float64 // nil from shards written before they were kept
 	Pred        map[string][][]int     // the classes predicted; nil from earlier shards
+	PredSecs    float64                // the part of Secs in the classifiers
 	Secs        float64
 	Unconverged int
 }
@@ -204,12 +205,12 @@ func listInts(v []int, max int) string {
 
 func toUnit(t int, o taskOut) Unit {
 	return Unit{Task: t, Order: o.order, Score: o.score, Groups: o.groups, Relevance: o.relevance,
-		Acc: o.acc, Correct: o.correct, Scores: o.scores, Pred: o.preds, Secs: o.secs, Unconverged: o.unconverged}
+		Acc: o.acc, Correct: o.correct, Scores: o.scores, Pred: o.preds, Secs: o.secs, PredSecs: o.predSecs, Unconverged: o.unconverged}
 }
 
 func (u Unit) out() taskOut {
 	return taskOut{order: u.Order, score: u.Score, groups: u.Groups, relevance: u.Relevance,
-		acc: u.Acc, correct: u.Correct, scores: u.Scores, preds: u.Pred, secs: u.Secs, unconverged: u.Unconverged}
+		acc: u.Acc, correct: u.Correct, scores: u.Scores, preds: u.Pred, secs: u.Secs, predSecs: u.PredSecs, unconverged: u.Unconverged}
 }
 
 // checkUnit reports a unit whose output does not fit its task in d: a ranking that is
@@ -224,7 +225,7 @@ func (d *design) checkUnit(u Unit, p, classes int) error {
 	if u.Relevance != nil && len(u.Relevance) != len(u.Groups) {
 		return fmt.Errorf("%d relevances for %d groups", len(u.Relevance), len(u.Groups))
 	}
-	if !(u.Secs >= 0 && u.Secs < 1e9) || u.Unconverged < 0 {
+	if !(u.Secs >= 0 && u.Secs < 1e9) || !(u.PredSecs >= 0 && u.PredSecs <= u.Secs) || u.Unconverged < 0 {
 		return fmt.Errorf("a time of %g s or %d unconverged fits", u.Secs, u.Unconverged)
 	}
 	t := d.tasks[u.Task]

@@ -32,6 +32,19 @@ func (d *design) summarize(ds *dataset.Dataset, m int, outs []taskOut, sd *summa
 	return ms.mr
 }
 
+// predictionsOf is method m's out-of-fold predictions and accuracies alone (a study
+// run with PredictionsOnly).
+func (d *design) predictionsOf(ds *dataset.Dataset, m int, outs []taskOut) MethodResult {
+	spec := d.cfg.Methods[m]
+	in, _ := method.Lookup(spec.Name)
+	ms := &methodSummary{d: d, m: m, accs: map[string][][]float64{}, fewest: -1,
+		mr: MethodResult{Spec: spec, Label: in.Label + method.SettingLabel(spec), Accuracy: map[string][]AccuracyPoint{}}}
+	_, ms.p = ds.Dims()
+	ms.collect(outs)
+	ms.accuracy()
+	return ms.mr
+}
+
 // methodSummary is one method's summary being made: its outputs split into the
 // all-sample reference and the runs compared, the pairs compared, and the result.
 type methodSummary struct {
@@ -56,6 +69,7 @@ func (ms *methodSummary) collect(outs []taskOut) {
 		}
 		o := outs[i]
 		ms.mr.Seconds += o.secs
+		ms.mr.PredictSeconds += o.predSecs
 		ms.mr.Unconverged += o.unconverged
 		if o.groups != nil && len(o.groups) < cfg.Ks[len(cfg.Ks)-1] && (ms.fewest < 0 || len(o.groups) < ms.fewest) {
 			ms.fewest = len(o.groups)

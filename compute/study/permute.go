@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 
 	"steadfast/compute/dataset"
@@ -24,11 +25,21 @@ type Permutations struct {
 // MaxPermutations bounds N.
 const MaxPermutations = 10_000
 
-// PermutationCost bounds the time of n permutations in seconds from the run's own
-// measure: each permuted study does at most what the chosen method's units did in the
-// run (their summed seconds over the run's workers), less (one classifier at one k).
+// PermutationCost estimates the time of n permutations in seconds from the run's own
+// measure: each permuted study redoes the chosen method's rankings (the units' seconds
+// outside the classifiers) and fits one classifier at one k where the run fitted every
+// classifier at every accuracy k (the classifiers' seconds over that count), summed and
+// shared among the run's workers (all cores when not set). A run saved before it kept
+// the classifiers' seconds gives an upper bound: all its seconds.
 func PermutationCost(res *experiment.Result, c signature.Choice, n int) float64 {
-	return res.Methods[c.Method].Seconds / float64(max(res.Config.Workers, 1)) * float64(n)
+	mr := res.Methods[c.Method]
+	fits := float64(max(len(res.Config.Classifiers)*len(res.Config.AccuracyKs()), 1))
+	per := mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/fits
+	workers := res.Config.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return per / float64(workers) * float64(n)
 }
 
 // permutedConfig is the run's configuration cut to what the test needs: the choice's
@@ -40,6 +51,7 @@ func permutedConfig(res *experiment.Result, c signature.Choice) experiment.Confi
 	cfg.Classifiers = []string{c.Classifier}
 	cfg.Ks = []int{c.K, slices.Max(res.Config.Ks)}
 	cfg.AccuracyMax = c.K
+	cfg.PredictionsOnly = true
 	return cfg
 }
 

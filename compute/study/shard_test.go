@@ -62,7 +62,7 @@ func (s *shardStudy) merge(t testing.TB, shards []*experiment.Shard) []byte {
 	}
 	res.Seconds = 0
 	for i := range res.Methods {
-		res.Methods[i].Seconds = 0
+		res.Methods[i].Seconds, res.Methods[i].PredictSeconds = 0, 0
 	}
 	b, err := json.Marshal(res)
 	if err != nil {

@@ -189,6 +189,13 @@ func (v *signatureView) compute() {
 		if err != nil {
 			return nil, err
 		}
+		if sig.Advised {
+			if err := sig.Nest(ctx, res, ds, func(done, total int) {
+				report(experiment.Progress{Done: done, Total: total, Stage: "nested estimate (the advice's choice made again in each training set)"})
+			}); err != nil && ctx.Err() != nil {
+				return nil, err
+			}
+		}
 		figs := plots.SignatureFigures(res, sig)
 		return func() { v.result = res; v.setSignature(sig, figs) }, nil
 	})
@@ -302,7 +309,7 @@ func (v *signatureView) permute() {
 		return
 	}
 	res, ds, sig := v.u.result, v.u.data, v.sig
-	secs := study.PermutationCost(res, sig.Choice, n)
+	secs := study.PermutationCost(res, sig.Choice, sig.Advised, n)
 	start := func() {
 		v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 			perm, err := study.Permute(ctx, res, ds, sig, n, res.Config.Seed, func(done, total int) {

@@ -29,6 +29,7 @@ func signatureCommand(c *call) error {
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the class not named like a control - normal, control, healthy, benign, wild type, untreated - else the second in alphabetical order)")
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
+	noNested := c.fs.Bool("no-nested", false, "skip the nested estimate of the advice's choice (the choice made again inside each training set), leaving only the optimistic one")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
 	pos, err := c.parse(1)
 	if err != nil {
@@ -82,12 +83,26 @@ func signatureCommand(c *call) error {
 	if err != nil {
 		return err
 	}
+	if sig.Advised && !*noNested {
+		if secs := study.NestedCost(res); secs >= 1 {
+			c.note("the nested estimate makes the advice's choice again inside each of the first %d repetitions' training sets: about %s here (--no-nested skips it)", study.NestedRepeats, text.Duration(time.Duration(secs*float64(time.Second))))
+		}
+		last := -1
+		if err := sig.Nest(ctx, res, ds, func(done, total int) {
+			if pct := 100 * done / total; pct/10 != last/10 {
+				fmt.Fprintf(c.errw, "%3d%% (%d/%d inner studies)\n", pct, done, total)
+				last = pct
+			}
+		}); err != nil {
+			c.note("no nested estimate: %v", err)
+		}
+	}
 	if *perms != 0 {
 		if *perms < 0 || *perms > study.MaxPermutations {
 			return fmt.Errorf("--permutations %d: give 1 to %d", *perms, study.MaxPermutations)
 		}
 		about := "under a second"
-		if secs := study.PermutationCost(res, choice, *perms); secs >= 1 {
+		if secs := study.PermutationCost(res, choice, sig.Advised, *perms); secs >= 1 {
 			about = "about " + text.Duration(time.Duration(secs*float64(time.Second)))
 		}
 		c.note("the permutation test refits the study %s: %s here, judging by the run (Ctrl-C stops it)", text.Count(*perms, "time"), about)

@@ -257,7 +257,11 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (DeLong's interval: DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988.)",
 		strings.SplitN(in.Label, " (", 2)[0], pos, sig.Performance())
 	if sig.Perm != nil {
-		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %s and the whole procedure repeated each time: p = %.3g.", text.Count(len(sig.Perm.AUCs), "time"), sig.Perm.P)
+		what := "the whole procedure"
+		if sig.Perm.Choice {
+			what = "the whole procedure, every method and the advice's choice of method and k included,"
+		}
+		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %s and %s repeated each time: p = %.3g.", text.Count(len(sig.Perm.AUCs), "time"), what, sig.Perm.P)
 	}
 	fmt.Fprintf(&b, " The genes' fold changes (%s), Hedges' g and p-values (Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes) were computed on all samples after the selection: they describe the genes and do not test the signature.", sig.Scale.Why)
 	return b.String()

@@ -102,6 +102,10 @@ type Config struct {
 	// alone, as a permutation test needs: no all-sample ranking, no stability, no
 	// comparisons. Never saved.
 	PredictionsOnly bool `json:"-"`
+	// AdviceOnly runs the study for what the Errors tab's advice reads alone: the
+	// accuracies, the McNemar comparisons and S_S stability (Pairwise mode; no
+	// all-sample ranking, no other measure). Never saved.
+	AdviceOnly bool `json:"-"`
 }
 
 // DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.

@@ -213,9 +213,12 @@ func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
 		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels}}
-	if d.cfg.PredictionsOnly {
+	if d.cfg.PredictionsOnly || d.cfg.AdviceOnly {
 		for m := range d.cfg.Methods {
 			res.Methods = append(res.Methods, d.predictionsOf(ds, m, outs))
+		}
+		if d.cfg.AdviceOnly {
+			res.Comparisons = compare(d.cfg, d.tasks, outs, d.accKs)
 		}
 		return res, nil
 	}
@@ -264,7 +267,7 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 	}
 	var tasks []task
 	for m := range cfg.Methods {
-		if !cfg.PredictionsOnly {
+		if !cfg.PredictionsOnly && !(cfg.AdviceOnly && cfg.Mode == Pairwise) {
 			tasks = append(tasks, task{method: m, split: dataset.Split{Train: all}, label: "all samples", ref: true})
 		}
 		for u, t := range splits {

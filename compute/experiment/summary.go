@@ -33,7 +33,7 @@ func (d *design) summarize(ds *dataset.Dataset, m int, outs []taskOut, sd *summa
 }
 
 // predictionsOf is method m's out-of-fold predictions and accuracies alone (a study
-// run with PredictionsOnly).
+// run with PredictionsOnly), with S_S stability over the pairs for AdviceOnly.
 func (d *design) predictionsOf(ds *dataset.Dataset, m int, outs []taskOut) MethodResult {
 	spec := d.cfg.Methods[m]
 	in, _ := method.Lookup(spec.Name)
@@ -42,6 +42,19 @@ func (d *design) predictionsOf(ds *dataset.Dataset, m int, outs []taskOut) Metho
 	_, ms.p = ds.Dims()
 	ms.collect(outs)
 	ms.accuracy()
+	if d.cfg.AdviceOnly {
+		ms.pairUp()
+		for _, k := range d.cfg.Ks {
+			var ss []float64
+			for _, pr := range ms.pairs {
+				c := stability.TopKOverlaps(ms.run(pr.a).order, ms.run(pr.b).order, []int{k})[0]
+				ss = append(ss, float64(c)/float64(2*k-c))
+			}
+			pt := StabilityPoint{K: k}
+			pt.SS, pt.SSSD = meanSD(ss)
+			ms.mr.Stability = append(ms.mr.Stability, pt)
+		}
+	}
 	return ms.mr
 }
 

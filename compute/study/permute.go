@@ -13,13 +13,16 @@ import (
 )
 
 // Permutations is a permutation test of a signature's cross-validated AUC: the class
-// labels permuted N times, the chosen method's whole study (selection and classifier
-// refit in every training set, the same protocol) run again each time, and
-// P = (1 + #{permuted AUC >= observed}) / (N + 1).
+// labels permuted N times, the study (selection and classifier refit in every training
+// set, the same protocol) run again each time, and P = (1 + #{permuted AUC >=
+// observed}) / (N + 1). For a signature the advice chose (Signature.Advised) every
+// method of the run is run again and the advice chooses again in each permutation
+// (Choice says so), so the test pays for the choice; else the chosen method alone.
 type Permutations struct {
 	Observed float64
 	AUCs     []float64
 	P        float64
+	Choice   bool `json:"choiceRepeated"`
 }
 
 // MaxPermutations bounds N.
@@ -31,10 +34,17 @@ const MaxPermutations = 10_000
 // classifier at every accuracy k (the classifiers' seconds over that count), summed and
 // shared among the run's workers (all cores when not set). A run saved before it kept
 // the classifiers' seconds gives an upper bound: all its seconds.
-func PermutationCost(res *experiment.Result, c signature.Choice, n int) float64 {
-	mr := res.Methods[c.Method]
+func PermutationCost(res *experiment.Result, c signature.Choice, advised bool, n int) float64 {
 	fits := float64(max(len(res.Config.Classifiers)*len(res.Config.AccuracyKs()), 1))
-	per := mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/fits
+	per := 0.0
+	for m, mr := range res.Methods {
+		switch {
+		case m == c.Method:
+			per += mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/fits
+		case advised: // every method, each classifier's fits at every k
+			per += mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/float64(len(res.Config.Classifiers))
+		}
+	}
 	workers := res.Config.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -44,11 +54,16 @@ func PermutationCost(res *experiment.Result, c signature.Choice, n int) float64 
 
 // permutedConfig is the run's configuration cut to what the test needs: the choice's
 // method and classifier, accuracy at its k alone (the grid keeps its largest k, so every
-// ranking keeps the head it had).
-func permutedConfig(res *experiment.Result, c signature.Choice) experiment.Config {
+// ranking keeps the head it had); when advised, every method with what the advice
+// reads (AdviceOnly) for the choice's classifier.
+func permutedConfig(res *experiment.Result, c signature.Choice, advised bool) experiment.Config {
 	cfg := res.Config
-	cfg.Methods = slices.Clone(cfg.Methods[c.Method : c.Method+1])
 	cfg.Classifiers = []string{c.Classifier}
+	if advised {
+		cfg.AdviceOnly = true
+		return cfg
+	}
+	cfg.Methods = slices.Clone(cfg.Methods[c.Method : c.Method+1])
 	cfg.Ks = []int{c.K, slices.Max(res.Config.Ks)}
 	cfg.AccuracyMax = c.K
 	cfg.PredictionsOnly = true
@@ -61,8 +76,8 @@ func Permute(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, s
 	if n < 1 || n > MaxPermutations {
 		return nil, fmt.Errorf("%d permutations: give 1 to %d", n, MaxPermutations)
 	}
-	cfg := permutedConfig(res, sig.Choice)
-	out := &Permutations{Observed: sig.CV.MeanAUC}
+	cfg := permutedConfig(res, sig.Choice, sig.Advised)
+	out := &Permutations{Observed: sig.CV.MeanAUC, Choice: sig.Advised}
 	r := rand.New(rand.NewPCG(seed, 0x7065726d))
 	above := 0
 	for i := 0; i < n; i++ {
@@ -76,7 +91,14 @@ func Permute(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, s
 		if err != nil {
 			return nil, err
 		}
-		cv, err := signature.CrossValidated(pres, 0, sig.Choice.Classifier, sig.Choice.K, max(sig.Positive, 0))
+		m, k := 0, sig.Choice.K
+		if sig.Advised {
+			var ok bool
+			if m, k, ok = signature.Advice(pres, sig.Choice.Classifier); !ok {
+				return nil, fmt.Errorf("permutation %d: the advice chose nothing", i+1)
+			}
+		}
+		cv, err := signature.CrossValidated(pres, m, sig.Choice.Classifier, k, max(sig.Positive, 0))
 		if err != nil {
 			return nil, err
 		}

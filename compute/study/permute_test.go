@@ -227,3 +227,72 @@ func TestFourClassesSayEveryNumber(t *testing.T) {
 		t.Errorf("the text: %s", p)
 	}
 }
+
+// TestNestedEstimateOfTheAdvice: a Colon study of two methods (F-statistic, SVM-ONE;
+// DRAGS 2008's 3-fold x 10) whose advice chooses the signature: the nested estimate makes
+// the choice again in each of the first two repetitions' six training sets from an
+// inner 5-fold study on those samples alone, and pools the outer held-out scores of
+// each choice; every output says the choice was the advice's and gives both estimates.
+// A choice given by the user is said to be so, with no nested estimate; a study with
+// nothing to choose among (one method, one k) is not "advised". The permutation test
+// of an advised signature repeats the choice (Choice). On data without signal see
+// BenchmarkAdviceOnNoise.
+func TestNestedEstimateOfTheAdvice(t *testing.T) {
+	ds, err := Open(filepath.Join("..", "..", "..", "shared", "data", "colon.csv"), dataset.Options{}, dataset.Prep{Log2: true, DropConstant: true})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers = []method.Spec{{Name: "fstat"}, {Name: "svmone"}}, experiment.DRAGS2008, []string{"svm"}
+	cfg.Prep = dataset.Prep{Log2: true, DropConstant: true}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, k, _ := signature.Advice(res, "svm")
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: m, K: k, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sig.Advised || !strings.Contains(sig.Performance(), "nested estimate (the choice made again inside each training set) was not computed") {
+		t.Fatalf("advised %v: %s", sig.Advised, sig.Performance())
+	}
+	done := 0
+	if err := sig.Nest(context.Background(), res, ds, func(d, total int) { done = d }); err != nil {
+		t.Fatal(err)
+	}
+	n := sig.Nested
+	if len(n.Choices) != 6 || done != 6 || len(n.AUCs) != 2 || n.InnerFolds != 5 {
+		t.Fatalf("%d choices, progress %d, %d repetitions, %d inner folds", len(n.Choices), done, len(n.AUCs), n.InnerFolds)
+	}
+	for _, c := range n.Choices {
+		if !slices.Contains(res.Config.AccuracyKs(), c.K) || c.Method != res.Methods[0].Label && c.Method != res.Methods[1].Label {
+			t.Errorf("choice %+v", c)
+		}
+	}
+	if !(n.MeanAUC > 0.6 && n.MeanAUC <= 1 && n.MinAUC <= n.MeanAUC && n.MeanAUC <= n.MaxAUC) {
+		t.Errorf("nested AUC %.3f (%.3f-%.3f)", n.MeanAUC, n.MinAUC, n.MaxAUC)
+	}
+	rows := map[string][]string{}
+	for _, r := range sig.metricsTable() {
+		rows[r[0]] = r[1:]
+	}
+	if !strings.HasPrefix(rows["method_and_k"][0], "the advice's") || rows["nested_auc_mean_range_over_repetitions"][0] != num(n.MeanAUC) || !strings.Contains(sig.Performance(), "Nested estimate") {
+		t.Errorf("metrics %v; text %s", rows, sig.Performance())
+	}
+	perm, err := Permute(context.Background(), res, ds, sig, 2, 1, nil)
+	if err != nil || !perm.Choice || len(perm.AUCs) != 2 {
+		t.Errorf("permutation test of the advice: %+v, %v", perm, err)
+	}
+	other := signature.Choice{Method: 1 - m, K: k, Classifier: "svm"}
+	given, err := BuildSignature(context.Background(), res, ds, other, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if given.Advised || !strings.HasPrefix(given.Performance(), "Method and k as given") {
+		t.Errorf("a given choice: advised %v, %s", given.Advised, given.Performance())
+	}
+	if perm, err := Permute(context.Background(), res, ds, given, 1, 1, nil); err != nil || perm.Choice {
+		t.Errorf("permutation test of a given choice: %+v, %v", perm, err)
+	}
+}

@@ -37,6 +37,11 @@ type Signature struct {
 	Samples []string
 	Labels  []int
 	Values  [][]float64
+	// Advised says the method and k are the advice's (signature.Advice): chosen by the
+	// data, on the same resamples that estimate them. Nested is then the estimate of
+	// the whole procedure, the choice made again inside each training set (Nest).
+	Advised bool
+	Nested  *Nested
 	// Perm is the permutation test, when one was run (see Permute).
 	Perm *Permutations
 	// Validation is the model applied to an independent cohort, when it was (Validate).
@@ -121,7 +126,10 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	for g, j := range feats {
 		values[g] = mat.Col(nil, j, ds.X)
 	}
-	return &Signature{Choice: c, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Classes: ds.Classes,
+	am, ak, ok := signature.Advice(res, c.Classifier)
+	choices := len(res.Methods) > 1 || len(experiment.ErrorKs(res, c.Classifier)) > 1
+	advised := ok && choices && !c.Frequent && am == c.Method && ak == c.K
+	return &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Classes: ds.Classes,
 		Samples: ds.Samples, Labels: ds.Labels, Values: values}, nil
 }
 
@@ -219,8 +227,22 @@ func (s *Signature) metricsTable() [][]string {
 		}
 	}
 	rows = append(rows, []string{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""})
+	choice := "given, not the advice's"
+	if s.Advised {
+		choice = "the advice's (chosen on these resamples: the estimates above are optimistic)"
+	}
+	rows = append(rows, []string{"method_and_k", choice, "", ""})
+	if n := s.Nested; n != nil {
+		rows = append(rows, []string{"nested_auc_mean_range_over_repetitions", num(n.MeanAUC), num(n.MinAUC), num(n.MaxAUC)},
+			[]string{"nested_outer_training_sets", strconv.Itoa(len(n.Choices)), "", ""},
+			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""})
+		for _, c := range n.Choices {
+			rows = append(rows, []string{fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K), "", ""})
+		}
+	}
 	if s.Perm != nil {
-		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""})
+		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""},
+			[]string{"permutation_choice_repeated", strconv.FormatBool(s.Perm.Choice), "", ""})
 	}
 	for t, row := range cv.Confusion {
 		for p, n := range row {
@@ -253,6 +275,24 @@ func csvOf(rows [][]string) []byte {
 // AUC (mean, range, the first repetition's DeLong interval), sensitivity and
 // specificity, and the balanced accuracy. A number that cannot be computed is said so.
 func (s *Signature) Performance() string {
+	return s.choiceText() + s.plainPerformance()
+}
+
+// choiceText says how the method and k were chosen, and the nested estimate when the
+// data chose them.
+func (s *Signature) choiceText() string {
+	if !s.Advised {
+		return "Method and k as given (not the advice's choice): the estimate below is honest for a choice fixed before seeing these results. "
+	}
+	if s.Nested == nil {
+		return "Method and k are the advice's, chosen on the same resamples that give the estimate below, which is therefore optimistic; the nested estimate (the choice made again inside each training set) was not computed. "
+	}
+	return s.Nested.Summary() + " The estimate below is of the chosen signature on the resamples that chose it, and is optimistic. "
+}
+
+// plainPerformance is the estimate of the signature's own choice on the study's
+// resamples (see Performance).
+func (s *Signature) plainPerformance() string {
 	cv := s.CV
 	reps := text.Count(len(cv.AUCs), "repetition")
 	const delong = "an interval that takes the pooled held-out scores as one fixed classifier's test set, and so is too narrow for the whole procedure"

@@ -78,9 +78,9 @@ func TestSignatureCommand(t *testing.T) {
 	for _, r := range readCSV(t, filepath.Join(sig, "metrics.csv"))[1:] {
 		metrics[r[0]] = r[1:]
 	}
-	auc, _ := strconv.ParseFloat(metrics["auc_mean_range_over_repetitions"][0], 64)
-	lo, _ := strconv.ParseFloat(metrics["auc_mean_range_over_repetitions"][1], 64)
-	hi, _ := strconv.ParseFloat(metrics["auc_mean_range_over_repetitions"][2], 64)
+	auc, _ := strconv.ParseFloat(metrics["auc_pooled_mean_range_over_repetitions"][0], 64)
+	lo, _ := strconv.ParseFloat(metrics["auc_pooled_mean_range_over_repetitions"][1], 64)
+	hi, _ := strconv.ParseFloat(metrics["auc_pooled_mean_range_over_repetitions"][2], 64)
 	if metrics["positive_class"][0] != "tumor" || !(lo <= auc && auc <= hi && auc > 0.7) {
 		t.Errorf("metrics %v", metrics)
 	}

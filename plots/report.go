@@ -254,7 +254,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " as the positive class, " + sig.PositiveWhy
 	}
-	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (DeLong's interval: DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988.)",
+	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (The interval: Nadeau and Bengio, Machine Learning 52:239-281, 2003, for the variance over resamples, the repetitions as its units; Wilson, JASA 22:209-212, 1927, for its form.)",
 		strings.SplitN(in.Label, " (", 2)[0], pos, sig.Performance())
 	if sig.Perm != nil {
 		what := "the whole procedure"

@@ -111,7 +111,7 @@ func TestReportWithSignature(t *testing.T) {
 	}
 	h := stdhtml.UnescapeString(with.String())
 	for _, want := range []string{"<h2>Signature</h2>", "the first 5 features of F-statistic's ranking on all 40 samples", sig.Model.SHA256,
-		"the gene selection and the classifier refit inside every training set", "DeLong", ds.Features[sig.Genes[0].Feature]} {
+		"the gene selection and the classifier refit inside every training set", "Nadeau and Bengio", ds.Features[sig.Genes[0].Feature]} {
 		if !strings.Contains(h, want) {
 			t.Errorf("the report lacks %q", want)
 		}

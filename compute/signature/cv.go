@@ -28,6 +28,10 @@ type Estimate struct {
 	MeanAUC, MinAUC, MaxAUC float64
 	// Confusion[t][p] counts test samples of class t predicted p, over every repetition.
 	Confusion [][]int
+	// Interval is the AUC's interval over the resamples (CVInterval); with more than
+	// two classes of the mean one-vs-rest AUC, and ClassIntervals[c] class c's.
+	Interval       Interval
+	ClassIntervals []Interval
 }
 
 // CrossValidated computes the Estimate of classifier cl at k from a study's predictions
@@ -83,6 +87,12 @@ func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (
 		}
 		nan := math.NaN()
 		e.AUCs = append(e.AUCs, AUC{AUC: mean, Var: nan, Low: nan, High: nan})
+	}
+	e.Interval = CVInterval(mr.Predictions, cl, ki, nc, res.Data.Labels, e.Positive)
+	if nc > 2 {
+		for c := 0; c < nc; c++ {
+			e.ClassIntervals = append(e.ClassIntervals, CVInterval(mr.Predictions, cl, ki, nc, res.Data.Labels, c))
+		}
 	}
 	e.MinAUC, e.MaxAUC = math.Inf(1), math.Inf(-1)
 	for _, a := range e.AUCs {

@@ -217,3 +217,38 @@ func TestConfusionIsTheClassifiers(t *testing.T) {
 		t.Errorf("without the predicted classes: confusion %v", e.Confusion)
 	}
 }
+
+// TestCVInterval: four resamples (two repetitions of two folds, 4 test samples each, 8
+// samples) with held-out AUCs 1, 0.75, 0.5 and 0.75: mean 0.75, s^2 = 0.125/3, SE^2 =
+// (1/2 + 4/4) s^2 = 0.0625, effective size min(8, 0.75 x 0.25 / 0.0625) = 3, and
+// Wilson's interval with t(0.975, 1 df) = 12.706: 0.010273460178468696-0.9988479842576332
+// (worked with SciPy 1.10.1's t.ppf). Every fold perfect: the interval does not
+// collapse; at size n = 8 it is 0.047212224711183415-1.
+func TestCVInterval(t *testing.T) {
+	labels := []int{0, 1, 0, 1, 0, 1, 0, 1}
+	fold := func(rep int, test []int, s []float64) experiment.Prediction {
+		var flat []float64
+		for _, v := range s {
+			flat = append(flat, -v, v)
+		}
+		return experiment.Prediction{Repeat: rep, Test: test, Scores: map[string][][]float64{"svm": {flat}}}
+	}
+	preds := []experiment.Prediction{
+		fold(0, []int{0, 1, 2, 3}, []float64{0.1, 0.9, 0.2, 0.8}), // AUC 1
+		fold(0, []int{4, 5, 6, 7}, []float64{0.5, 0.9, 0.1, 0.3}), // 0.75
+		fold(1, []int{0, 1, 4, 5}, []float64{0.6, 0.5, 0.1, 0.2}), // 0.5
+		fold(1, []int{2, 3, 6, 7}, []float64{0.5, 0.9, 0.1, 0.3}), // 0.75
+	}
+	iv := CVInterval(preds, "svm", 0, 2, labels, 1)
+	if iv.Resamples != 4 || iv.Repetitions != 2 || math.Abs(iv.Mean-0.75) > 1e-15 || math.Abs(iv.SE-0.25) > 1e-12 ||
+		math.Abs(iv.Low-0.010273460178468696) > 1e-9 || math.Abs(iv.High-0.9988479842576332) > 1e-9 {
+		t.Errorf("interval %+v", iv)
+	}
+	for i := range preds {
+		preds[i] = fold(preds[i].Repeat, preds[i].Test, []float64{0.1, 0.9, 0.2, 0.8})
+	}
+	iv = CVInterval(preds, "svm", 0, 2, labels, 1)
+	if iv.Mean != 1 || math.Abs(iv.Low-0.047212224711183415) > 1e-9 || iv.High != 1 {
+		t.Errorf("every fold perfect: %+v", iv)
+	}
+}

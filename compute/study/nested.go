@@ -41,6 +41,8 @@ type Nested struct {
 	MeanAUC, MinAUC, MaxAUC float64
 	Choices                 []NestedChoice // one an outer split
 	InnerFolds              int
+	// Interval is signature.CVInterval over the outer splits' own AUCs.
+	Interval signature.Interval
 }
 
 // NestedChoice is the advice's choice inside one outer training set.
@@ -84,6 +86,7 @@ func NestedEstimate(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	n := &Nested{Classifier: cl, Positive: positive, InnerFolds: folds}
 	scores := map[int][][]float64{} // repetition -> pooled rows
 	truth := map[int][]int{}
+	var chosen []experiment.Prediction // each outer split's scores of its choice
 	nc := len(ds.Classes)
 	for i, o := range outer {
 		if err := ctx.Err(); err != nil {
@@ -106,6 +109,7 @@ func NestedEstimate(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		}
 		pr := o.pred[m]
 		flat := pr.Scores[cl][ki]
+		chosen = append(chosen, experiment.Prediction{Repeat: o.repeat, Test: pr.Test, Scores: map[string][][]float64{cl: {flat}}})
 		for j, s := range pr.Test {
 			scores[o.repeat] = append(scores[o.repeat], flat[j*nc:(j+1)*nc])
 			truth[o.repeat] = append(truth[o.repeat], ds.Labels[s])
@@ -115,6 +119,7 @@ func NestedEstimate(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 			progress(i+1, len(outer))
 		}
 	}
+	n.Interval = signature.CVInterval(chosen, cl, 0, nc, ds.Labels, positive)
 	for r := range scores {
 		n.Repeats = append(n.Repeats, r)
 	}
@@ -240,9 +245,9 @@ func (n *Nested) Summary() string {
 	if n.Positive < 0 {
 		what = "mean one-vs-rest AUC"
 	}
-	return fmt.Sprintf("Nested estimate, the advice's choice made again inside each training set (%s of %d-fold inner CV on %s): %s %s, the mean over %s (range %s-%s). The inner studies chose %s of the %d training sets.",
-		text.Count(len(n.Choices), "inner study"), n.InnerFolds, text.Count(len(n.Choices), "outer training set"), what, f3(n.MeanAUC), text.Count(len(n.AUCs), "repetition"),
-		f3(n.MinAUC), f3(n.MaxAUC), strings.Join(parts, ", "), len(n.Choices))
+	return fmt.Sprintf("Nested estimate, the advice's choice made again inside each training set (%s of %d-fold inner CV on %s): %s %s (95%% CI %s-%s, the same interval as below), pooled %s over %s (range %s-%s). The inner studies chose %s of the %d training sets.",
+		text.Count(len(n.Choices), "inner study"), n.InnerFolds, text.Count(len(n.Choices), "outer training set"), what, f3(n.Interval.Mean), f3(n.Interval.Low), f3(n.Interval.High),
+		f3(n.MeanAUC), text.Count(len(n.AUCs), "repetition"), f3(n.MinAUC), f3(n.MaxAUC), strings.Join(parts, ", "), len(n.Choices))
 }
 
 // Nest sets s.Nested, the nested estimate of the advice's procedure that chose s (see

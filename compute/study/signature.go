@@ -211,7 +211,9 @@ func (s *Signature) metricsTable() [][]string {
 		{"reference_class", reference, "", ""},
 		{"positive_class_rule", s.PositiveWhy, "", ""},
 		{"fold_change", s.Scale.Why, "", ""},
-		{"auc_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
+		{"auc_resamples_mean_ci95", num(cv.Interval.Mean), num(cv.Interval.Low), num(cv.Interval.High)},
+		{"auc_ci95_method", signature.IntervalMethod, "", ""},
+		{"auc_pooled_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
 	}
 	if s.Positive >= 0 {
 		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)},
@@ -220,7 +222,9 @@ func (s *Signature) metricsTable() [][]string {
 	} else {
 		for c, name := range s.Classes {
 			mean, lo, hi, f := cv.ClassAUC(c)
-			rows = append(rows, []string{"auc_" + name + "_vs_rest_mean_range_over_repetitions", num(mean), num(lo), num(hi)},
+			ci := cv.ClassIntervals[c]
+			rows = append(rows, []string{"auc_" + name + "_vs_rest_resamples_mean_ci95", num(ci.Mean), num(ci.Low), num(ci.High)},
+				[]string{"auc_" + name + "_vs_rest_pooled_mean_range_over_repetitions", num(mean), num(lo), num(hi)},
 				[]string{"auc_" + name + "_vs_rest_repetition_1_delong95_fixed_classifier", num(f.AUC), num(f.Low), num(f.High)},
 				[]string{"sensitivity_" + name + "_vs_rest", num(cv.ClassSensitivity(c)), "", ""},
 				[]string{"specificity_" + name + "_vs_rest", num(cv.ClassSpecificity(c)), "", ""})
@@ -233,7 +237,8 @@ func (s *Signature) metricsTable() [][]string {
 	}
 	rows = append(rows, []string{"method_and_k", choice, "", ""})
 	if n := s.Nested; n != nil {
-		rows = append(rows, []string{"nested_auc_mean_range_over_repetitions", num(n.MeanAUC), num(n.MinAUC), num(n.MaxAUC)},
+		rows = append(rows, []string{"nested_auc_resamples_mean_ci95", num(n.Interval.Mean), num(n.Interval.Low), num(n.Interval.High)},
+			[]string{"nested_auc_pooled_mean_range_over_repetitions", num(n.MeanAUC), num(n.MinAUC), num(n.MaxAUC)},
 			[]string{"nested_outer_training_sets", strconv.Itoa(len(n.Choices)), "", ""},
 			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""})
 		for _, c := range n.Choices {
@@ -295,22 +300,22 @@ func (s *Signature) choiceText() string {
 func (s *Signature) plainPerformance() string {
 	cv := s.CV
 	reps := text.Count(len(cv.AUCs), "repetition")
-	const delong = "an interval that takes the pooled held-out scores as one fixed classifier's test set, and so is too narrow for the whole procedure"
+	iv := cv.Interval
+	ci := fmt.Sprintf("%s (95%% CI %s-%s, %s, over %s)", f3(iv.Mean), f3(iv.Low), f3(iv.High), signature.IntervalMethod, text.Count(iv.Resamples, "resample"))
 	if s.Positive >= 0 {
-		first := cv.AUCs[0]
-		return fmt.Sprintf("The cross-validated AUC (%s positive) was %s, the mean over %s (range %s-%s); the first repetition's was %s with DeLong's 95%% confidence interval %s-%s, %s. At the classifier's own rule, sensitivity was %s, specificity %s and balanced accuracy %s.",
-			s.Classes[s.Positive], f3(cv.MeanAUC), reps, f3(cv.MinAUC), f3(cv.MaxAUC), f3(first.AUC), f3(first.Low), f3(first.High), delong,
+		return fmt.Sprintf("The cross-validated AUC (%s positive), the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). At the classifier's own rule, sensitivity was %s, specificity %s and balanced accuracy %s.",
+			s.Classes[s.Positive], ci, f3(cv.MeanAUC), f3(cv.MinAUC), f3(cv.MaxAUC), reps,
 			f3(cv.Sensitivity()), f3(cv.Specificity()), f3(cv.BalancedAccuracy()))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC, averaged over the %d classes, was %s, the mean over %s (range %s-%s). Per class, one against the rest (AUC: mean over the repetitions, range, the first repetition's DeLong 95%% confidence interval, %s; then sensitivity and specificity at the classifier's own rule): ",
-		len(s.Classes), f3(cv.MeanAUC), reps, f3(cv.MinAUC), f3(cv.MaxAUC), delong)
+	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC averaged over the %d classes, the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). Per class, one against the rest (AUC with its 95%% CI, the same interval; sensitivity and specificity at the classifier's own rule): ",
+		len(s.Classes), ci, f3(cv.MeanAUC), f3(cv.MinAUC), f3(cv.MaxAUC), reps)
 	for c, name := range s.Classes {
-		mean, lo, hi, first := cv.ClassAUC(c)
+		ci := cv.ClassIntervals[c]
 		if c > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s AUC %s (range %s-%s; CI %s-%s), sensitivity %s, specificity %s", name, f3(mean), f3(lo), f3(hi), f3(first.Low), f3(first.High),
+		fmt.Fprintf(&b, "%s AUC %s (CI %s-%s), sensitivity %s, specificity %s", name, f3(ci.Mean), f3(ci.Low), f3(ci.High),
 			f3(cv.ClassSensitivity(c)), f3(cv.ClassSpecificity(c)))
 	}
 	fmt.Fprintf(&b, ". The balanced accuracy was %s.", f3(cv.BalancedAccuracy()))

@@ -19,7 +19,7 @@ import (
 // outer splits (each of their folds gets an inner study); InnerFolds the folds of the
 // inner study (one repetition, fewer when a class is too small).
 const (
-	NestedRepeats = 2
+	NestedRepeats = 5
 	InnerFolds    = 5
 )
 

@@ -330,8 +330,12 @@ func (v *signatureView) permute() {
 		start()
 		return
 	}
-	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits the study %s with the labels permuted: about %s, judging by the run. Progress and Cancel as for a run. Start it?",
-		text.Count(n, "time"), text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
+	what := "the study"
+	if sig.Advised {
+		what = "every method of the study, the advice choosing method and k again each time,"
+	}
+	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s with the labels permuted: about %s, judging by the run. Progress and Cancel as for a run. Start it?",
+		what, text.Count(n, "time"), text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
 		if ok {
 			start()
 		}

@@ -105,7 +105,11 @@ func signatureCommand(c *call) error {
 		if secs := study.PermutationCost(res, choice, sig.Advised, *perms); secs >= 1 {
 			about = "about " + text.Duration(time.Duration(secs*float64(time.Second)))
 		}
-		c.note("the permutation test refits the study %s: %s here, judging by the run (Ctrl-C stops it)", text.Count(*perms, "time"), about)
+		what := "the study"
+		if sig.Advised {
+			what = "every method of the study, the advice choosing again each time,"
+		}
+		c.note("the permutation test refits %s %s: %s here, judging by the run (Ctrl-C stops it)", what, text.Count(*perms, "time"), about)
 		last, began := -1, time.Now()
 		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
 			if done == 1 && total > 1 { // permuted labels can slow an SVM's solver: measured, not judged

@@ -3,7 +3,9 @@ package study
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"sort"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -100,8 +102,11 @@ func BenchmarkIntervalCoverage(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, d := range designs {
-			var cover, coverDeLong int
-			var width, widthDeLong float64
+			if only := os.Getenv("STEADFAST_COVERAGE_ONLY"); only != "" && !strings.Contains(d.name, only) {
+				continue
+			}
+			var cover, coverDeLong, below, above int
+			var width, widthDeLong, bias float64
 			for s := first; s < first+sets; s++ {
 				r := rand.New(rand.NewPCG(uint64(s), uint64(d.shift*10)+uint64(d.n)))
 				train := shiftedSet(d.n, d.p, d.informative, d.shift, r)
@@ -119,17 +124,23 @@ func BenchmarkIntervalCoverage(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if iv.Low <= truth && truth <= iv.High {
+				switch {
+				case truth < iv.Low:
+					below++
+				case truth > iv.High:
+					above++
+				default:
 					cover++
 				}
+				bias += (iv.Mean - truth) / float64(sets)
 				if first := cv.AUCs[0]; first.Low <= truth && truth <= first.High {
 					coverDeLong++
 				}
 				width += (iv.High - iv.Low) / float64(sets)
 				widthDeLong += (cv.AUCs[0].High - cv.AUCs[0].Low) / float64(sets)
 			}
-			b.Logf("%s, %d sets: the interval covers %.3f (mean width %.3f); DeLong's of the first repetition %.3f (%.3f)",
-				d.name, sets, float64(cover)/float64(sets), width, float64(coverDeLong)/float64(sets), widthDeLong)
+			b.Logf("%s, %d sets: the interval covers %.3f (mean width %.3f; the true AUC below it %d times, above %d; mean estimate - true AUC %.3f); DeLong's of the first repetition %.3f (%.3f)",
+				d.name, sets, float64(cover)/float64(sets), width, below, above, bias, float64(coverDeLong)/float64(sets), widthDeLong)
 		}
 	}
 }

@@ -276,3 +276,36 @@ func TestSettingsOfOneMethodDiffer(t *testing.T) {
 		t.Error("DRAGS looks different when it is the first method")
 	}
 }
+
+// TestTitlesSayTheProtocolRun: with each protocol's folds and repeats changed (as the
+// window's "Use 8 folds" fix does), every figure title and the methods paragraph name
+// the resampling actually run, never the protocol's defaults (they had said "10 x
+// 10-fold CV" after an 8-fold run).
+func TestTitlesSayTheProtocolRun(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	for _, c := range []struct {
+		protocol            experiment.Protocol
+		repeats, folds, inn int
+		want, not           string
+	}{
+		{experiment.CV10x10, 3, 8, 0, "3 x 8-fold CV", "10 x 10-fold"},
+		{experiment.DRAGS2008, 2, 4, 0, "DRAGS 2008 (4-fold x 2)", "3-fold x 10"},
+		{experiment.Kalousis, 0, 5, 4, "Kalousis nested CV (5 outer x 4 inner folds)", "10 inner"},
+	} {
+		cfg := experiment.DefaultConfig()
+		cfg.Protocol, cfg.Repeats, cfg.Folds, cfg.InnerFolds, cfg.Ks = c.protocol, c.repeats, c.folds, c.inn, []int{1, 2, 5, 10}
+		cfg.Methods = cfg.Methods[:1]
+		res, err := experiment.Run(context.Background(), cfg, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range All(res) {
+			if !strings.Contains(f.Title, c.want) || strings.Contains(f.Title, c.not) {
+				t.Errorf("%s: title %q", c.protocol, f.Title)
+			}
+		}
+		if p, _ := MethodsParagraph(res); strings.Contains(p, c.not) {
+			t.Errorf("%s: methods paragraph %q", c.protocol, p)
+		}
+	}
+}

@@ -94,7 +94,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	if cfg.Protocol == experiment.Kalousis {
 		fmt.Fprintf(&b, " with %d inner folds", cfg.InnerFolds)
 	}
-	fmt.Fprintf(&b, " (the %s protocol), ", strings.SplitN(in.Label, " (", 2)[0])
+	if run := experiment.ProtocolText(cfg); run == in.Label {
+		fmt.Fprintf(&b, " (the %s protocol), ", strings.SplitN(in.Label, " (", 2)[0])
+	} else {
+		fmt.Fprintf(&b, " (%s: the protocol's folds or repeats changed), ", run)
+	}
 	if cfg.Mode == experiment.Pairwise {
 		b.WriteString("comparing the selections of every two resamples of a repetition")
 	} else {
@@ -236,7 +240,6 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	c := sig.Choice
 	m := res.Methods[c.Method].Label
-	in, _ := experiment.LookupProtocol(res.Config.Protocol)
 	var b strings.Builder
 	genes := fmt.Sprintf("the first %d features of %s's ranking on all %d samples", c.K, m, res.Data.Samples)
 	if c.Frequent {
@@ -255,7 +258,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 		pos = sig.Classes[sig.Positive] + " as the positive class, " + sig.PositiveWhy
 	}
 	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (The interval: Nadeau and Bengio, Machine Learning 52:239-281, 2003, for the variance over resamples, the repetitions as its units; Wilson, JASA 22:209-212, 1927, for its form.)",
-		strings.SplitN(in.Label, " (", 2)[0], pos, sig.Performance())
+		experiment.ProtocolText(res.Config), pos, sig.Performance())
 	if sig.Perm != nil {
 		what := "the whole procedure"
 		if sig.Perm.Choice {

@@ -102,14 +102,12 @@ func SWText(sw *float64, format func(float64) string) string {
 
 // protocolName is the protocol's name, for figures the stability mode does not apply to.
 func protocolName(res *experiment.Result) string {
-	in, _ := experiment.LookupProtocol(res.Config.Protocol)
-	return in.Label + leakNote(res)
+	return experiment.ProtocolText(res.Config) + leakNote(res)
 }
 
 // protocolLabel is the protocol's name and the stability mode (reference or pairwise).
 func protocolLabel(res *experiment.Result) string {
-	in, _ := experiment.LookupProtocol(res.Config.Protocol)
-	return fmt.Sprintf("%s, %s%s", in.Label, res.Config.Mode, leakNote(res))
+	return fmt.Sprintf("%s, %s%s", experiment.ProtocolText(res.Config), res.Config.Mode, leakNote(res))
 }
 
 // leakNote warns, in every title drawn from a result, that a method ran with a part

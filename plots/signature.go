@@ -19,9 +19,10 @@ import (
 // SignatureROC draws the cross-validated ROC curves of est: every repetition's curve
 // in grey, their vertical average (the mean true-positive rate at each false-positive
 // rate, a curve's rate at x being its highest with FPR <= x) in colour with the band of
-// their range, the chance diagonal, and the mean AUC with its range and the first
-// repetition's DeLong interval in the legend. Its table is every repetition's points,
-// then the mean and the band on the grid.
+// their range, the chance diagonal, and in the legend, each named, the AUC with the
+// resamples' 95% interval (signature.CVInterval) and the range of the repetitions'
+// pooled AUCs. Its table is every repetition's points, then the mean and the band on
+// the grid.
 func SignatureROC(est *signature.Estimate, title string) Figure {
 	f := Figure{Name: "signature-roc", Title: title}
 	f.Table = [][]string{{"repetition", "threshold", "fpr", "tpr"}}
@@ -36,7 +37,6 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 			f.Table = append(f.Table, []string{row[0].(string), "", fmtNum(x[i]), fmtNum(row[1].(float64))})
 		}
 	}
-	first := est.AUCs[0]
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
@@ -75,12 +75,13 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 		diag.Color, diag.Dashes = color.Gray{0x80}, []vg.Length{vg.Points(3), vg.Points(3)}
 		l.addTo(p)
 		p.Add(diag)
-		p.Legend.Add(fmt.Sprintf("mean of %s: AUC %.3f (%.3f-%.3f)", text.Count(len(est.AUCs), "repetition"), est.MeanAUC, est.MinAUC, est.MaxAUC), ml)
-		p.Legend.Add("range of the repetitions", swatch{tint(c, 0.18)})
-		rep := "each repetition"
-		if !math.IsNaN(first.Low) {
-			rep += fmt.Sprintf("; 1st AUC %.3f (%.3f-%.3f)", first.AUC, first.Low, first.High)
+		leg := fmt.Sprintf("mean of %s", text.Count(len(est.AUCs), "repetition"))
+		if iv := est.Interval; !math.IsNaN(iv.Low) {
+			leg += fmt.Sprintf(": AUC %.3f, 95%% CI %.3f-%.3f", iv.Mean, iv.Low, iv.High)
 		}
+		p.Legend.Add(leg, ml)
+		p.Legend.Add(fmt.Sprintf("range of the repetitions (pooled AUC %.3f to %.3f)", est.MinAUC, est.MaxAUC), swatch{tint(c, 0.18)})
+		rep := "each repetition"
 		if len(est.Curves) > 0 {
 			grey, _ := plotter.NewLine(plotter.XYs{{}, {X: 1, Y: 1}})
 			grey.Color, grey.Width = color.Gray{0xa0}, vg.Points(0.5)

@@ -3,6 +3,7 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"slices"
@@ -44,6 +45,26 @@ var Protocols = []ProtocolInfo{
 	{CV10x10, "10 x 10-fold CV", "CGS 2009 / MIDS 2013: 10 repetitions of stratified 10-fold CV; stability over all pairs within a repetition", 10, 10, 0, Pairwise},
 	{DRAGS2008, "DRAGS 2008 (3-fold x 10)", "10 random stratified 3-fold partitions (30 splits); each compared with the result on all samples", 10, 3, 0, Reference},
 	{Kalousis, "Kalousis nested CV", "outer stratified 10-fold CV; stability over the 10 inner-CV results of each outer training set", 1, 10, 10, Pairwise},
+}
+
+// ProtocolText names the resampling cfg actually ran, with its repeats and folds (a
+// protocol's defaults where cfg leaves them 0): "10 x 8-fold CV", "DRAGS 2008 (3-fold x
+// 10)", "Kalousis nested CV (10 outer x 5 inner folds)".
+func ProtocolText(cfg Config) string {
+	in, ok := LookupProtocol(cfg.Protocol)
+	if !ok {
+		return string(cfg.Protocol)
+	}
+	reps, folds, inner := cmp.Or(cfg.Repeats, in.Repeats), cmp.Or(cfg.Folds, in.Folds), cmp.Or(cfg.InnerFolds, in.Inner)
+	switch cfg.Protocol {
+	case CV10x10:
+		return fmt.Sprintf("%d x %d-fold CV", reps, folds)
+	case DRAGS2008:
+		return fmt.Sprintf("DRAGS 2008 (%d-fold x %d)", folds, reps)
+	case Kalousis:
+		return fmt.Sprintf("Kalousis nested CV (%d outer x %d inner folds)", folds, inner)
+	}
+	return in.Label
 }
 
 // LookupProtocol returns a protocol's description.

@@ -401,7 +401,7 @@ func TestSignatureTab(t *testing.T) {
 	if rows := onUI(v.table.Rows); len(rows) != k {
 		t.Errorf("%d genes for k = %d", len(rows), k)
 	}
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "corrected resampled") || !strings.Contains(m, "low is the positive class: high is the reference, first in alphabetical order") {
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "(nested)") || !strings.Contains(m, "low positive (high is the reference, first in alphabetical order)") || !strings.Contains(v.details(), "corrected resampled") {
 		t.Errorf("metrics %q", m)
 	}
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "signature-roc" {

@@ -93,7 +93,7 @@ func newSignatureView(u *UI) *signatureView {
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
 		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
-		container.NewHBox(save, validate),
+		container.NewHBox(save, validate, widget.NewButton("Details...", v.showDetails)),
 		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
 			widget.NewLabel("show"), v.show))
 	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's
@@ -205,8 +205,8 @@ func (v *signatureView) compute() {
 func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
 	v.sig, v.figs, v.valFigs = sig, figs, nil
 	v.showOptions()
-	t := sig.GeneTable()
-	v.table.SetRows(t[0], t[1:], 110, 80, 70, 70, 80, 70, 80, 80, 80, 200)
+	head, rows := sig.GeneDisplay()
+	v.table.SetRows(head, rows, 110, 80, 70, 70, 80, 70, 80, 80, 70, 70, 200)
 	v.showMetrics()
 	v.draw()
 }
@@ -214,11 +214,7 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 // showMetrics says the cross-validated estimate (and the permutation test's p).
 func (v *signatureView) showMetrics() {
 	sig := v.sig
-	s := text.Count(len(sig.Genes), "gene") + ". " + sig.Performance()
-	if sig.Positive >= 0 {
-		s += " " + sig.Classes[sig.Positive] + " is the positive class: " + sig.PositiveWhy + "."
-	}
-	s += " Fold changes: " + sig.Scale.Why + ". The p-values are descriptive: computed after the selection, on all samples, they do not test the signature."
+	s := sig.Brief()
 	if sig.Perm != nil {
 		s += fmt.Sprintf(" Permutation test: p = %.3g (%s).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
 	}
@@ -226,6 +222,31 @@ func (v *signatureView) showMetrics() {
 		s += validationText(sig.Validation)
 	}
 	v.metrics.SetText(s)
+}
+
+// details is the whole account of the signature's estimate: every number named, how
+// the choice and the positive class were made, the fold changes' scale.
+func (v *signatureView) details() string {
+	sig := v.sig
+	s := text.Count(len(sig.Genes), "gene") + ". " + sig.Performance()
+	if sig.Positive >= 0 {
+		s += " " + sig.Classes[sig.Positive] + " is the positive class: " + sig.PositiveWhy + "."
+	}
+	return s + " Fold changes: " + sig.Scale.Why + ". The p-values are descriptive: computed after the selection, on all samples, they do not test the signature."
+}
+
+// showDetails shows details in a dialog whose text can be selected and copied.
+func (v *signatureView) showDetails() {
+	if v.sig == nil {
+		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
+		return
+	}
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetText(v.details())
+	d := dialog.NewCustom("The signature's estimate in full", "Close", e, v.u.win)
+	d.Resize(fyne.NewSize(760, 460))
+	d.Show()
 }
 
 // showOptions offers the figures and tables there are: the signature's, and a

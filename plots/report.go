@@ -358,7 +358,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 			}
 			sigFigs = append(sigFigs, reportFigure{PlainText(f.Title), svg})
 		}
-		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 50)
+		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 50)
 		sigPara = SignatureParagraph(res, sig)
 	}
 	var valFigs []reportFigure
@@ -461,3 +461,10 @@ svg{max-width:100%;height:auto}
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>{{if .More}}<p>{{.MoreRows}} in {{.CSV}}, beside this report.</p>{{end}}{{end}}`))
+
+// geneDisplay is the signature's gene table as people read it, header first (the CSV
+// beside the report keeps every digit).
+func geneDisplay(sig *study.Signature) [][]string {
+	head, rows := sig.GeneDisplay()
+	return append([][]string{head}, rows...)
+}

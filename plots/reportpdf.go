@@ -146,7 +146,7 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 			return fmt.Errorf("%s: %v", f.Name, err)
 		}
 	}
-	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: sig.GeneTable()}, 30), 7.5)
+	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 30), 7.5)
 	if v := sig.Validation; v != nil {
 		p.text("Validation", 12, true)
 		p.text(ValidationParagraph(v), 10, false)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -65,7 +66,8 @@ func NewStringTable() *StringTable {
 	return t
 }
 
-// SetRows replaces the header and rows; widths are column widths (the last repeats).
+// SetRows replaces the header and rows; widths are the least column widths (the last
+// repeats): a column is never narrower than its header with room for the sort mark.
 func (t *StringTable) SetRows(header []string, rows [][]string, widths ...float32) {
 	t.header, t.rows, t.selected, t.sortCol = header, rows, -1, -1
 	t.Table.UnselectAll()
@@ -74,9 +76,16 @@ func (t *StringTable) SetRows(header []string, rows [][]string, widths ...float3
 		if len(widths) > 0 {
 			w = widths[min(c, len(widths)-1)]
 		}
-		t.Table.SetColumnWidth(c, w)
+		t.Table.SetColumnWidth(c, max(w, HeaderWidth(header[c])))
 	}
 	t.Table.Refresh()
+}
+
+// HeaderWidth is the width a column needs to show its header whole: the text, the
+// sort mark and the button's padding.
+func HeaderWidth(h string) float32 {
+	text := fyne.MeasureText(h+" ▼", theme.TextSize(), fyne.TextStyle{})
+	return text.Width + 4*theme.InnerPadding()
 }
 
 // Rows returns the rows shown, for tests.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"steadfast/compute/method"
 	"steadfast/compute/signature"
 	"steadfast/compute/synth"
+	"steadfast/internal/text"
 )
 
 // colonSignature runs the F-statistic under DRAGS 2008 at k = 10 (linear SVM) on Colon
@@ -159,6 +161,20 @@ func TestPositiveClassIgnoresFileOrder(t *testing.T) {
 	}
 	if h := a.GeneTable()[0]; !slices.Contains(h, "svm_weight_toward_tumor") || !slices.Contains(h, "log2_fold_change_tumor_vs_normal") {
 		t.Errorf("signature.csv header %v", h)
+	}
+	// as people read it: words, p and FDR with two significant digits in scientific
+	// notation, the rest with three
+	head, rows := a.GeneDisplay()
+	pcol, fcol := slices.Index(head, "Welch p"), slices.Index(head, "log2 fold change tumor vs normal")
+	if pcol < 0 || fcol < 0 || !slices.Contains(head, "SVM weight (+ favours tumor)") {
+		t.Fatalf("header %v", head)
+	}
+	sci := regexp.MustCompile(`^-?[0-9]\.[0-9](e-?[0-9]+)?$|^< 1e-300$`)
+	for i, r := range rows {
+		g := a.Genes[i]
+		if !sci.MatchString(r[pcol]) || r[pcol] != text.PValue(g.P) || r[fcol] != text.Sig3(g.Log2FC) || len(r[fcol]) > 7 {
+			t.Errorf("%s: p %q, fold change %q (p %g, fold change %g)", g.ID, r[pcol], r[fcol], g.P, g.Log2FC)
+		}
 	}
 }
 

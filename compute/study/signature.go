@@ -184,6 +184,32 @@ func (s *Signature) GeneTable() [][]string {
 	return rows
 }
 
+// GeneDisplay is the gene table as people read it (the window, copies, the report):
+// headers in words naming the classes, p and FDR in scientific notation with two
+// significant digits, the other numbers with three. signature.csv (GeneTable) keeps
+// every digit.
+func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
+	test, fc, g, weight := "ANOVA p", "log2 fold change (highest vs lowest)", "Hedges' g (highest vs lowest)", "SVM weight"
+	if s.Positive >= 0 {
+		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
+		test, fc, g = "Welch p", "log2 fold change "+pos+" vs "+ref, "Hedges' g "+pos+" vs "+ref
+		weight = "SVM weight (+ favours " + pos + ")"
+	}
+	header = []string{"gene", "symbol", "selected in (share of resamples)", "mean rank", weight, "higher in"}
+	if s.Positive < 0 {
+		header = append(header, "lowest in")
+	}
+	header = append(header, fc, g, test, "FDR (BH)", "group members")
+	for _, gn := range s.Genes {
+		row := []string{gn.ID, gn.Symbol, text.Sig3(gn.Frequency), text.Sig3(gn.MeanRank), text.Sig3(gn.Weight), gn.Higher}
+		if s.Positive < 0 {
+			row = append(row, gn.Against)
+		}
+		rows = append(rows, append(row, text.Sig3(gn.Log2FC), text.Sig3(gn.G), text.PValue(gn.P), text.PValue(gn.FDR), strings.Join(gn.Members, "; ")))
+	}
+	return header, rows
+}
+
 // rocTable is roc.csv: every repetition's ROC points.
 func (s *Signature) rocTable() [][]string {
 	rows := [][]string{{"repetition", "threshold", "fpr", "tpr"}}
@@ -293,6 +319,31 @@ func (s *Signature) choiceText() string {
 		return "Method and k are the advice's, chosen on the same resamples that give the estimate below, which is therefore optimistic; the nested estimate (the choice made again inside each training set) was not computed. "
 	}
 	return s.Nested.Summary() + " The estimate below is of the chosen signature on the resamples that chose it, and is optimistic. "
+}
+
+// Brief is the estimate in two short sentences for a laptop's window: the AUC with its
+// interval (the nested one first when the advice chose), sensitivity and specificity
+// at the classifier's rule, the positive class; Performance has the rest.
+func (s *Signature) Brief() string {
+	cv, iv := s.CV, s.CV.Interval
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s. ", text.Count(len(s.Genes), "gene"))
+	auc := "Cross-validated AUC"
+	if s.Positive < 0 {
+		auc = "Cross-validated mean one-vs-rest AUC"
+	}
+	if n := s.Nested; s.Advised && n != nil {
+		fmt.Fprintf(&b, "%s with the advice's choice made again in each training set (nested): %s (95%% CI %s-%s); of this choice on the resamples that chose it: %s (%s-%s, optimistic).",
+			auc, f3(n.Interval.Mean), f3(n.Interval.Low), f3(n.Interval.High), f3(iv.Mean), f3(iv.Low), f3(iv.High))
+	} else {
+		fmt.Fprintf(&b, "%s %s (95%% CI %s-%s).", auc, f3(iv.Mean), f3(iv.Low), f3(iv.High))
+	}
+	if s.Positive >= 0 {
+		fmt.Fprintf(&b, " Sensitivity %s, specificity %s at the classifier's rule, %s positive (%s).", f3(cv.Sensitivity()), f3(cv.Specificity()), s.Classes[s.Positive], s.PositiveWhy)
+	} else {
+		fmt.Fprintf(&b, " Balanced accuracy %s at the classifier's rule.", f3(cv.BalancedAccuracy()))
+	}
+	return b.String()
 }
 
 // plainPerformance is the estimate of the signature's own choice on the study's

@@ -65,3 +65,35 @@ func Plural(n int, noun string) string {
 	}
 	return one + "s"
 }
+
+// PValue writes a p-value or q-value for people: scientific notation with two
+// significant digits ("5.5e-10", "0.034" written "3.4e-2"), "< 1e-300" below that, ""
+// for NaN.
+func PValue(p float64) string {
+	switch {
+	case p != p:
+		return ""
+	case p < 1e-300:
+		return "< 1e-300"
+	}
+	s := strconv.FormatFloat(p, 'e', 1, 64) // 5.5e-10, 3.4e-02
+	mant, exp, _ := strings.Cut(s, "e")
+	sign := exp[:1]
+	exp = strings.TrimLeft(exp[1:], "0")
+	if exp == "" {
+		return mant
+	}
+	if sign == "+" {
+		sign = ""
+	}
+	return mant + "e" + sign + exp
+}
+
+// Sig3 writes v with three significant digits for people (an effect size, a weight,
+// a frequency): 1.23, -0.0456, 1.23e+03; "" for NaN.
+func Sig3(v float64) string {
+	if v != v {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}

@@ -37,3 +37,17 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestPValueAndSig3: worked by hand.
+func TestPValueAndSig3(t *testing.T) {
+	for v, want := range map[float64]string{5.47547e-10: "5.5e-10", 0.034: "3.4e-2", 1: "1.0", 0.5: "5.0e-1", 1e-301: "< 1e-300", 0: "< 1e-300", 9.6e-22: "9.6e-22", 0.99999: "1.0"} {
+		if got := PValue(v); got != want {
+			t.Errorf("PValue(%g) = %q, want %q", v, got, want)
+		}
+	}
+	for v, want := range map[float64]string{1.23456: "1.23", -0.045678: "-0.0457", 1234.5: "1.23e+03", 0.1: "0.1"} {
+		if got := Sig3(v); got != want {
+			t.Errorf("Sig3(%g) = %q, want %q", v, got, want)
+		}
+	}
+}

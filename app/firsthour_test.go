@@ -396,8 +396,21 @@ func TestSignatureTab(t *testing.T) {
 		t.Fatalf("preselected %q at k %q with %q", v.method.Selected, v.k.Selected, v.classifier.Selected)
 	}
 	k, _ := strconv.Atoi(v.k.Selected)
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Preselected, the Errors tab's advice: F-statistic at k = "+v.k.Selected) || !strings.Contains(m, "has the least error") {
+		t.Errorf("the advice unsaid: %q", m)
+	}
+	for _, b := range v.needSig {
+		if !b.Disabled() {
+			t.Errorf("%q is enabled before a signature exists", b.Text)
+		}
+	}
 	serialized(func() { u.showTab(tabSignature); test.Tap(v.build) })
 	waitFor(t, "the signature", 60*time.Second, func() bool { return onUI(func() bool { return v.sig != nil && u.cancel == nil }) })
+	for _, b := range v.needSig {
+		if onUI(b.Disabled) {
+			t.Errorf("%q is disabled after the signature was built", b.Text)
+		}
+	}
 	if rows := onUI(v.table.Rows); len(rows) != k {
 		t.Errorf("%d genes for k = %d", len(rows), k)
 	}

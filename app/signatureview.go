@@ -54,6 +54,8 @@ type signatureView struct {
 	tables      *widget.Select // which table shows: tableShows
 	tableStack  []fyne.CanvasObject
 	cohortReads []study.Input // the validation's cohort files: nothing is saved over them
+	// needSig are the buttons that act on a built signature: disabled until one is
+	needSig []*widget.Button
 }
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
@@ -89,11 +91,14 @@ func newSignatureView(u *UI) *signatureView {
 	v.show.SetSelectedIndex(0)
 	save := widget.NewButtonWithIcon("Save model...", theme.DocumentSaveIcon(), v.saveModel)
 	validate := widget.NewButtonWithIcon("Validate on another cohort...", theme.FolderOpenIcon(), v.showValidate)
+	details := widget.NewButton("Details...", v.showDetails)
+	v.needSig = []*widget.Button{save, validate, details, v.permBtn}
+	v.enable(false)
 	// rows short enough for a laptop's result pane (about 850 points at 1366 x 768)
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
 		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
-		container.NewHBox(save, validate, widget.NewButton("Details...", v.showDetails)),
+		container.NewHBox(save, validate, details),
 		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
 			widget.NewLabel("show"), v.show))
 	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's
@@ -111,10 +116,22 @@ func newSignatureView(u *UI) *signatureView {
 	return v
 }
 
+// enable enables (or disables) the buttons that act on a built signature.
+func (v *signatureView) enable(on bool) {
+	for _, b := range v.needSig {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+}
+
 // setResult offers res's methods, accuracy ks, classifiers and classes, the advice
-// preselected.
+// preselected and said with its reason.
 func (v *signatureView) setResult(res *experiment.Result) {
 	v.sig, v.figs, v.figure, v.valFigs = nil, nil, plots.Figure{}, nil
+	v.enable(false)
 	v.cohortTable.SetRows([]string{"sample"}, nil, 100)
 	v.matchTable.SetRows([]string{"gene"}, nil, 100)
 	v.showOptions()
@@ -147,7 +164,13 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	for _, s := range []*widget.Select{v.method, v.k, v.classifier, v.positive} {
 		s.Refresh()
 	}
-	v.metrics.SetText("Press Build signature: the genes, the classifier locked on all samples, and how well the procedure predicts (from the study's own resamples).")
+	intro := "Press Build signature: the genes, the classifier locked on all samples, and how well the procedure predicts (from the study's own resamples)."
+	if len(v.classifs) > 0 {
+		if why := signature.AdviceReason(res, v.classifs[0]); why != "" {
+			intro = "Preselected, the Errors tab's advice: " + why + " " + intro
+		}
+	}
+	v.metrics.SetText(intro)
 }
 
 // of is the signature built on screen when it is of the run res, else nil.
@@ -204,6 +227,7 @@ func (v *signatureView) compute() {
 // setSignature shows sig: its genes, its metrics and the figure chosen.
 func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
 	v.sig, v.figs, v.valFigs = sig, figs, nil
+	v.enable(true)
 	v.showOptions()
 	head, rows := sig.GeneDisplay()
 	v.table.SetRows(head, rows, 110, 80, 70, 70, 80, 70, 80, 80, 70, 70, 200)

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/internal/text"
 )
 
 // Choice is what a signature is made of: a study's method (its index), the number of
@@ -71,6 +73,31 @@ func Advice(res *experiment.Result, cl string) (m, k int, ok bool) {
 		}
 	}
 	return m, k, m >= 0
+}
+
+// AdviceReason says Advice's choice for classifier cl in a sentence with its reason:
+// the k of least error, the methods in the top group there, the one of largest S_S.
+// "" when there is no advice.
+func AdviceReason(res *experiment.Result, cl string) string {
+	m, k, ok := Advice(res, cl)
+	if !ok {
+		return ""
+	}
+	errs, top, _ := experiment.TopGroup(res, cl, k)
+	var group []string
+	for i, in := range top {
+		if in {
+			group = append(group, fmt.Sprintf("%s (error %.1f%%)", res.Methods[i].Label, 100*errs[i]))
+		}
+	}
+	ss := math.NaN()
+	for _, s := range res.Methods[m].Stability {
+		if s.K == k {
+			ss = s.SS
+		}
+	}
+	return fmt.Sprintf("%s at k = %d with %s: k = %d has the least error, %s %s not worse there by McNemar's test, and %s is the most stable of them (S_S %.2f).",
+		res.Methods[m].Label, k, experiment.ClassifierLabel(cl), k, strings.Join(group, ", "), text.Plural(len(group), "is|are"), res.Methods[m].Label, ss)
 }
 
 // Select returns the signature's features: the first k of the method's selection on all

@@ -277,6 +277,9 @@ func (v *signatureView) showDetails() {
 // validation's after one.
 func (v *signatureView) showOptions() {
 	shows, tables := slices.Clone(signatureShows), tableShows[:1]
+	if len(v.figs) > len(signatureShows) {
+		shows = append(shows, "permutation test")
+	}
 	for _, f := range v.valFigs {
 		shows = append(shows, cohortShow(f))
 	}
@@ -366,6 +369,9 @@ func (v *signatureView) permute() {
 			return func() {
 				if v.sig == sig {
 					sig.Perm = perm
+					v.figs = append(v.figs[:len(signatureShows)], plots.PermutationFigure(res.Data.Name, perm))
+					v.showOptions()
+					v.show.SetSelected("permutation test")
 					v.showMetrics()
 				}
 			}, nil

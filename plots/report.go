@@ -351,7 +351,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 	var sigTable reportTable
 	sigPara := ""
 	if sig != nil {
-		for _, f := range SignatureFigures(res, sig)[:2] {
+		for _, f := range reportSignatureFigures(res, sig) {
 			svg, err := svgOf(f, o)
 			if err != nil {
 				return fmt.Errorf("%s: %v", f.Name, err)
@@ -467,4 +467,17 @@ svg{max-width:100%;height:auto}
 func geneDisplay(sig *study.Signature) [][]string {
 	head, rows := sig.GeneDisplay()
 	return append([][]string{head}, rows...)
+}
+
+// reportSignatureFigures are the signature's figures a report shows: the ROC curves,
+// the heatmap and, after a permutation test, its null distribution.
+func reportSignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
+	figs := SignatureFigures(res, sig)
+	out := figs[:2]
+	for _, f := range figs[2:] {
+		if f.Name == "signature-permutations" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -141,7 +141,7 @@ func ReportPDFWith(w io.Writer, res *experiment.Result, sig *study.Signature) er
 func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error {
 	p.text("Signature", 12, true)
 	p.text(SignatureParagraph(res, sig), 10, false)
-	for _, f := range SignatureFigures(res, sig)[:2] {
+	for _, f := range reportSignatureFigures(res, sig) {
 		if err := p.figure(f); err != nil {
 			return fmt.Errorf("%s: %v", f.Name, err)
 		}

@@ -316,5 +316,9 @@ func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	}
 	genes := SignatureGenes(fmt.Sprintf("%s: the signature genes by class", res.Data.Name), unit,
 		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
-	return []Figure{roc, heat, genes}
+	figs := []Figure{roc, heat, genes}
+	if sig.Perm != nil {
+		figs = append(figs, PermutationFigure(res.Data.Name, sig.Perm))
+	}
+	return figs
 }

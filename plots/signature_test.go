@@ -123,3 +123,20 @@ func TestReportWithSignature(t *testing.T) {
 		t.Error("a Signature section without a signature")
 	}
 }
+
+// TestPermutationFigure: the null distribution's table holds every permuted AUC, the
+// observed AUC and p; the title names the statistic, p and the smallest p possible,
+// 1/(N+1) (worked by hand: 9 permutations, 1/10); the figure renders.
+func TestPermutationFigure(t *testing.T) {
+	perm := &study.Permutations{Observed: 0.81, AUCs: []float64{0.45, 0.52, 0.49, 0.61, 0.50, 0.38, 0.55, 0.47, 0.83}, P: 0.2, Choice: true}
+	f := PermutationFigure("colon.csv", perm)
+	if len(f.Table) != 1+9+2 || f.Table[10][0] != "observed" || f.Table[11][1] != "0.2" {
+		t.Fatalf("table %v", f.Table)
+	}
+	if !strings.Contains(f.Title, "p = 0.2") || !strings.Contains(f.Title, "the smallest possible 0.1") || !strings.Contains(f.Title, "advice's choice made again") {
+		t.Errorf("title %q", f.Title)
+	}
+	if _, err := Render(f, 600, 400, 96); err != nil {
+		t.Fatal(err)
+	}
+}

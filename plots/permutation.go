@@ -1,0 +1,69 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"steadfast/compute/study"
+	"steadfast/internal/text"
+)
+
+// PermutationFigure draws a permutation test: the histogram of the permuted studies'
+// AUCs (bins of 0.02), the observed AUC as a vertical line, and in the title the
+// statistic, p and the smallest p the number of permutations allows, 1/(N+1). Its table
+// is each permutation's AUC, then the observed one and p.
+func PermutationFigure(data string, perm *study.Permutations) Figure {
+	n := len(perm.AUCs)
+	what := "the chosen method's study refit"
+	if perm.Choice {
+		what = "every method refit and the advice's choice made again"
+	}
+	title := fmt.Sprintf("%s: permutation test of the cross-validated AUC, each repetition pooled (%s; %s): p = %.3g, the smallest possible %.3g",
+		data, text.Count(n, "permutation"), what, perm.P, 1/float64(n+1))
+	f := Figure{Name: "signature-permutations", Title: title}
+	f.Table = [][]string{{"permutation", "auc"}}
+	for i, a := range perm.AUCs {
+		f.Table = append(f.Table, []string{fmt.Sprint(i + 1), fmtNum(a)})
+	}
+	f.Table = append(f.Table, []string{"observed", fmtNum(perm.Observed)}, []string{"p", fmtNum(perm.P)})
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.X.Label.Text = "cross-validated AUC"
+		p.Y.Label.Text = "permuted studies"
+		lo, hi := perm.Observed, perm.Observed
+		for _, a := range perm.AUCs {
+			lo, hi = math.Min(lo, a), math.Max(hi, a)
+		}
+		lo, hi = math.Floor(lo/0.02)*0.02, math.Ceil(hi/0.02+1e-9)*0.02
+		bins := max(int(math.Round((hi-lo)/0.02)), 1)
+		v := make(plotter.Values, n)
+		copy(v, perm.AUCs)
+		h, err := plotter.NewHist(v, bins)
+		if err != nil {
+			return nil, err
+		}
+		h.FillColor, h.LineStyle.Color = color.Gray{0xb0}, color.Gray{0x60}
+		p.Add(h)
+		top := 0.0
+		for _, b := range h.Bins {
+			top = math.Max(top, b.Weight)
+		}
+		obs, err := plotter.NewLine(plotter.XYs{{X: perm.Observed, Y: 0}, {X: perm.Observed, Y: math.Max(top, 1)}})
+		if err != nil {
+			return nil, err
+		}
+		obs.Color, obs.Width = palette[0], vg.Points(2)
+		p.Add(obs)
+		p.Legend.Add(fmt.Sprintf("permuted studies' AUCs (%d)", n), h)
+		p.Legend.Add(fmt.Sprintf("observed AUC %.3f", perm.Observed), obs)
+		p.X.Min, p.X.Max = math.Min(lo, perm.Observed-0.02), math.Max(hi, perm.Observed+0.02)
+		return p, nil
+	}
+	return f
+}

@@ -484,4 +484,26 @@ func TestSignatureTab(t *testing.T) {
 	if p := onUI(func() float64 { return v.sig.Perm.P }); p < 0.2 || p > 1 { // 1/5 at least with 4 permutations
 		t.Errorf("p = %g", p)
 	}
+	if shows := onUI(func() []string { return v.show.Options }); !slices.Contains(shows, "permutation test") {
+		t.Errorf("figures offered %q", shows)
+	}
+	// Save run keeps the signature: reopened, its choice is preselected and Build
+	// restores the permutation test and the nested estimate without recomputing them
+	saved := filepath.Join(t.TempDir(), "run.json")
+	if err := study.SaveRun(saved, res, onUI(u.tools)); err != nil {
+		t.Fatal(err)
+	}
+	perm, nested := onUI(func() *study.Permutations { return v.sig.Perm }), onUI(func() *study.Nested { return v.sig.Nested })
+	w, _ := newTestUI(t)
+	serialized(func() { w.setData(ds, "", dataset.Options{}); w.OpenRun(saved) })
+	wv := w.sigView
+	if m := onUI(func() string { return wv.metrics.Text }); !strings.Contains(m, "saved with a signature") || !strings.Contains(m, "permutation test (p = ") {
+		t.Errorf("the reopened run says %q", m)
+	}
+	serialized(func() { w.showTab(tabSignature); test.Tap(wv.build) })
+	waitFor(t, "the rebuilt signature", 60*time.Second, func() bool { return onUI(func() bool { return wv.sig != nil && w.cancel == nil }) })
+	got := onUI(func() *study.Signature { return wv.sig })
+	if got.Perm == nil || got.Perm.P != perm.P || len(got.Perm.AUCs) != len(perm.AUCs) || nested != nil && (got.Nested == nil || got.Nested.MeanAUC != nested.MeanAUC) {
+		t.Errorf("restored: permutations %+v (saved %+v), nested %v", got.Perm, perm, got.Nested != nil)
+	}
 }

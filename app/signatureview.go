@@ -56,6 +56,34 @@ type signatureView struct {
 	cohortReads []study.Input // the validation's cohort files: nothing is saved over them
 	// needSig are the buttons that act on a built signature: disabled until one is
 	needSig []*widget.Button
+	// saved is the signature a reopened run kept: Build signature with its choice
+	// restores its nested estimate and permutation test
+	saved *study.SignatureRecord
+}
+
+// setSaved preselects the choice of the signature a reopened run kept, and says so.
+func (v *signatureView) setSaved(r *study.SignatureRecord) {
+	v.saved = r
+	if r == nil || r.Choice.Method < 0 || r.Choice.Method >= len(v.method.Options) {
+		return
+	}
+	v.method.SetSelected(v.method.Options[r.Choice.Method])
+	v.k.SetSelected(strconv.Itoa(r.Choice.K))
+	if i := slices.Index(v.classifs, r.Choice.Classifier); i >= 0 {
+		v.classifier.SetSelected(v.classifier.Options[i])
+	}
+	v.frequent.SetChecked(r.Choice.Frequent)
+	if r.Positive != "" {
+		v.positive.SetSelected(r.Positive)
+	}
+	kept := "its choice"
+	if r.Perm != nil {
+		kept += fmt.Sprintf(", its permutation test (p = %.3g)", r.Perm.P)
+	}
+	if r.Nested != nil {
+		kept += " and its nested estimate"
+	}
+	v.metrics.SetText("This run was saved with a signature: " + kept + ". Press Build signature to rebuild it from the data; what took long is restored, not recomputed.")
 }
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
@@ -130,7 +158,7 @@ func (v *signatureView) enable(on bool) {
 // setResult offers res's methods, accuracy ks, classifiers and classes, the advice
 // preselected and said with its reason.
 func (v *signatureView) setResult(res *experiment.Result) {
-	v.sig, v.figs, v.figure, v.valFigs = nil, nil, plots.Figure{}, nil
+	v.sig, v.figs, v.figure, v.valFigs, v.saved = nil, nil, plots.Figure{}, nil, nil
 	v.enable(false)
 	v.cohortTable.SetRows([]string{"sample"}, nil, 100)
 	v.matchTable.SetRows([]string{"gene"}, nil, 100)
@@ -202,7 +230,7 @@ func (v *signatureView) compute() {
 		v.u.showError(err)
 		return
 	}
-	positive := v.positive.Selected
+	positive, saved := v.positive.Selected, v.saved
 	if p, _ := signature.DefaultPositive(res.Data.Classes); p >= 0 && positive == res.Data.Classes[p] {
 		positive = "" // the rule's choice, said as such
 	}
@@ -211,6 +239,9 @@ func (v *signatureView) compute() {
 		sig, err := study.BuildSignature(ctx, res, ds, c, positive)
 		if err != nil {
 			return nil, err
+		}
+		if sig.Restore(saved) {
+			return func() { v.result = res; v.setSignature(sig, plots.SignatureFigures(res, sig)) }, nil
 		}
 		if sig.Advised {
 			if err := sig.Nest(ctx, res, ds, func(done, total int) {

@@ -309,6 +309,9 @@ func (u *UI) readyData() (*dataset.Dataset, bool) {
 // tools returns the tools' results, for saving with the run.
 func (u *UI) tools() *study.Tools {
 	t := &study.Tools{KChooser: u.kchooser.result, Wrapper: u.wrapper.result, MIDS: u.mids.result, SampleSize: u.samples.result}
+	if sig := u.sigView.of(u.result); sig != nil {
+		t.Signature = sig.Record()
+	}
 	if *t == (study.Tools{}) {
 		return nil
 	}
@@ -325,4 +328,5 @@ func (u *UI) setTools(t *study.Tools) {
 	u.mids.show(t.MIDS)
 	u.samples.result = t.SampleSize
 	u.samples.show()
+	u.sigView.setSaved(t.Signature)
 }

@@ -1,6 +1,9 @@
 package study
 
-import "steadfast/compute/experiment"
+import (
+	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
+)
 
 // Tools are the results of the window's tools, saved with the run so that reopening it
 // shows them again.
@@ -9,6 +12,39 @@ type Tools struct {
 	Wrapper    *WrapperResult              `json:"wrapper,omitempty"`
 	MIDS       *MIDSResult                 `json:"mids,omitempty"`
 	SampleSize *experiment.SyntheticResult `json:"sampleSize,omitempty"`
+	Signature  *SignatureRecord            `json:"signature,omitempty"`
+}
+
+// SignatureRecord is what a saved run keeps of the signature built from it: its
+// choice and positive class (rebuilt from them and the data, quickly), and what took
+// long: the nested estimate and the permutation test.
+type SignatureRecord struct {
+	Choice   signature.Choice `json:"choice"`
+	Positive string           `json:"positive,omitempty"`
+	Nested   *Nested          `json:"nested,omitempty"`
+	Perm     *Permutations    `json:"permutations,omitempty"`
+}
+
+// Record is what a saved run keeps of s.
+func (s *Signature) Record() *SignatureRecord {
+	r := &SignatureRecord{Choice: s.Choice, Nested: s.Nested, Perm: s.Perm}
+	if s.Positive >= 0 {
+		r.Positive = s.Classes[s.Positive]
+	}
+	return r
+}
+
+// Restore gives s the nested estimate and permutation test of r when r is the record
+// of s's choice and positive class; it reports whether it was.
+func (s *Signature) Restore(r *SignatureRecord) bool {
+	if r == nil || r.Choice != s.Choice || s.Positive >= 0 && r.Positive != s.Classes[s.Positive] {
+		return false
+	}
+	if s.Advised {
+		s.Nested = r.Nested
+	}
+	s.Perm = r.Perm
+	return true
 }
 
 // KChooserResult is each feature's mean correlation to its K nearest features, per K.
@@ -44,6 +80,9 @@ type MIDSResult struct {
 func (t *Tools) check() bool {
 	if t == nil {
 		return true
+	}
+	if r := t.Signature; r != nil && (r.Perm != nil && len(r.Perm.AUCs) == 0 || r.Nested != nil && len(r.Nested.AUCs) != len(r.Nested.Repeats)) {
+		return false
 	}
 	if k := t.KChooser; k != nil && len(k.Ks) != len(k.Values) {
 		return false

@@ -126,7 +126,7 @@ func newSignatureView(u *UI) *signatureView {
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
 		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
-		container.NewHBox(save, validate, details),
+		container.NewHBox(save, validate, details, u.explainTerms("The Signature tab's terms", signatureTerms)),
 		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
 			widget.NewLabel("show"), v.show))
 	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's

@@ -469,7 +469,7 @@ func TestSignatureTab(t *testing.T) {
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
 		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)
 	}
-	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 3 {
+	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 4 {
 		t.Errorf("tables offered %q", opts)
 	}
 	var report bytes.Buffer

@@ -50,6 +50,7 @@ type signatureView struct {
 	form        *cohortForm
 	valFigs     []plots.Figure
 	cohortTable *widgets.StringTable
+	confusion   *widgets.StringTable // the cross-validated confusion matrix
 	matchTable  *widgets.StringTable
 	tables      *widget.Select // which table shows: tableShows
 	tableStack  []fyne.CanvasObject
@@ -88,7 +89,7 @@ func (v *signatureView) setSaved(r *study.SignatureRecord) {
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
 // validation the cohort's predictions and how each gene was matched.
-var tableShows = []string{"signature genes", "cohort predictions", "cohort genes matched"}
+var tableShows = []string{"signature genes", "confusion matrix", "cohort predictions", "cohort genes matched"}
 
 // cohortShow is how the figure choice names a validation figure.
 func cohortShow(f plots.Figure) string {
@@ -102,7 +103,7 @@ func cohortShow(f plots.Figure) string {
 var signatureShows = []string{"ROC curves", "heatmap", "genes by class"}
 
 func newSignatureView(u *UI) *signatureView {
-	v := &signatureView{u: u, table: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
+	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
 		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
 	v.method = widget.NewSelect(nil, nil)
@@ -132,9 +133,10 @@ func newSignatureView(u *UI) *signatureView {
 	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's
 	v.tableStack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.table, 0, "signature")), nil, nil, nil, v.table.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.confusion, -1, "signature-confusion")), nil, nil, nil, v.confusion.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortTable, -1, "cohort-predictions")), nil, nil, nil, v.cohortTable.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table)}
-	v.tables = widget.NewSelect(tableShows[:1], func(string) { v.showTable() })
+	v.tables = widget.NewSelect(tableShows[:2], func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	left := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
 	v.showTable()
@@ -262,6 +264,8 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 	v.showOptions()
 	head, rows := sig.GeneDisplay()
 	v.table.SetRows(head, rows, 110, 80, 70, 70, 80, 70, 80, 80, 70, 70, 200)
+	ch, cr := sig.ConfusionDisplay()
+	v.confusion.SetRows(ch, cr, 140, 90)
 	v.showMetrics()
 	v.draw()
 }
@@ -307,7 +311,7 @@ func (v *signatureView) showDetails() {
 // showOptions offers the figures and tables there are: the signature's, and a
 // validation's after one.
 func (v *signatureView) showOptions() {
-	shows, tables := slices.Clone(signatureShows), tableShows[:1]
+	shows, tables := slices.Clone(signatureShows), tableShows[:2]
 	if len(v.figs) > len(signatureShows) {
 		shows = append(shows, "permutation test")
 	}

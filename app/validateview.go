@@ -137,7 +137,7 @@ func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Fi
 	m := study.MatchTable(val)
 	v.matchTable.SetRows(m[0], m[1:], 110, 80, 80, 220)
 	v.showOptions()
-	v.tables.SetSelected(tableShows[1])
+	v.tables.SetSelected(tableShows[2])
 	if len(figs) > 0 {
 		v.show.SetSelected(cohortShow(figs[0]))
 	}

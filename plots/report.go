@@ -348,7 +348,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		tables = append(tables, tableOf(f, max))
 	}
 	var sigFigs []reportFigure
-	var sigTable reportTable
+	var sigTable, confTable reportTable
 	sigPara := ""
 	if sig != nil {
 		for _, f := range reportSignatureFigures(res, sig) {
@@ -359,6 +359,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 			sigFigs = append(sigFigs, reportFigure{PlainText(f.Title), svg})
 		}
 		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 50)
+		confTable = tableOf(confusionFigure(sig), 50)
 		sigPara = SignatureParagraph(res, sig)
 	}
 	var valFigs []reportFigure
@@ -386,7 +387,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
-		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable,
+		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable,
 		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable,
 	})
 }
@@ -449,7 +450,7 @@ svg{max-width:100%;height:auto}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .SigTable}}
+{{end}}{{template "table" .SigTable}}{{template "table" .ConfTable}}
 {{end}}{{if .Val}}<h2>Validation</h2>
 <p class="para">{{.ValParagraph}}</p>
 {{range .ValFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
@@ -480,4 +481,10 @@ func reportSignatureFigures(res *experiment.Result, sig *study.Signature) []Figu
 		}
 	}
 	return out
+}
+
+// confusionFigure is the signature's cross-validated confusion matrix as a table.
+func confusionFigure(sig *study.Signature) Figure {
+	head, rows := sig.ConfusionDisplay()
+	return Figure{Name: "signature-confusion", Title: "Cross-validated confusion matrix (each sample once a repetition, at the classifier's own rule)", Table: append([][]string{head}, rows...)}
 }

@@ -147,6 +147,7 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 		}
 	}
 	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 30), 7.5)
+	p.table(tableOf(confusionFigure(sig), 30), 9)
 	if v := sig.Validation; v != nil {
 		p.text("Validation", 12, true)
 		p.text(ValidationParagraph(v), 10, false)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -237,6 +238,15 @@ func TestFourClassesSayEveryNumber(t *testing.T) {
 		ci := rows["auc_"+name+"_vs_rest_repetition_1_delong95_fixed_classifier"]
 		if len(ci) != 3 || ci[1] == "" || ci[2] == "" {
 			t.Errorf("%s: the first repetition's interval %v", name, ci)
+		}
+	}
+	head, crows := sig.ConfusionDisplay()
+	if len(head) != len(sig.Classes)+2 || len(crows) != len(sig.Classes) {
+		t.Fatalf("confusion display %v %v", head, crows)
+	}
+	for c, r := range crows {
+		if r[0] != sig.Classes[c] || r[1+c] != strconv.Itoa(conf[c][c]) || r[len(r)-1] != text.Sig3(sig.CV.ClassSensitivity(c)) {
+			t.Errorf("confusion row %v, counts %v", r, conf[c])
 		}
 	}
 	if p := sig.Performance(); strings.Contains(p, "NaN") || strings.Contains(p, "not computable") || !strings.Contains(p, "EWS AUC") {

@@ -210,6 +210,25 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 	return header, rows
 }
 
+// ConfusionDisplay is the cross-validated confusion matrix as people read it: a row a
+// true class, a column a predicted class, counted over every repetition (each sample
+// once a repetition), then each class's sensitivity (its samples predicted right).
+func (s *Signature) ConfusionDisplay() (header []string, rows [][]string) {
+	header = []string{"true class \\ predicted"}
+	for _, c := range s.Classes {
+		header = append(header, c)
+	}
+	header = append(header, "predicted right")
+	for t, row := range s.CV.Confusion {
+		r := []string{s.Classes[t]}
+		for _, n := range row {
+			r = append(r, strconv.Itoa(n))
+		}
+		rows = append(rows, append(r, text.Sig3(s.CV.ClassSensitivity(t))))
+	}
+	return header, rows
+}
+
 // rocTable is roc.csv: every repetition's ROC points.
 func (s *Signature) rocTable() [][]string {
 	rows := [][]string{{"repetition", "threshold", "fpr", "tpr"}}

@@ -61,7 +61,8 @@ func (u *UI) tableActions(t *widgets.StringTable, geneCol int, name string) fyne
 	return box
 }
 
-// symbolColumn heads a table's gene-symbol column.
+// symbolColumn heads a table's gene-symbol column (the top features' and the
+// signature's), so that Copy genes offers symbols.
 const symbolColumn = "gene symbol"
 
 // What Copy genes copies from a table with gene symbols.
@@ -105,11 +106,11 @@ func (u *UI) copyGenes(t *widgets.StringTable, geneCol, what int) {
 			}
 		}
 	}
-	what2 := fmt.Sprintf("%d genes", n)
+	what2 := text.Count(n, "gene")
 	if what == copySymbols {
-		what2 = fmt.Sprintf("%d gene symbols", n)
+		what2 = text.Count(n, "gene symbol")
 		if missing > 0 {
-			what2 += fmt.Sprintf(" (%d features have no symbol)", missing)
+			what2 += fmt.Sprintf(" (%s no symbol)", text.Count(missing, "feature has|features have"))
 		}
 	}
 	u.copyText(b.String(), what2)

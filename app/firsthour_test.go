@@ -411,6 +411,9 @@ func TestSignatureTab(t *testing.T) {
 			t.Errorf("%q is disabled after the signature was built", b.Text)
 		}
 	}
+	if h := onUI(v.table.Header); !slices.Contains(h, symbolColumn) { // so Copy genes offers symbols, as on Top features
+		t.Errorf("the gene table's header %q has no %q column", h, symbolColumn)
+	}
 	if rows := onUI(v.table.Rows); len(rows) != k {
 		t.Errorf("%d genes for k = %d", len(rows), k)
 	}

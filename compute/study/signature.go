@@ -195,7 +195,7 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 		test, fc, g = "Welch p", "log2 fold change "+pos+" vs "+ref, "Hedges' g "+pos+" vs "+ref
 		weight = "SVM weight (+ favours " + pos + ")"
 	}
-	header = []string{"gene", "symbol", "selected in (share of resamples)", "mean rank", weight, "higher in"}
+	header = []string{"gene", "gene symbol", "selected in (share of resamples)", "mean rank", weight, "higher in"}
 	if s.Positive < 0 {
 		header = append(header, "lowest in")
 	}

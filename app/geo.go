@@ -100,7 +100,7 @@ func (u *UI) loadGEO(acc string, o dataset.Options, advise bool) {
 		return
 	}
 	u.loads++ // a file load still running is stale now
-	u.startTask("Download", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+	u.startTask("Opening "+acc, func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "GEO " + acc})
 		ds, err := study.ReadData(ctx, acc, o, downloadReporter(report))
 		var pe *geo.PlatformsError

@@ -105,6 +105,17 @@ func TestProtocolFitsTheDataBeforeRun(t *testing.T) {
 	if cfg, err = study.Plan(cfg, onUI(func() *dataset.Dataset { return u.data })); err != nil || cfg.Folds != 8 {
 		t.Errorf("after the fix: %d folds, %v", cfg.Folds, err)
 	}
+	// the fix was for GDS507's small class: another file starts from the protocol's own
+	// folds again, and the status says so (it had carried 8 folds over silently)
+	colon := filepath.Join(sharedData, "colon.csv")
+	serialized(func() { u.LoadFile(colon, dataset.Options{}) })
+	waitFor(t, "colon", 20*time.Second, func() bool { return onUI(func() bool { return u.path == colon }) })
+	if f, st := onUI(func() string { return u.protocol.folds.Text }), onUI(func() string { return u.progress.Status.Text }); f != "" || !strings.Contains(st, "8 folds chosen for the previous file") {
+		t.Errorf("after opening colon.csv: folds %q, status %q", f, st)
+	}
+	serialized(func() { u.LoadFile(gds, dataset.Options{}) })
+	waitFor(t, "GDS507 again", 20*time.Second, func() bool { return onUI(func() bool { return u.path == gds }) })
+	serialized(func() { test.Tap(u.protocol.useFolds) })
 	// back to the protocol's 10 folds, then the other fix
 	serialized(func() { u.protocol.folds.SetText("") })
 	if !fitShown() {

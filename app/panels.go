@@ -108,6 +108,9 @@ type protocolPanel struct {
 	fit                *fyne.Container
 	fitText            *widget.Label
 	useFolds, useDRAGS *widget.Button
+	// autoFolds is the folds the "Use N folds" fix set for the data open then ("" when
+	// none, or the user typed them since): another file starts from the protocol's own
+	autoFolds string
 	// onChange is called when the protocol or its folds change (set by the window)
 	onChange func()
 }
@@ -199,7 +202,7 @@ func (pp *protocolPanel) showFit(problem string, most int, drags bool) {
 	pp.fitText.SetText(problem + " Run would fail: choose a fix.")
 	pp.useFolds.Hidden = most == 0
 	pp.useFolds.SetText(fmt.Sprintf("Use %d folds", most))
-	pp.useFolds.OnTapped = func() { pp.folds.SetText(strconv.Itoa(most)) }
+	pp.useFolds.OnTapped = func() { pp.folds.SetText(strconv.Itoa(most)); pp.autoFolds = strconv.Itoa(most) }
 	pp.useDRAGS.Hidden = !drags
 	pp.fit.Show()
 	pp.fit.Refresh()
@@ -275,6 +278,7 @@ func (pp *protocolPanel) set(cfg experiment.Config) {
 		}
 	}
 	pp.seed.SetText(strconv.FormatUint(cfg.Seed, 10))
+	pp.autoFolds = ""
 	pp.ks.SetText(FormatKs(cfg.Ks))
 	pp.folds.SetText("")
 	if in, ok := experiment.LookupProtocol(cfg.Protocol); ok && cfg.Folds > 0 && cfg.Folds != in.Folds {
@@ -341,4 +345,17 @@ func FormatKs(ks []int) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ",")
+}
+
+// undoFoldsFix sets the folds back to the protocol's when the "Use N folds" fix of
+// another file set them, and says so ("" when it did not).
+func (pp *protocolPanel) undoFoldsFix() string {
+	if pp.autoFolds == "" || strings.TrimSpace(pp.folds.Text) != pp.autoFolds {
+		pp.autoFolds = ""
+		return ""
+	}
+	pp.folds.SetText("")
+	was := pp.autoFolds
+	pp.autoFolds = ""
+	return fmt.Sprintf("The %s folds chosen for the previous file's small class are undone: the protocol's own folds again.", was)
 }

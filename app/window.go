@@ -288,12 +288,19 @@ func (u *UI) useLoaded(ds *dataset.Dataset, path string, o dataset.Options, advi
 		u.dataTab.advise(ds)
 	}
 	u.dataTab.adopt(o)
+	previous := u.path
 	if !u.setData(ds, path, o) {
 		restore()
 		u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
 		return
 	}
 	st := fmt.Sprintf("Read %s.", ds.Name)
+	if path != previous {
+		if undone := u.protocol.undoFoldsFix(); undone != "" {
+			u.checkFit()
+			st += " " + undone
+		}
+	}
 	if u.protocol.fit.Visible() {
 		st += " The protocol does not suit these data: the Protocol tab offers a fix."
 	}

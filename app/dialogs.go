@@ -105,7 +105,8 @@ func (u *UI) ShowExport() {
 			}
 			d.Hide()
 		}
-		u.confirmReplace(strings.TrimSpace(dir.Text), existing(strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text), formats), write)
+		folder := strings.TrimSpace(dir.Text)
+		u.confirmReplace(folder, existing(exportPaths(folder, strings.TrimSpace(name.Text), formats)), write)
 	}
 	dir.OnSubmitted = func(string) { do() }
 	name.OnSubmitted = func(string) { do() }
@@ -148,11 +149,7 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	}
 	fig.Name = name
 	dir = strings.TrimSpace(dir)
-	var targets []string
-	for _, f := range append(formats, "csv") {
-		targets = append(targets, filepath.Join(dir, name+"."+f))
-	}
-	if err := u.checkWrite(targets...); err != nil {
+	if err := u.checkWrite(exportPaths(dir, name, ticked)...); err != nil {
 		return err
 	}
 	paths, err := plots.Export(fig, dir, formats, opts)
@@ -209,11 +206,7 @@ func (u *UI) saveAs(name string, exts []string, save func(path string) error) {
 			u.showError(err)
 			return
 		}
-		var old []string
-		if _, err := os.Stat(path); err == nil {
-			old = []string{filepath.Base(path)}
-		}
-		u.confirmReplace(folder, old, func() {
+		u.confirmReplace(folder, existing([]string{path}), func() {
 			if err := os.MkdirAll(folder, 0o755); err != nil {
 				u.showError(err)
 				return
@@ -375,12 +368,7 @@ func (u *UI) ShowReport() {
 			u.showError(err)
 			return
 		}
-		var old []string
-		for _, p := range targets {
-			if _, err := os.Stat(p); err == nil {
-				old = append(old, filepath.Base(p))
-			}
-		}
+		old := existing(targets)
 		write := func() {
 			if err := os.MkdirAll(folder, 0o755); err != nil {
 				u.showError(err)
@@ -480,16 +468,24 @@ func writeReport(path string, res *experiment.Result, sig *study.Signature) erro
 	return study.WriteFile(path, b.Bytes())
 }
 
-// existing lists the files an export of name in the ticked formats (and its CSV) would
-// replace in dir.
-func existing(dir, name string, ticked map[string]bool) []string {
+// exportPaths are the files an export of name in the ticked formats writes in dir: one
+// a format, in plots.Formats' order, and its CSV.
+func exportPaths(dir, name string, ticked map[string]bool) []string {
 	var out []string
 	for _, f := range append(slices.Clone(plots.Formats), "csv") {
-		if f != "csv" && !ticked[f] {
-			continue
+		if f == "csv" || ticked[f] {
+			out = append(out, filepath.Join(dir, name+"."+f))
 		}
-		if _, err := os.Stat(filepath.Join(dir, name+"."+f)); err == nil {
-			out = append(out, name+"."+f)
+	}
+	return out
+}
+
+// existing are the names of the paths that exist: the files a write would replace.
+func existing(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, filepath.Base(p))
 		}
 	}
 	return out

@@ -44,18 +44,25 @@ func (d *design) predictionsOf(ds *dataset.Dataset, m int, outs []taskOut) Metho
 	ms.accuracy()
 	if d.cfg.AdviceOnly {
 		ms.pairUp()
-		for _, k := range d.cfg.Ks {
-			var ss []float64
-			for _, pr := range ms.pairs {
-				c := stability.TopKOverlaps(ms.run(pr.a).order, ms.run(pr.b).order, []int{k})[0]
-				ss = append(ss, float64(c)/float64(2*k-c))
+		ks := d.cfg.Ks
+		ss := make([][]float64, len(ks))
+		for _, pr := range ms.pairs {
+			for ki, c := range stability.TopKOverlaps(ms.run(pr.a).order, ms.run(pr.b).order, ks) {
+				ss[ki] = append(ss[ki], tanimoto(c, ks[ki]))
 			}
+		}
+		for ki, k := range ks {
 			pt := StabilityPoint{K: k}
-			pt.SS, pt.SSSD = meanSD(ss)
+			pt.SS, pt.SSSD = meanSD(ss[ki])
 			ms.mr.Stability = append(ms.mr.Stability, pt)
 		}
 	}
 	return ms.mr
+}
+
+// tanimoto is S_S of two top-k lists sharing common genes: common / (2k - common).
+func tanimoto(common, k int) float64 {
+	return float64(common) / float64(2*k-common)
 }
 
 // methodSummary is one method's summary being made: its outputs split into the
@@ -306,7 +313,7 @@ func stabilityCurves(ks []int, pairs []pair, runOf func(int) taskOut, sd *summar
 		for ki, k := range ks {
 			c := float64(common[ki])
 			id[ki] = append(id[ki], 2*c/float64(2*k))
-			ss[ki] = append(ss[ki], c/float64(2*k-common[ki]))
+			ss[ki] = append(ss[ki], tanimoto(common[ki], k))
 		}
 		if len(matched) == 0 {
 			continue

@@ -94,11 +94,7 @@ func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (
 			e.ClassIntervals = append(e.ClassIntervals, CVInterval(mr.Predictions, cl, ki, nc, res.Data.Labels, c))
 		}
 	}
-	e.MinAUC, e.MaxAUC = math.Inf(1), math.Inf(-1)
-	for _, a := range e.AUCs {
-		e.MeanAUC += a.AUC / float64(len(e.AUCs))
-		e.MinAUC, e.MaxAUC = math.Min(e.MinAUC, a.AUC), math.Max(e.MaxAUC, a.AUC)
-	}
+	e.MeanAUC, e.MinAUC, e.MaxAUC = MeanRange(e.AUCs)
 	return e, nil
 }
 
@@ -183,11 +179,7 @@ func (e *Estimate) ClassSpecificity(c int) float64 {
 // ClassAUC is class c's one-vs-rest AUC (more than two classes): its mean and range
 // over the repetitions, and the first repetition's with its DeLong interval.
 func (e *Estimate) ClassAUC(c int) (mean, lo, hi float64, first AUC) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, a := range e.PerClass[c] {
-		mean += a.AUC / float64(len(e.PerClass[c]))
-		lo, hi = math.Min(lo, a.AUC), math.Max(hi, a.AUC)
-	}
+	mean, lo, hi = MeanRange(e.PerClass[c])
 	return mean, lo, hi, e.PerClass[c][0]
 }
 

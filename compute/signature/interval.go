@@ -42,7 +42,7 @@ func CVInterval(preds []experiment.Prediction, cl string, ki, nc int, labels []i
 		for i, s := range pr.Test {
 			scores[i], truth[i] = flat[i*nc:(i+1)*nc], labels[s]
 		}
-		a := resampleAUC(scores, truth, nc, positive)
+		a := PooledAUC(scores, truth, nc, positive).AUC
 		if math.IsNaN(a) {
 			continue
 		}
@@ -83,27 +83,27 @@ func CVInterval(preds []experiment.Prediction, cl string, ki, nc int, labels []i
 	return iv
 }
 
-// resampleAUC is one resample's held-out AUC: the positive class's (two classes), else
-// the mean one-vs-rest AUC; NaN when a class it needs is absent.
-func resampleAUC(scores [][]float64, truth []int, nc, positive int) float64 {
+// PooledAUC is the AUC of samples' scores (nc a sample) against their classes truth:
+// the positive class's with DeLong's interval, or with positive < 0 the mean of the
+// classes' one-vs-rest AUCs (interval NaN); NaN when a class it needs is absent.
+func PooledAUC(scores [][]float64, truth []int, nc, positive int) AUC {
 	if positive >= 0 {
-		s, pos := classScores(scores, truth, positive)
-		return aucOnly(s, pos)
+		return DeLong(classScores(scores, truth, positive))
 	}
 	mean := 0.0
 	for c := 0; c < nc; c++ {
-		s, pos := classScores(scores, truth, c)
-		mean += aucOnly(s, pos) / float64(nc)
+		mean += DeLong(classScores(scores, truth, c)).AUC / float64(nc)
 	}
-	return mean
+	nan := math.NaN()
+	return AUC{AUC: mean, Var: nan, Low: nan, High: nan}
 }
 
-// aucOnly is the AUC of scores s for the positives pos (ties count half); NaN without
-// both.
-func aucOnly(s []float64, pos []bool) float64 {
-	np, nn := count(pos)
-	if np == 0 || nn == 0 {
-		return math.NaN()
+// MeanRange is the mean, least and largest of the AUCs a.
+func MeanRange(a []AUC) (mean, lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range a {
+		mean += x.AUC / float64(len(a))
+		lo, hi = math.Min(lo, x.AUC), math.Max(hi, x.AUC)
 	}
-	return DeLong(s, pos).AUC
+	return mean, lo, hi
 }

@@ -3,7 +3,6 @@ package study
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -124,13 +123,10 @@ func NestedEstimate(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		n.Repeats = append(n.Repeats, r)
 	}
 	sort.Ints(n.Repeats)
-	n.MinAUC, n.MaxAUC = math.Inf(1), math.Inf(-1)
 	for _, r := range n.Repeats {
-		a := pooledAUC(scores[r], truth[r], nc, positive)
-		n.AUCs = append(n.AUCs, a)
-		n.MeanAUC += a.AUC / float64(len(n.Repeats))
-		n.MinAUC, n.MaxAUC = math.Min(n.MinAUC, a.AUC), math.Max(n.MaxAUC, a.AUC)
+		n.AUCs = append(n.AUCs, signature.PooledAUC(scores[r], truth[r], nc, positive))
 	}
+	n.MeanAUC, n.MinAUC, n.MaxAUC = signature.MeanRange(n.AUCs)
 	return n, nil
 }
 
@@ -158,27 +154,6 @@ func outerSplits(res *experiment.Result) ([]outerSplit, error) {
 		out = append(out, o)
 	}
 	return out, nil
-}
-
-// pooledAUC is the AUC of one repetition's pooled scores: the positive class's with
-// DeLong's interval (two classes), else the mean one-vs-rest AUC (interval NaN).
-func pooledAUC(scores [][]float64, truth []int, nc, positive int) signature.AUC {
-	col := func(c int) ([]float64, []bool) {
-		s, pos := make([]float64, len(scores)), make([]bool, len(scores))
-		for i, row := range scores {
-			s[i], pos[i] = row[c], truth[i] == c
-		}
-		return s, pos
-	}
-	if positive >= 0 {
-		return signature.DeLong(col(positive))
-	}
-	mean := 0.0
-	for c := 0; c < nc; c++ {
-		mean += signature.DeLong(col(c)).AUC / float64(nc)
-	}
-	nan := math.NaN()
-	return signature.AUC{AUC: mean, Var: nan, Low: nan, High: nan}
 }
 
 // complement is 0..n-1 without the indices in out.
@@ -271,9 +246,14 @@ func NestedCost(res *experiment.Result) float64 {
 		units = max(units, len(m.Runs)+1)
 	}
 	outer, _ := outerSplits(res)
-	workers := res.Config.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	return secs / float64(max(units, 1)) * float64(len(outer)*InnerFolds) / workers(res.Config)
+}
+
+// workers is how many units of cfg run side by side: its Workers, every core when 0
+// (as experiment's Check sets it).
+func workers(cfg experiment.Config) float64 {
+	if cfg.Workers > 0 {
+		return float64(cfg.Workers)
 	}
-	return secs / float64(max(units, 1)) * float64(len(outer)*InnerFolds) / float64(workers)
+	return float64(runtime.NumCPU())
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 
 	"steadfast/compute/dataset"
@@ -45,11 +44,7 @@ func PermutationCost(res *experiment.Result, c signature.Choice, advised bool, n
 			per += mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/float64(len(res.Config.Classifiers))
 		}
 	}
-	workers := res.Config.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	return per / float64(workers) * float64(n)
+	return per / workers(res.Config) * float64(n)
 }
 
 // permutedConfig is the run's configuration cut to what the test needs: the choice's

@@ -33,6 +33,15 @@ func colonSignature(t *testing.T, shuffle bool) (*experiment.Result, *dataset.Da
 		r := rand.New(rand.NewPCG(7, 7))
 		r.Shuffle(len(ds.Labels), func(a, b int) { ds.Labels[a], ds.Labels[b] = ds.Labels[b], ds.Labels[a] })
 	}
+	res, sig := fstatSignature(t, ds, "tumor")
+	return res, ds, sig
+}
+
+// fstatSignature runs the F-statistic under DRAGS 2008 at k = 10 (linear SVM) on ds
+// (Colon, log2) and builds its signature with the positive class named ("" for the
+// rule's).
+func fstatSignature(t *testing.T, ds *dataset.Dataset, positive string) (*experiment.Result, *Signature) {
+	t.Helper()
 	cfg := experiment.DefaultConfig()
 	cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
 	cfg.Prep = dataset.Prep{Log2: true, DropConstant: true}
@@ -40,11 +49,11 @@ func colonSignature(t *testing.T, shuffle bool) (*experiment.Result, *dataset.Da
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "tumor")
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, positive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, ds, sig
+	return res, sig
 }
 
 // The permutation test finds Colon's signature real (p < 0.05 with 24 permutations:
@@ -114,17 +123,7 @@ func TestPositiveClassIgnoresFileOrder(t *testing.T) {
 	}
 	var sigs []*Signature
 	for _, d := range []*dataset.Dataset{ds, &flipped} {
-		cfg := experiment.DefaultConfig()
-		cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
-		cfg.Prep = dataset.Prep{Log2: true, DropConstant: true}
-		res, err := Run(context.Background(), cfg, d, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sig, err := BuildSignature(context.Background(), res, d, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, sig := fstatSignature(t, d, "")
 		if sig.Classes[sig.Positive] != "tumor" || !strings.Contains(sig.PositiveWhy, "normal is the reference") {
 			t.Fatalf("classes %v: positive %s (%s)", d.Classes, sig.Classes[sig.Positive], sig.PositiveWhy)
 		}

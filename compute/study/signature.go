@@ -214,11 +214,7 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 // true class, a column a predicted class, counted over every repetition (each sample
 // once a repetition), then each class's sensitivity (its samples predicted right).
 func (s *Signature) ConfusionDisplay() (header []string, rows [][]string) {
-	header = []string{"true class \\ predicted"}
-	for _, c := range s.Classes {
-		header = append(header, c)
-	}
-	header = append(header, "predicted right")
+	header = append(append([]string{"true class \\ predicted"}, s.Classes...), "predicted right")
 	for t, row := range s.CV.Confusion {
 		r := []string{s.Classes[t]}
 		for _, n := range row {

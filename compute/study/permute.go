@@ -30,7 +30,9 @@ const MaxPermutations = 10_000
 // PermutationCost estimates the time of n permutations in seconds from the run's own
 // measure: each permuted study redoes the chosen method's rankings (the units' seconds
 // outside the classifiers) and fits one classifier at one k where the run fitted every
-// classifier at every accuracy k (the classifiers' seconds over that count), summed and
+// classifier at every accuracy k (the classifiers' seconds over that count); advised,
+// every method's rankings and one classifier at every k (the advice reads them all),
+// summed and
 // shared among the run's workers (all cores when not set). A run saved before it kept
 // the classifiers' seconds gives an upper bound: all its seconds.
 func PermutationCost(res *experiment.Result, c signature.Choice, advised bool, n int) float64 {
@@ -38,10 +40,10 @@ func PermutationCost(res *experiment.Result, c signature.Choice, advised bool, n
 	per := 0.0
 	for m, mr := range res.Methods {
 		switch {
+		case advised: // every method, the chosen one too, one classifier's fits at every k
+			per += mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/float64(len(res.Config.Classifiers))
 		case m == c.Method:
 			per += mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/fits
-		case advised: // every method, each classifier's fits at every k
-			per += mr.Seconds - mr.PredictSeconds + mr.PredictSeconds/float64(len(res.Config.Classifiers))
 		}
 	}
 	return per / workers(res.Config) * float64(n)

@@ -14,16 +14,17 @@ import (
 )
 
 // PermutationFigure draws a permutation test: the histogram of the permuted studies'
-// AUCs (bins of 0.02), the observed AUC as a vertical line, and in the title the
-// statistic, p and the smallest p the number of permutations allows, 1/(N+1). Its table
+// AUCs (bins of 0.02; the statistic named on the axis), the observed AUC as a vertical
+// line, and in the title p and the smallest p the number of permutations allows,
+// 1/(N+1), short enough for a 16 cm figure. Its table
 // is each permutation's AUC, then the observed one and p.
 func PermutationFigure(data string, perm *study.Permutations) Figure {
 	n := len(perm.AUCs)
-	what := "the chosen method's study refit"
+	what := "the chosen method refit"
 	if perm.Choice {
-		what = "every method refit and the advice's choice made again"
+		what = "every method refit, the advice's choice made again"
 	}
-	title := fmt.Sprintf("%s: permutation test of the cross-validated AUC, each repetition pooled (%s; %s): p = %.3g, the smallest possible %.3g",
+	title := fmt.Sprintf("%s: permutation test (%s; %s): p = %.3g, the smallest possible %.3g",
 		data, text.Count(n, "permutation"), what, perm.P, 1/float64(n+1))
 	f := Figure{Name: "signature-permutations", Title: title}
 	f.Table = [][]string{{"permutation", "auc"}}
@@ -34,7 +35,7 @@ func PermutationFigure(data string, perm *study.Permutations) Figure {
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		p.X.Label.Text = "cross-validated AUC"
+		p.X.Label.Text = "cross-validated AUC, each repetition's held-out scores pooled"
 		p.Y.Label.Text = "permuted studies"
 		lo, hi := perm.Observed, perm.Observed
 		for _, a := range perm.AUCs {

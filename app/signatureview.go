@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
@@ -99,8 +100,10 @@ func cohortShow(f plots.Figure) string {
 	return "cohort ROC"
 }
 
-// signatureShows are the figures the tab can show, in plots.SignatureFigures' order.
-var signatureShows = []string{"ROC curves", "heatmap", "genes by class"}
+// signatureShows name the signature's figures (plots.SignatureFigures, then the
+// permutation test's) in the figure choice, by their file names.
+var signatureShows = map[string]string{"signature-roc": "ROC curves", "signature-heatmap": "heatmap", "signature-genes": "genes by class",
+	"signature-calibration": "calibration", "signature-permutations": "permutation test"}
 
 func newSignatureView(u *UI) *signatureView {
 	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
@@ -116,7 +119,7 @@ func newSignatureView(u *UI) *signatureView {
 	v.perms = widget.NewEntry()
 	v.perms.SetText("100")
 	v.permBtn = widget.NewButton("Permutation test...", v.permute)
-	v.show = widget.NewSelect(signatureShows, func(string) { v.draw() })
+	v.show = widget.NewSelect([]string{signatureShows["signature-roc"]}, func(string) { v.draw() })
 	v.show.SetSelectedIndex(0)
 	save := widget.NewButtonWithIcon("Save model...", theme.DocumentSaveIcon(), v.saveModel)
 	validate := widget.NewButtonWithIcon("Validate on another cohort...", theme.FolderOpenIcon(), v.showValidate)
@@ -311,10 +314,11 @@ func (v *signatureView) showDetails() {
 // showOptions offers the figures and tables there are: the signature's, and a
 // validation's after one.
 func (v *signatureView) showOptions() {
-	shows, tables := slices.Clone(signatureShows), tableShows[:2]
-	if len(v.figs) > len(signatureShows) {
-		shows = append(shows, "permutation test")
+	var shows []string
+	for _, f := range v.figs {
+		shows = append(shows, signatureShows[f.Name])
 	}
+	tables := tableShows[:2]
 	for _, f := range v.valFigs {
 		shows = append(shows, cohortShow(f))
 	}
@@ -392,38 +396,73 @@ func (v *signatureView) permute() {
 		return
 	}
 	res, ds, sig := v.u.result, v.u.data, v.sig
-	secs := study.PermutationCost(res, sig.Choice, sig.Advised, n)
-	start := func() {
-		v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-			perm, err := study.Permute(ctx, res, ds, sig, n, res.Config.Seed, func(done, total int) {
-				report(experiment.Progress{Done: done, Total: total, Stage: "permutation"})
-			})
-			if err != nil {
-				return nil, err
-			}
-			return func() {
-				if v.sig == sig {
-					sig.Perm = perm
-					v.figs = append(v.figs[:len(signatureShows)], plots.PermutationFigure(res.Data.Name, perm))
-					v.showOptions()
-					v.show.SetSelected("permutation test")
-					v.showMetrics()
-				}
-			}, nil
-		})
-	}
-	if secs < 60 {
-		start()
+	if study.PermutationCost(res, sig.Choice, sig.Advised, n) < permProbeAbove {
+		v.runPermutations(nil, n)
 		return
 	}
-	what := "the study"
-	if sig.Advised {
-		what = "every method of the study, the advice choosing method and k again each time,"
-	}
-	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s with the labels permuted: about %s, judging by the run. Progress and Cancel as for a run. Start it?",
-		what, text.Count(n, "time"), text.Duration(time.Duration(secs*float64(time.Second)))), func(ok bool) {
-		if ok {
-			start()
+	// permuted labels can slow the SVM's solver several times over the run's: one
+	// permutation is timed before asking, and kept
+	v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		began := time.Now()
+		first, err := study.Permute(ctx, res, ds, sig, 1, res.Config.Seed, nil)
+		if err != nil {
+			return nil, err
 		}
-	}, v.u.win)
+		took := time.Since(began)
+		if n == 1 || took*time.Duration(n) < permAskAbove {
+			return v.permutations(ctx, res, ds, sig, first, n, report)
+		}
+		return func() {
+			if v.sig != sig {
+				return
+			}
+			what := "the study"
+			if sig.Advised {
+				what = "every method of the study, the advice choosing method and k again each time,"
+			}
+			dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s with the labels permuted. One permutation took %s: all %d take about %s. Progress and Cancel as for a run. Go on?",
+				what, text.Count(n, "time"), text.Duration(took), n, text.Duration(took*time.Duration(n))), func(ok bool) {
+				if ok {
+					v.runPermutations(first, n)
+				}
+			}, v.u.win)
+		}, nil
+	})
+}
+
+// The permutation test times one permutation first when the run judges the test longer
+// than permProbeAbove seconds, and asks before going on when that permutation times n
+// exceeds permAskAbove (variables for the tests).
+var (
+	permProbeAbove = 30.0
+	permAskAbove   = time.Minute
+)
+
+// runPermutations runs the permutation test of n permutations as a task, continuing
+// first (a timed probe) when given.
+func (v *signatureView) runPermutations(first *study.Permutations, n int) {
+	res, ds, sig := v.u.result, v.u.data, v.sig
+	v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		return v.permutations(ctx, res, ds, sig, first, n, report)
+	})
+}
+
+// permutations runs the test of sig (of res on ds) on the task's goroutine and returns
+// what shows it.
+func (v *signatureView) permutations(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *study.Signature, first *study.Permutations, n int, report func(experiment.Progress)) (func(), error) {
+	perm, err := study.PermuteFrom(ctx, res, ds, sig, first, n, res.Config.Seed, func(done, total int) {
+		report(experiment.Progress{Done: done, Total: total, Stage: "permutation"})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		if v.sig == sig {
+			sig.Perm = perm
+			v.figs = append(slices.DeleteFunc(v.figs, func(f plots.Figure) bool { return f.Name == "signature-permutations" }), plots.PermutationFigure(res.Data.Name, perm))
+			v.showOptions()
+			v.show.SetSelected("permutation test")
+			v.showMetrics()
+		}
+	}, nil
 }

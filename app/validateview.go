@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -155,18 +154,7 @@ func validationText(val *signature.Validation) string {
 	if mt == nil {
 		return s + "; no sample has a class the model knows: predictions only." + notesText(val)
 	}
-	s += fmt.Sprintf("; on the %d with a class the model knows: accuracy %.3f, balanced accuracy %.3f", mt.N, mt.Accuracy, mt.Balanced)
-	if p := val.Positive(); p >= 0 && !math.IsNaN(mt.Sensitivity) {
-		s += fmt.Sprintf(", sensitivity %.3f, specificity %.3f", mt.Sensitivity, mt.Specificity)
-	}
-	switch {
-	case mt.NoAUCNote != "":
-		s += "; " + mt.NoAUCNote
-	case val.Positive() >= 0:
-		s += fmt.Sprintf(", AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
-	default:
-		s += fmt.Sprintf(", mean one-vs-rest AUC %.3f", mt.MeanAUC)
-	}
+	s += fmt.Sprintf("; on the %d with a class the model knows: %s", mt.N, val.Measures())
 	return s + "." + notesText(val)
 }
 

@@ -103,18 +103,7 @@ func summarize(c *call, v *signature.Validation) {
 		fmt.Fprintln(c.errw, "; no sample has a class the model knows: predictions only")
 		return
 	}
-	fmt.Fprintf(c.errw, "; on the %d with a class the model knows: accuracy %.3f, balanced accuracy %.3f", mt.N, mt.Accuracy, mt.Balanced)
-	if p := v.Positive(); p >= 0 {
-		fmt.Fprintf(c.errw, ", sensitivity %.3f, specificity %.3f (%s positive)", mt.Sensitivity, mt.Specificity, v.Model.Classes[p])
-	}
-	switch {
-	case mt.NoAUCNote != "":
-		fmt.Fprintf(c.errw, "; %s", mt.NoAUCNote)
-	case v.Positive() >= 0:
-		fmt.Fprintf(c.errw, "; AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
-	default:
-		fmt.Fprintf(c.errw, "; mean one-vs-rest AUC %.3f", mt.MeanAUC)
-	}
+	fmt.Fprintf(c.errw, "; on the %d with a class the model knows: %s", mt.N, v.Measures())
 	if cv := v.Model.CV; cv != nil {
 		fmt.Fprintf(c.errw, " (cross-validated: %.3f)", cv.MeanAUC)
 	}

@@ -117,7 +117,11 @@ func signatureCommand(c *call) error {
 				c.note("the first permutation took %s: about %s for all %d", text.Duration(took), text.Duration(took*time.Duration(total)), total)
 			}
 			if pct := 100 * done / total; pct/10 != last/10 {
-				fmt.Fprintf(c.errw, "%3d%% (%d/%d permutations)\n", pct, done, total)
+				left := ""
+				if done < total {
+					left = ", about " + text.Duration(time.Since(began)*time.Duration(total-done)/time.Duration(done)) + " left"
+				}
+				fmt.Fprintf(c.errw, "%3d%% (%d/%d permutations%s)\n", pct, done, total, left)
 				last = pct
 			}
 		})

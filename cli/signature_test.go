@@ -63,7 +63,7 @@ func TestSignatureCommand(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 19 {
+	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 25 {
 		t.Errorf("stdout %q, stderr %q", out, errw)
 	}
 	m, err := signature.ReadModel(filepath.Join(sig, "model.json"))
@@ -114,7 +114,7 @@ func TestSignatureCommand(t *testing.T) {
 	// and figures into a folder; a damaged model and a bad class map refused
 	model := filepath.Join(sig, "model.json")
 	code, out, errw = cmd("predict", "--model", model, "--data", colon)
-	if code != 0 || !strings.HasPrefix(out, "sample,true_class,predicted_class,decision_value,score_tumor,score_normal,in_metrics,model_sha256,cohort_sha256\n") ||
+	if code != 0 || !strings.HasPrefix(out, "sample,true_class,predicted_class,decision_value,score_tumor,score_normal,probability_tumor,in_metrics,model_sha256,cohort_sha256\n") ||
 		strings.Count(out, "\n") != 63 || !strings.Contains(errw, "steadfast predict: warning: this cohort is the model's training data itself") || !strings.Contains(errw, "accuracy") {
 		t.Errorf("predict: exit %d, %d lines, stderr %q", code, strings.Count(out, "\n"), errw)
 	}

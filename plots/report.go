@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -309,22 +308,11 @@ func ValidationParagraph(v *signature.Validation) string {
 		b.WriteString("; the cohort gives no class the model knows, so only predictions are reported.")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "; on the %d of a class the model knows, accuracy was %.3f and balanced accuracy %.3f", mt.N, mt.Accuracy, mt.Balanced)
-	if p := v.Positive(); p >= 0 && !math.IsNaN(mt.Sensitivity) {
-		fmt.Fprintf(&b, ", sensitivity %.3f and specificity %.3f (%s positive)", mt.Sensitivity, mt.Specificity, m.Classes[p])
+	fmt.Fprintf(&b, "; on the %d of a class the model knows: %s", mt.N, v.Measures())
+	if m.CV != nil && v.Positive() >= 0 && mt.NoAUCNote == "" {
+		fmt.Fprintf(&b, ", against a cross-validated AUC of %.3f", m.CV.MeanAUC)
 	}
-	switch {
-	case mt.NoAUCNote != "":
-		b.WriteString("; " + mt.NoAUCNote + ".")
-	case v.Positive() >= 0:
-		fmt.Fprintf(&b, ", and the AUC %.3f with DeLong's 95%% confidence interval %.3f-%.3f", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
-		if m.CV != nil {
-			fmt.Fprintf(&b, ", against a cross-validated AUC of %.3f", m.CV.MeanAUC)
-		}
-		b.WriteString(".")
-	default:
-		fmt.Fprintf(&b, ", and the mean one-vs-rest AUC %.3f.", mt.MeanAUC)
-	}
+	b.WriteString(".")
 	return b.String()
 }
 

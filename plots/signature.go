@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
@@ -21,9 +22,10 @@ import (
 // rate, a curve's rate at x being its highest with FPR <= x) in colour with the band of
 // their range, the chance diagonal, and in the legend, each named, the AUC with the
 // resamples' 95% interval (signature.CVInterval) and the range of the repetitions'
-// pooled AUCs. Its table is every repetition's points, then the mean and the band on
-// the grid.
-func SignatureROC(est *signature.Estimate, title string) Figure {
+// pooled AUCs. With op (two classes) the classifier's own operating point and Youden's
+// are marked with their sensitivity and specificity intervals as bars. Its table is
+// every repetition's points, then the mean and the band on the grid, then the marks.
+func SignatureROC(est *signature.Estimate, op *signature.Operating, title string) Figure {
 	f := Figure{Name: "signature-roc", Title: title}
 	f.Table = [][]string{{"repetition", "threshold", "fpr", "tpr"}}
 	for r, curve := range est.Curves {
@@ -35,6 +37,14 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 	for i := range x {
 		for _, row := range [][2]any{{"mean", mean[i]}, {"band low", lo[i]}, {"band high", hi[i]}} {
 			f.Table = append(f.Table, []string{row[0].(string), "", fmtNum(x[i]), fmtNum(row[1].(float64))})
+		}
+	}
+	if op != nil {
+		for _, m := range []struct {
+			name string
+			c    signature.Coords
+		}{{"classifier's rule", op.Own}, {"Youden's threshold", op.Youden}} {
+			f.Table = append(f.Table, []string{m.name, fmtNum(m.c.Threshold), fmtNum(1 - m.c.Spec.Est), fmtNum(m.c.Sens.Est)})
 		}
 	}
 	f.Build = func() (*plot.Plot, error) {
@@ -88,9 +98,45 @@ func SignatureROC(est *signature.Estimate, title string) Figure {
 			p.Legend.Add(rep, grey)
 		}
 		p.Legend.Add("chance", diag)
+		if op != nil {
+			if err := markPoint(p, op.Own, "classifier's rule", draw.CircleGlyph{}, color.Black); err != nil {
+				return nil, err
+			}
+			if err := markPoint(p, op.Youden, "Youden's threshold (optimistic)", draw.TriangleGlyph{}, palette[1]); err != nil {
+				return nil, err
+			}
+		}
 		return p, nil
 	}
 	return f
+}
+
+// markPoint marks the operating point c on a ROC plot with bars spanning its
+// specificity's (across) and sensitivity's (up) 95% intervals, and its legend entry.
+func markPoint(p *plot.Plot, c signature.Coords, name string, g draw.GlyphDrawer, col color.Color) error {
+	x, y := 1-c.Spec.Est, c.Sens.Est
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return nil
+	}
+	for _, seg := range []plotter.XYs{{{X: 1 - c.Spec.High, Y: y}, {X: 1 - c.Spec.Low, Y: y}}, {{X: x, Y: c.Sens.Low}, {X: x, Y: c.Sens.High}}} {
+		if math.IsNaN(seg[0].X + seg[0].Y + seg[1].X + seg[1].Y) {
+			continue
+		}
+		bar, err := plotter.NewLine(seg)
+		if err != nil {
+			return err
+		}
+		bar.Color, bar.Width = col, vg.Points(1)
+		p.Add(bar)
+	}
+	sc, err := plotter.NewScatter(plotter.XYs{{X: x, Y: y}})
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: g}
+	p.Add(sc)
+	p.Legend.Add(fmt.Sprintf("%s: sensitivity %.3f, specificity %.3f", name, c.Sens.Est, c.Spec.Est), sc)
+	return nil
 }
 
 func fmtNum(v float64) string {
@@ -305,7 +351,7 @@ func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " positive"
 	}
-	roc := SignatureROC(sig.CV, fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
+	roc := SignatureROC(sig.CV, sig.Op, fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
 	heat := SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes (%s) across the samples", res.Data.Name, len(sig.Genes), m),
 		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
 	unit := "value"
@@ -317,6 +363,9 @@ func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	genes := SignatureGenes(fmt.Sprintf("%s: the signature genes by class", res.Data.Name), unit,
 		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
 	figs := []Figure{roc, heat, genes}
+	if sig.Op != nil {
+		figs = append(figs, CalibrationFigure(res.Data.Name, sig.Classes[sig.Positive], sig.Op, sig.Labels, sig.Positive))
+	}
 	if sig.Perm != nil {
 		figs = append(figs, PermutationFigure(res.Data.Name, sig.Perm))
 	}

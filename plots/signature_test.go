@@ -28,7 +28,7 @@ func TestSignatureFigures(t *testing.T) {
 		est.AUCs = append(est.AUCs, signature.DeLong(s, pos))
 	}
 	est.MeanAUC = (est.AUCs[0].AUC + est.AUCs[1].AUC) / 2
-	f := SignatureROC(est, "test")
+	f := SignatureROC(est, nil, "test")
 	var mean, lo, hi []float64
 	for _, r := range f.Table[1:] {
 		v, _ := strconv.ParseFloat(r[3], 64)

@@ -157,10 +157,15 @@ func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams,
 			default:
 				pg = g
 			}
-			pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
-			if math.Abs(pg) > 1e-12 {
+			if pg > pgMax { // math.Max and Min are not inlined: a fifth of the solver's time
+				pgMax = pg
+			}
+			if pg < pgMin {
+				pgMin = pg
+			}
+			if pg > 1e-12 || pg < -1e-12 {
 				old := alpha[i]
-				alpha[i] = math.Min(math.Max(alpha[i]-g/qd[i], 0), upper[i])
+				alpha[i] = clamp(alpha[i]-g/qd[i], upper[i])
 				step := (alpha[i] - old) * y[i]
 				floats.AddScaled(w, step, ri)
 				b += step
@@ -183,6 +188,17 @@ func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams,
 		}
 	}
 	return w, b, iter, false, nil
+}
+
+// clamp is a in [0, hi]; a is never NaN here (the data are checked finite).
+func clamp(a, hi float64) float64 {
+	if a < 0 {
+		return 0
+	}
+	if a > hi {
+		return hi
+	}
+	return a
 }
 
 // Decision returns the decision value of model m for the sample row v: w_m'v + b_m.

@@ -65,6 +65,9 @@ type Validation struct {
 	Truth          []int       // the model's class of each, or -1 (none, or one it never saw)
 	Pred           []int       // the predicted class
 	Scores         [][]float64 // each class's score (see Model.Scores)
+	// Probs is each predicted sample's probability of the positive class (Positive) by
+	// the model's Platt map; nil for a model without one.
+	Probs []float64
 	Skipped        []string    // samples not predicted and why
 	Notes          []string    // what was assumed or noticed
 	Metrics        *Metrics    // nil when no sample has a class the model knows
@@ -127,7 +130,11 @@ type Metrics struct {
 	N                         int
 	Accuracy, Balanced        float64
 	Sensitivity, Specificity  float64
-	Confusion                 [][]int
+	// SensCI and SpecCI are their 95% Wilson intervals (the model fixed, the cohort's
+	// samples independent); Calibration that of Validation.Probs (nil without).
+	SensCI, SpecCI [2]float64
+	Calibration    *Calibration
+	Confusion      [][]int
 	AUC                       AUC
 	Curve                     []ROCPoint
 	PerClass                  []AUC
@@ -410,6 +417,15 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 	} else {
 		v.Scores, v.Pred, _ = v.Model.Scores(rows)
 	}
+	if pl := v.Model.Platt; pl != nil && len(v.Model.Classes) == 2 {
+		for _, sc := range v.Scores {
+			p := pl.Prob(sc[v.Model.Positive])
+			if v.positive != v.Model.Positive {
+				p = 1 - p
+			}
+			v.Probs = append(v.Probs, p)
+		}
+	}
 	if len(v.Skipped) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%s not predicted, having a missing value in a signature gene: %s", text.Count(len(v.Skipped), "sample"), listSome(v.Skipped, 5)))
 	}
@@ -435,6 +451,49 @@ func (m *Model) scoresOn(x *mat.Dense, cols []int) ([][]float64, []int) {
 	k.Fit(train, m.TrainY, len(m.Classes))
 	pred, scores := k.PredictScores(test)
 	return scores, pred
+}
+
+// Measures says the cohort's metrics in words, each number named with its interval:
+// accuracy, balanced accuracy, then with two classes sensitivity and specificity with
+// Wilson's intervals, the probabilities' Brier score and calibration, and the AUC with
+// DeLong's; with more the mean one-vs-rest AUC. "" without metrics.
+func (v *Validation) Measures() string {
+	mt := v.Metrics
+	if mt == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "accuracy %.3f, balanced accuracy %.3f", mt.Accuracy, mt.Balanced)
+	if p := v.Positive(); p >= 0 && !math.IsNaN(mt.Sensitivity) && !math.IsNaN(mt.Specificity) {
+		fmt.Fprintf(&b, ", sensitivity %.3f (95%% CI %.3f-%.3f), specificity %.3f (%.3f-%.3f) (%s positive)",
+			mt.Sensitivity, mt.SensCI[0], mt.SensCI[1], mt.Specificity, mt.SpecCI[0], mt.SpecCI[1], v.Model.Classes[p])
+	}
+	if cal := mt.Calibration; cal != nil {
+		fmt.Fprintf(&b, ", probabilities' Brier score %.3f, %s", cal.Brier, cal.Says())
+	}
+	switch {
+	case mt.NoAUCNote != "":
+		b.WriteString("; " + mt.NoAUCNote)
+	case v.Positive() >= 0:
+		fmt.Fprintf(&b, ", AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
+	default:
+		fmt.Fprintf(&b, ", mean one-vs-rest AUC %.3f", mt.MeanAUC)
+	}
+	return b.String()
+}
+
+// wilsonOf is the 95% Wilson interval of the share of a class's samples (its confusion
+// row) predicted c; NaN without samples.
+func wilsonOf(row []int, c int) [2]float64 {
+	n := 0
+	for _, k := range row {
+		n += k
+	}
+	if n == 0 {
+		return [2]float64{math.NaN(), math.NaN()}
+	}
+	lo, hi := wilson(float64(row[c])/float64(n), float64(n), 1.959963984540054)
+	return [2]float64{lo, hi}
 }
 
 // measure computes the Metrics of the samples whose class the model knows (nil if none).
@@ -480,6 +539,18 @@ func (v *Validation) measure() *Metrics {
 	if nc == 2 {
 		p := v.positive
 		mt.Sensitivity, mt.Specificity = recall(mt.Confusion, p), recall(mt.Confusion, 1-p)
+		mt.SensCI, mt.SpecCI = wilsonOf(mt.Confusion[p], p), wilsonOf(mt.Confusion[1-p], 1-p)
+		if len(present) == 2 && v.Probs != nil {
+			var probs []float64
+			var pos []bool
+			for i, t := range v.Truth {
+				if t >= 0 {
+					probs, pos = append(probs, v.Probs[i]), append(pos, t == p)
+				}
+			}
+			c := Calibrate(probs, pos)
+			mt.Calibration = &c
+		}
 		if len(present) == 2 {
 			s, pos := classScores(scores, truth, p)
 			mt.AUC, mt.Curve, mt.MeanAUC = DeLong(s, pos), ROC(s, pos), DeLong(s, pos).AUC

@@ -3,8 +3,6 @@ package signature
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"steadfast/compute/experiment"
 )
 
@@ -50,36 +48,16 @@ func CVInterval(preds []experiment.Prediction, cl string, ki, nc int, labels []i
 		reps[pr.Repeat] = true
 		testN += float64(len(pr.Test))
 	}
-	nan := math.NaN()
-	iv := Interval{Mean: nan, Low: nan, High: nan, SE: nan, Resamples: len(aucs), Repetitions: len(reps)}
 	J := float64(len(aucs))
-	if J < 2 {
-		return iv
-	}
-	mean, ss := 0.0, 0.0
+	mean := 0.0
 	for _, a := range aucs {
 		mean += a / J
 	}
-	for _, a := range aucs {
-		ss += (a - mean) * (a - mean)
+	v, se := correctedInterval(aucs, len(reps), testN/J, float64(len(labels)), mean)
+	iv := Interval{Mean: v.Est, Low: v.Low, High: v.High, Resamples: len(aucs), Repetitions: len(reps), SE: se}
+	if J < 2 {
+		iv.Mean = math.NaN()
 	}
-	s2 := ss / (J - 1)
-	n := float64(len(labels))
-	nTest := testN / J
-	units := float64(len(reps))
-	if units < 2 {
-		units = J
-	}
-	iv.Mean = mean
-	iv.SE = math.Sqrt((1/units + nTest/(n-nTest)) * s2)
-	m := n
-	if iv.SE > 0 && mean > 0 && mean < 1 {
-		m = math.Min(m, mean*(1-mean)/(iv.SE*iv.SE))
-	}
-	z := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: units - 1}.Quantile(0.975)
-	c := (mean + z*z/(2*m)) / (1 + z*z/m)
-	h := z / (1 + z*z/m) * math.Sqrt(mean*(1-mean)/m+z*z/(4*m*m))
-	iv.Low, iv.High = math.Max(0, c-h), math.Min(1, c+h)
 	return iv
 }
 

@@ -71,7 +71,10 @@ type Model struct {
 	TrainX     [][]float64 `json:"trainX,omitempty"`
 	TrainY     []int       `json:"trainY,omitempty"`
 	Rule       string      `json:"rule"`
-	SHA256     string      `json:"sha256"`
+	// Platt maps the positive class's score to its probability (two classes; fitted
+	// on the study's out-of-fold scores, Operating).
+	Platt  *Platt `json:"platt,omitempty"`
+	SHA256 string `json:"sha256"`
 }
 
 // Lock trains classifier cl (one of experiment.Classifiers) on all samples of ds (the
@@ -288,6 +291,9 @@ func (m *Model) check() error {
 	}
 	if err := m.CV.check(); err != nil {
 		return err
+	}
+	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
+		return fmt.Errorf("a probability map for %d classes, or not finite", nc)
 	}
 	switch m.Classifier {
 	case "svm", "wekasvm":

@@ -48,6 +48,13 @@ func itoa(i int) string {
 // genes by F, z-scored with the training means and sds, a linear SVM (the locked
 // model's recipe).
 func trueAUC(train, test *dataset.Dataset, k int, seed uint64) float64 {
+	auc, _, _ := truePerformance(train, test, k, seed)
+	return auc
+}
+
+// truePerformance is trueAUC with the locked model's true sensitivity and specificity
+// at its own rule (class 1 positive).
+func truePerformance(train, test *dataset.Dataset, k int, seed uint64) (auc, sens, spec float64) {
 	z := mat.DenseCopyOf(train.X)
 	f := score.FScores(z, train.Labels, 2)
 	order := make([]int, len(f))
@@ -63,13 +70,24 @@ func trueAUC(train, test *dataset.Dataset, k int, seed uint64) float64 {
 	if err := svm.Fit(context.Background(), a, train.Labels, 2, rand.New(rand.NewPCG(seed, 0x5167))); err != nil {
 		panic(err)
 	}
-	_, sc := svm.PredictScores(b)
+	pred, sc := svm.PredictScores(b)
 	s := make([]float64, len(sc))
 	pos := make([]bool, len(sc))
+	var c [4]float64
 	for i := range sc {
 		s[i], pos[i] = sc[i][1], test.Labels[i] == 1
+		switch {
+		case pos[i] && pred[i] == 1:
+			c[0]++
+		case pos[i]:
+			c[1]++
+		case pred[i] == 0:
+			c[2]++
+		default:
+			c[3]++
+		}
 	}
-	return signature.DeLong(s, pos).AUC
+	return signature.DeLong(s, pos).AUC, c[0] / (c[0] + c[1]), c[2] / (c[2] + c[3])
 }
 
 // design is one simulated setting of BenchmarkIntervalCoverage.
@@ -106,6 +124,8 @@ func BenchmarkIntervalCoverage(b *testing.B) {
 				continue
 			}
 			var cover, coverDeLong, below, above int
+			var coverOwn [2]int
+			var widthOwn [2]float64
 			var width, widthDeLong, bias float64
 			for s := first; s < first+sets; s++ {
 				r := rand.New(rand.NewPCG(uint64(s), uint64(d.shift*10)+uint64(d.n)))
@@ -118,7 +138,17 @@ func BenchmarkIntervalCoverage(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				truth := trueAUC(train, test, d.k, cfg.Seed)
+				truth, sens, spec := truePerformance(train, test, d.k, cfg.Seed)
+				own := signature.OwnRule(res.Methods[0].Predictions, "svm", 0, train.Labels, 1)
+				for i, c := range []struct {
+					v signature.Value
+					t float64
+				}{{own.Sens, sens}, {own.Spec, spec}} {
+					if c.v.Low <= c.t && c.t <= c.v.High {
+						coverOwn[i]++
+					}
+					widthOwn[i] += (c.v.High - c.v.Low) / float64(sets)
+				}
 				iv := signature.CVInterval(res.Methods[0].Predictions, "svm", 0, 2, train.Labels, 1)
 				cv, err := signature.CrossValidated(res, 0, "svm", d.k, 1)
 				if err != nil {
@@ -141,6 +171,8 @@ func BenchmarkIntervalCoverage(b *testing.B) {
 			}
 			b.Logf("%s, %d sets: the interval covers %.3f (mean width %.3f; the true AUC below it %d times, above %d; mean estimate - true AUC %.3f); DeLong's of the first repetition %.3f (%.3f)",
 				d.name, sets, float64(cover)/float64(sets), width, below, above, bias, float64(coverDeLong)/float64(sets), widthDeLong)
+			b.Logf("%s: the classifier's rule's sensitivity interval covers %.3f (mean width %.3f), specificity's %.3f (%.3f)",
+				d.name, float64(coverOwn[0])/float64(sets), widthOwn[0], float64(coverOwn[1])/float64(sets), widthOwn[1])
 		}
 	}
 }

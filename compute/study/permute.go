@@ -70,43 +70,73 @@ func permutedConfig(res *experiment.Result, c signature.Choice, advised bool) ex
 // Permute runs the permutation test of the signature sig (of the run res on its data
 // ds) with n permutations drawn from seed; progress gets the permutations done.
 func Permute(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *Signature, n int, seed uint64, progress func(done, total int)) (*Permutations, error) {
+	return PermuteFrom(ctx, res, ds, sig, nil, n, seed, progress)
+}
+
+// PermuteFrom is Permute continuing first, a test of the same signature and seed with
+// fewer permutations (a probe timed before asking for the rest): its permuted AUCs are
+// kept and their label shuffles drawn again, so the result is Permute's.
+func PermuteFrom(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *Signature, first *Permutations, n int, seed uint64, progress func(done, total int)) (*Permutations, error) {
 	if n < 1 || n > MaxPermutations {
 		return nil, fmt.Errorf("%d permutations: give 1 to %d", n, MaxPermutations)
 	}
-	cfg := permutedConfig(res, sig.Choice, sig.Advised)
 	out := &Permutations{Observed: sig.CV.MeanAUC, Choice: sig.Advised}
+	if first != nil {
+		if len(first.AUCs) > n || first.Observed != out.Observed || first.Choice != out.Choice {
+			return nil, fmt.Errorf("the first permutations are of another test (%d of %d, AUC %v, not %v)", len(first.AUCs), n, first.Observed, out.Observed)
+		}
+		out.AUCs = slices.Clone(first.AUCs)
+	}
+	cfg := permutedConfig(res, sig.Choice, sig.Advised)
 	r := rand.New(rand.NewPCG(seed, 0x7065726d))
-	above := 0
+	labels := slices.Clone(ds.Labels)
 	for i := 0; i < n; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		pd := *ds
-		pd.Labels = slices.Clone(ds.Labels)
-		r.Shuffle(len(pd.Labels), func(a, b int) { pd.Labels[a], pd.Labels[b] = pd.Labels[b], pd.Labels[a] })
-		pres, err := experiment.Run(ctx, cfg, &pd, nil)
+		copy(labels, ds.Labels)
+		r.Shuffle(len(labels), func(a, b int) { labels[a], labels[b] = labels[b], labels[a] })
+		if i < len(out.AUCs) {
+			continue
+		}
+		auc, err := permutedAUC(ctx, cfg, ds, labels, sig)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("permutation %d: %w", i+1, err)
 		}
-		m, k := 0, sig.Choice.K
-		if sig.Advised {
-			var ok bool
-			if m, k, ok = signature.Advice(pres, sig.Choice.Classifier); !ok {
-				return nil, fmt.Errorf("permutation %d: the advice chose nothing", i+1)
-			}
-		}
-		cv, err := signature.CrossValidated(pres, m, sig.Choice.Classifier, k, max(sig.Positive, 0))
-		if err != nil {
-			return nil, err
-		}
-		out.AUCs = append(out.AUCs, cv.MeanAUC)
-		if cv.MeanAUC >= out.Observed {
-			above++
-		}
+		out.AUCs = append(out.AUCs, auc)
 		if progress != nil {
 			progress(i+1, n)
 		}
 	}
+	above := 0
+	for _, a := range out.AUCs {
+		if a >= out.Observed {
+			above++
+		}
+	}
 	out.P = float64(1+above) / float64(n+1)
 	return out, nil
+}
+
+// permutedAUC runs the study cfg on ds with labels in place of its own and returns the
+// cross-validated AUC of sig's choice, the advice choosing again when sig.Advised.
+func permutedAUC(ctx context.Context, cfg experiment.Config, ds *dataset.Dataset, labels []int, sig *Signature) (float64, error) {
+	pd := *ds
+	pd.Labels = slices.Clone(labels)
+	pres, err := experiment.Run(ctx, cfg, &pd, nil)
+	if err != nil {
+		return 0, err
+	}
+	m, k := 0, sig.Choice.K
+	if sig.Advised {
+		var ok bool
+		if m, k, ok = signature.Advice(pres, sig.Choice.Classifier); !ok {
+			return 0, fmt.Errorf("the advice chose nothing")
+		}
+	}
+	cv, err := signature.CrossValidated(pres, m, sig.Choice.Classifier, k, max(sig.Positive, 0))
+	if err != nil {
+		return 0, err
+	}
+	return cv.MeanAUC, nil
 }

@@ -78,6 +78,37 @@ func TestPermutationTest(t *testing.T) {
 	}
 }
 
+// A test continued from a probe of its first permutation (the window times one before
+// asking) gives the same permuted AUCs and p as the whole test run at once, and a probe
+// of another signature is refused.
+func TestPermuteFromAProbe(t *testing.T) {
+	res, ds, sig := colonSignature(t, true)
+	whole, err := Permute(context.Background(), res, ds, sig, 6, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := Permute(context.Background(), res, ds, sig, 1, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done []int
+	rest, err := PermuteFrom(context.Background(), res, ds, sig, probe, 6, 3, func(d, _ int) { done = append(done, d) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rest.AUCs, whole.AUCs) || rest.P != whole.P {
+		t.Errorf("continued %v p %v, whole %v p %v", rest.AUCs, rest.P, whole.AUCs, whole.P)
+	}
+	if !slices.Equal(done, []int{2, 3, 4, 5, 6}) {
+		t.Errorf("progress %v, want permutations 2 to 6", done)
+	}
+	other := *probe
+	other.Observed += 0.01
+	if _, err := PermuteFrom(context.Background(), res, ds, sig, &other, 6, 3, nil); err == nil {
+		t.Error("a probe of another observed AUC was continued")
+	}
+}
+
 // A class of two samples (a study of 2-fold CV allows it) is refused for a signature,
 // naming the class: its model and estimate need three samples of every class.
 func TestSignatureRefusesATwoSampleClass(t *testing.T) {

@@ -31,7 +31,10 @@ type Signature struct {
 	Genes       []signature.Gene
 	Model       *signature.Model
 	CV          *signature.Estimate
-	Classes     []string
+	// Op is the performance block of two classes (operating points, probabilities,
+	// calibration); nil with more.
+	Op      *signature.Operating
+	Classes []string
 	// the signature genes' values across the samples (Values[g][i], as analysed), for
 	// its heatmap
 	Samples []string
@@ -111,6 +114,13 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		return nil, err
 	}
 	model.Positive, model.CV = pos, cv.Summary()
+	var op *signature.Operating
+	if len(ds.Classes) == 2 {
+		if op, err = signature.Operate(res, c.Method, c.Classifier, c.K, pos); err != nil {
+			return nil, err
+		}
+		model.Platt = &op.Platt
+	}
 	scale := signature.ChooseScale(ds, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
 	genes := signature.Describe(res, ds, c, feats, scale, pos)
 	if model.W != nil && len(ds.Classes) == 2 {
@@ -129,7 +139,7 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	am, ak, ok := signature.Advice(res, c.Classifier)
 	choices := len(res.Methods) > 1 || len(experiment.ErrorKs(res, c.Classifier)) > 1
 	advised := ok && choices && !c.Frequent && am == c.Method && ak == c.K
-	return &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Classes: ds.Classes,
+	return &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Op: op, Classes: ds.Classes,
 		Samples: ds.Samples, Labels: ds.Labels, Values: values}, nil
 }
 
@@ -142,8 +152,9 @@ func intList(v []int) string {
 }
 
 // Files are what the signature writes: model.json, signature.csv (a gene a row),
-// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high) and, after
-// a permutation test, permutations.csv (each permuted study's AUC).
+// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high), with two
+// classes probabilities.csv (each sample's probability of the positive class) and,
+// after a permutation test, permutations.csv (each permuted study's AUC).
 func (s *Signature) Files() (map[string][]byte, error) {
 	model, err := s.Model.Encode()
 	if err != nil {
@@ -154,6 +165,9 @@ func (s *Signature) Files() (map[string][]byte, error) {
 		"signature.csv": csvOf(s.GeneTable()),
 		"roc.csv":       csvOf(s.rocTable()),
 		"metrics.csv":   csvOf(s.metricsTable()),
+	}
+	if s.Op != nil {
+		files["probabilities.csv"] = csvOf(s.probabilityTable())
 	}
 	if s.Perm != nil {
 		rows := [][]string{{"permutation", "auc"}}
@@ -258,8 +272,8 @@ func (s *Signature) metricsTable() [][]string {
 	}
 	if s.Positive >= 0 {
 		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)},
-			[]string{"sensitivity", num(cv.Sensitivity()), "", ""},
-			[]string{"specificity", num(cv.Specificity()), "", ""})
+)
+		rows = append(rows, s.operatingRows()...)
 	} else {
 		for c, name := range s.Classes {
 			mean, lo, hi, f := cv.ClassAUC(c)
@@ -296,6 +310,44 @@ func (s *Signature) metricsTable() [][]string {
 		}
 	}
 	return rows
+}
+
+// OwnRuleMethod and YoudenMethod name the operating points' intervals in every output.
+const (
+	OwnRuleMethod = "corrected resampled 95% interval over the resamples, as the AUC's"
+	YoudenMethod  = "95% percentile interval of 2000 stratified bootstrap draws of the samples, the threshold chosen again in each (pROC's ci.coords); the threshold is chosen on these same scores, so the point is optimistic"
+	ProbMethod    = "Platt scaling of the out-of-fold scores of the positive class; each sample's probability from a map fitted without its tenth of the samples, averaged over the repetitions; calibration as rms val.prob on those probabilities"
+)
+
+// probabilityTable is probabilities.csv: each sample's class and its cross-fitted
+// probability of the positive class (Operating.Probs).
+func (s *Signature) probabilityTable() [][]string {
+	rows := [][]string{{"sample", "class", "probability_" + s.Classes[s.Positive]}}
+	for i, p := range s.Op.Probs {
+		rows = append(rows, []string{s.Samples[i], s.Classes[s.Labels[i]], num(p)})
+	}
+	return rows
+}
+
+// operatingRows are metrics.csv's rows of the two-class performance block.
+func (s *Signature) operatingRows() [][]string {
+	op := s.Op
+	coords := func(name string, c signature.Coords) [][]string {
+		return [][]string{{name + "sensitivity", num(c.Sens.Est), num(c.Sens.Low), num(c.Sens.High)},
+			{name + "specificity", num(c.Spec.Est), num(c.Spec.Low), num(c.Spec.High)},
+			{name + "ppv", num(c.PPV.Est), num(c.PPV.Low), num(c.PPV.High)},
+			{name + "npv", num(c.NPV.Est), num(c.NPV.Low), num(c.NPV.High)}}
+	}
+	rows := coords("", op.Own)
+	rows = append(rows, []string{"own_rule_ci95_method", OwnRuleMethod, "", ""}, []string{"prevalence", num(op.Prevalence), "", ""},
+		[]string{"youden_threshold", num(op.Youden.Threshold), "", ""})
+	rows = append(rows, coords("youden_", op.Youden)...)
+	return append(rows, []string{"youden_ci95_method", YoudenMethod, "", ""},
+		[]string{"platt_a", num(op.Platt.A), "", ""}, []string{"platt_b", num(op.Platt.B), "", ""},
+		[]string{"brier_cross_fitted", num(op.Calibration.Brier), "", ""},
+		[]string{"calibration_intercept_cross_fitted", num(op.Calibration.Intercept), "", ""},
+		[]string{"calibration_slope_cross_fitted", num(op.Calibration.Slope), "", ""},
+		[]string{"probability_method", ProbMethod, "", ""})
 }
 
 // num writes v in full precision, NaN as an empty cell.
@@ -354,7 +406,7 @@ func (s *Signature) Brief() string {
 		fmt.Fprintf(&b, "%s %s (95%% CI %s-%s).", auc, f3(iv.Mean), f3(iv.Low), f3(iv.High))
 	}
 	if s.Positive >= 0 {
-		fmt.Fprintf(&b, " Sensitivity %s, specificity %s at the classifier's rule, %s positive (%s).", f3(cv.Sensitivity()), f3(cv.Specificity()), s.Classes[s.Positive], s.PositiveWhy)
+		fmt.Fprintf(&b, " Sensitivity %s, specificity %s at the classifier's rule, %s positive (%s).", withCI(s.Op.Own.Sens), withCI(s.Op.Own.Spec), s.Classes[s.Positive], s.PositiveWhy)
 	} else {
 		fmt.Fprintf(&b, " Balanced accuracy %s at the classifier's rule.", f3(cv.BalancedAccuracy()))
 	}
@@ -369,9 +421,16 @@ func (s *Signature) plainPerformance() string {
 	iv := cv.Interval
 	ci := fmt.Sprintf("%s (95%% CI %s-%s, %s, over %s)", f3(iv.Mean), f3(iv.Low), f3(iv.High), signature.IntervalMethod, text.Count(iv.Resamples, "resample"))
 	if s.Positive >= 0 {
-		return fmt.Sprintf("The cross-validated AUC (%s positive), the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). At the classifier's own rule, sensitivity was %s, specificity %s and balanced accuracy %s.",
+		op := s.Op
+		y := op.Youden
+		return fmt.Sprintf("The cross-validated AUC (%s positive), the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). "+
+			"At the classifier's own rule, sensitivity was %s, specificity %s, positive predictive value %s and negative predictive value %s at the study's prevalence of %s (95%% CIs: %s), and balanced accuracy %s. "+
+			"Youden's best threshold on the same scores (%s, optimistic: chosen on them) gives sensitivity %s and specificity %s (%s). "+
+			"Platt-scaled probabilities of %s, each from a map fitted without its tenth of the samples, had a Brier score of %s, %s (0 and 1 when calibrated).",
 			s.Classes[s.Positive], ci, f3(cv.MeanAUC), f3(cv.MinAUC), f3(cv.MaxAUC), reps,
-			f3(cv.Sensitivity()), f3(cv.Specificity()), f3(cv.BalancedAccuracy()))
+			withCI(op.Own.Sens), withCI(op.Own.Spec), withCI(op.Own.PPV), withCI(op.Own.NPV), f3(op.Prevalence), OwnRuleMethod, f3(cv.BalancedAccuracy()),
+			text.Sig3(y.Threshold), withCI(y.Sens), withCI(y.Spec), YoudenMethod,
+			s.Classes[s.Positive], f3(op.Calibration.Brier), op.Calibration.Says())
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC averaged over the %d classes, the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). Per class, one against the rest (AUC with its 95%% CI, the same interval; sensitivity and specificity at the classifier's own rule): ",
@@ -386,6 +445,14 @@ func (s *Signature) plainPerformance() string {
 	}
 	fmt.Fprintf(&b, ". The balanced accuracy was %s.", f3(cv.BalancedAccuracy()))
 	return b.String()
+}
+
+// withCI writes an estimate with its interval: "0.913 (0.810-0.962)".
+func withCI(v signature.Value) string {
+	if math.IsNaN(v.Low) {
+		return f3(v.Est)
+	}
+	return fmt.Sprintf("%s (%s-%s)", f3(v.Est), f3(v.Low), f3(v.High))
 }
 
 // f3 writes v with three decimals, or says it could not be computed.

@@ -256,6 +256,9 @@ func PredictionTable(v *signature.Validation) [][]string {
 	for _, c := range m.Classes {
 		head = append(head, "score_"+c)
 	}
+	if v.Probs != nil {
+		head = append(head, "probability_"+m.Classes[v.Positive()])
+	}
 	rows := [][]string{append(head, "in_metrics", "model_sha256", "cohort_sha256")}
 	for i, s := range v.Samples {
 		d := v.Scores[i][v.Pred[i]]
@@ -265,6 +268,9 @@ func PredictionTable(v *signature.Validation) [][]string {
 		row := []string{s, v.Given[i], m.Classes[v.Pred[i]], num(d)}
 		for _, sc := range v.Scores[i] {
 			row = append(row, num(sc))
+		}
+		if v.Probs != nil {
+			row = append(row, num(v.Probs[i]))
 		}
 		rows = append(rows, append(row, strconv.FormatBool(v.Truth[i] >= 0), m.SHA256, v.SHA256))
 	}
@@ -305,8 +311,14 @@ func ValidationMetrics(v *signature.Validation) [][]string {
 	}
 	if p := v.Positive(); p >= 0 {
 		rows = append(rows, []string{"positive_class", m.Classes[p], "", ""},
-			[]string{"sensitivity", num(mt.Sensitivity), "", ""}, []string{"specificity", num(mt.Specificity), "", ""},
+			[]string{"sensitivity_wilson95", num(mt.Sensitivity), num(mt.SensCI[0]), num(mt.SensCI[1])},
+			[]string{"specificity_wilson95", num(mt.Specificity), num(mt.SpecCI[0]), num(mt.SpecCI[1])},
 			[]string{"auc_delong95", num(mt.AUC.AUC), num(mt.AUC.Low), num(mt.AUC.High)})
+		if c := mt.Calibration; c != nil {
+			rows = append(rows, []string{"brier", num(c.Brier), "", ""}, []string{"calibration_intercept", num(c.Intercept), "", ""},
+				[]string{"calibration_slope", num(c.Slope), "", ""},
+				[]string{"probability_method", "the model's Platt map, fitted on the study's out-of-fold scores; calibration as rms val.prob", "", ""})
+		}
 	}
 	for c, a := range mt.PerClass {
 		rows = append(rows, []string{"auc_delong95 " + m.Classes[c] + " vs rest", num(a.AUC), num(a.Low), num(a.High)})

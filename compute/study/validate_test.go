@@ -521,7 +521,23 @@ func TestCohortAUCEqualsPROC(t *testing.T) {
 			t.Errorf("%s: %.17g, pROC %.17g", ref[0][k], got, want)
 		}
 	}
-	t.Logf("cohort of %d: AUC %.4f (DeLong 95%% CI %.4f-%.4f), accuracy %.3f", v.Metrics.N, a.AUC, a.Low, a.High, v.Metrics.Accuracy)
+	// each sample's probability is the model's Platt map of its decision value, by
+	// hand; their calibration is Calibrate's (checked against rms in signature)
+	pl := v.Model.Platt
+	if pl == nil || len(v.Probs) != len(v.Samples) {
+		t.Fatalf("Platt map %v, %d probabilities for %d samples", pl, len(v.Probs), len(v.Samples))
+	}
+	var pos []bool
+	for i, p := range v.Probs {
+		if want := 1 / (1 + math.Exp(pl.A*v.Scores[i][v.Positive()]+pl.B)); math.Abs(p-want) > 1e-15 {
+			t.Fatalf("sample %s: probability %g, by hand %g", v.Samples[i], p, want)
+		}
+		pos = append(pos, v.Truth[i] == v.Positive())
+	}
+	if c := v.Metrics.Calibration; c == nil || *c != signature.Calibrate(v.Probs, pos) {
+		t.Errorf("the cohort's calibration %+v", c)
+	}
+	t.Logf("cohort of %d: AUC %.4f (DeLong 95%% CI %.4f-%.4f), accuracy %.3f, calibration %+v", v.Metrics.N, a.AUC, a.Low, a.High, v.Metrics.Accuracy, *v.Metrics.Calibration)
 }
 
 func readCSV(t *testing.T, path string) [][]string {

@@ -1,0 +1,8 @@
+suppressMessages(library(rms))
+d <- read.csv("asah.csv")
+y <- as.integer(d$outcome == "Poor")
+p <- plogis(-2 + 8*d$s100b)
+options(digits=17)
+v <- val.prob(p, y, pl=FALSE)
+print(v[c("Brier","Intercept","Slope")])
+print(sum(p)); print(length(p))

@@ -275,6 +275,9 @@ func (u *UI) reads() []study.Input {
 	if u.path != "" {
 		in = append(in, study.DataInputs(u.path, u.readOpt)...)
 	}
+	if sig := u.sigView.sig; sig != nil && sig.Opened != "" {
+		in = append(in, study.Input{What: "model file", Path: sig.Opened})
+	}
 	return append(in, u.sigView.cohortReads...)
 }
 
@@ -297,6 +300,20 @@ func (u *UI) ShowOpenRun() {
 		path := r.URI().Path()
 		r.Close()
 		u.OpenRun(path)
+	}, u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.Show()
+}
+
+// ShowOpenModel asks for a locked model (model.json) and shows it in the Signature tab.
+func (u *UI) ShowOpenModel() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		u.sigView.openModel(path)
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Show()

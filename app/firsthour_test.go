@@ -483,7 +483,7 @@ func TestSignatureTab(t *testing.T) {
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
 		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)
 	}
-	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 4 {
+	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 6 {
 		t.Errorf("tables offered %q", opts)
 	}
 	var report bytes.Buffer
@@ -521,7 +521,8 @@ func TestSignatureTab(t *testing.T) {
 		t.Errorf("figures offered %q", shows)
 	}
 	// Save run keeps the signature: reopened, its choice is preselected and Build
-	// restores the permutation test and the nested estimate without recomputing them
+	// restores the permutation test and the nested estimate without recomputing them,
+	// and validates the saved cohort again
 	saved := filepath.Join(t.TempDir(), "run.json")
 	if err := study.SaveRun(saved, res, onUI(u.tools)); err != nil {
 		t.Fatal(err)
@@ -538,5 +539,11 @@ func TestSignatureTab(t *testing.T) {
 	got := onUI(func() *study.Signature { return wv.sig })
 	if got.Perm == nil || got.Perm.P != perm.P || len(got.Perm.AUCs) != len(perm.AUCs) || nested != nil && (got.Nested == nil || got.Nested.MeanAUC != nested.MeanAUC) {
 		t.Errorf("restored: permutations %+v (saved %+v), nested %v", got.Perm, perm, got.Nested != nil)
+	}
+	if got.Validation == nil || got.Validation.Metrics == nil || got.Validation.Metrics.AUC != onUI(func() *study.Signature { return v.sig }).Validation.Metrics.AUC {
+		t.Errorf("the validation was not restored: %+v", got.Validation)
+	}
+	if m := onUI(func() string { return wv.metrics.Text }); !strings.Contains(m, "Cohort cohort.csv") {
+		t.Errorf("the restored validation is unsaid: %q", m)
 	}
 }

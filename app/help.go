@@ -31,8 +31,14 @@ var glossary = map[string]string{
 	"AUC":                           "The area under the ROC curve: the chance that a random positive sample scores above a random negative one. 0.5 is guessing, 1 perfect separation.",
 	"95% CI":                        "The range that covers the true AUC of the signature fitted on all samples in 95% of studies like this one: from the spread of the resamples' own AUCs (Nadeau and Bengio's corrected variance). Shown by simulation to cover 89-98% on five designs; the older DeLong interval of one repetition covered only 68-78%.",
 	"range":                         "The lowest and highest of the repetitions' AUCs: how much the estimate moves when the samples are split differently. Not a confidence interval.",
-	"sensitivity":                   "The share of the positive class's samples the classifier calls positive, at its own decision rule.",
+	"sensitivity":                   "The share of the positive class's samples the classifier calls positive, at its own decision rule; its 95% CI is from the resamples' spread, as the AUC's.",
 	"specificity":                   "The share of the other class's samples the classifier calls negative, at its own decision rule.",
+	"PPV":                           "Positive predictive value: of the samples the classifier calls positive, the share that are. It depends on how common the positive class is: the figure holds at the study's share of positives, not in a population where the disease is rarer.",
+	"NPV":                           "Negative predictive value: of the samples the classifier calls negative, the share that are. Like PPV it holds at the study's share of positives only.",
+	"operating point":               "Where on the ROC curve a rule sits: its sensitivity and specificity. The dot is the classifier's own rule (what the locked model does); the triangle is Youden's threshold, the one that maximises sensitivity + specificity - 1 on these same scores, so it flatters itself and needs confirming on new samples.",
+	"probability":                   "The chance a sample is of the positive class, from its classifier score by Platt scaling (a logistic curve fitted to the cross-validated scores). Each sample's is from a curve fitted without it; the locked model keeps the curve for new samples.",
+	"Brier score":                   "The mean squared difference between the probabilities and what happened (1 positive, 0 not): 0 is perfect, 0.25 is always saying 50%.",
+	"calibration":                   "Whether a probability of 0.8 means 8 in 10 are positive. The plot bins the samples by probability against the share positive; the intercept (0 ideal) says whether probabilities are too high or low overall, the slope (1 ideal) whether they are too extreme (below 1) or too timid (above 1).",
 	"balanced accuracy":             "The mean over the classes of the share of each class's samples predicted right: fair when the classes differ in size.",
 	"positive class":                "The class the AUC, sensitivity and fold changes are about. A class named like a control (normal, healthy, benign, wild type, untreated) is the reference, the other positive; else the alphabetically first is the reference.",
 	"fold change":                   "How much higher the positive class's values are than the reference's, in log2 units: 1 is twice as high, -1 half. On logged data the difference of the mean log2 values; on raw intensities log2 of the ratio of the means, values below 20 raised to 20.",
@@ -119,7 +125,8 @@ func (u *UI) showGuide() {
 }
 
 // signatureTerms are the glossary's terms of the Signature tab, in reading order.
-var signatureTerms = []string{"positive class", "ROC curve", "AUC", "95% CI", "range", "nested estimate", "sensitivity", "specificity", "balanced accuracy",
+var signatureTerms = []string{"positive class", "ROC curve", "AUC", "95% CI", "range", "nested estimate", "sensitivity", "specificity", "PPV", "NPV", "operating point", "balanced accuracy",
+	"probability", "Brier score", "calibration",
 	"fold change", "Hedges' g", "Welch p", "FDR", "selection frequency", "k most frequent", "permutation test"}
 
 // explainTerms is a "?" that shows terms with their sentences in one scrolling dialog.

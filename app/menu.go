@@ -64,7 +64,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, openGEO, recent, fyne.NewMenuItem("Example data", u.openExample),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Open run...", u.ShowOpenRun), short(fyne.NewMenuItem("Save run...", u.ShowSaveRun), fyne.KeyS, ctrl),
+		fyne.NewMenuItem("Open run...", u.ShowOpenRun), fyne.NewMenuItem("Open model...", u.ShowOpenModel), short(fyne.NewMenuItem("Save run...", u.ShowSaveRun), fyne.KeyS, ctrl),
 		fyne.NewMenuItemSeparator(),
 		short(fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.KeyE, ctrl), short(fyne.NewMenuItem("Report...", u.ShowReport), fyne.KeyR, ctrl|fyne.KeyModifierShift),
 		fyne.NewMenuItemSeparator(), quit)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,8 @@ type signatureView struct {
 	valFigs     []plots.Figure
 	cohortTable *widgets.StringTable
 	confusion   *widgets.StringTable // the cross-validated confusion matrix
+	operating   *widgets.StringTable // the operating points (two classes)
+	probs       *widgets.StringTable // each sample's probability (two classes)
 	matchTable  *widgets.StringTable
 	tables      *widget.Select // which table shows: tableShows
 	tableStack  []fyne.CanvasObject
@@ -90,7 +93,7 @@ func (v *signatureView) setSaved(r *study.SignatureRecord) {
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
 // validation the cohort's predictions and how each gene was matched.
-var tableShows = []string{"signature genes", "confusion matrix", "cohort predictions", "cohort genes matched"}
+var tableShows = []string{"signature genes", "confusion matrix", "operating points", "sample probabilities", "cohort predictions", "cohort genes matched"}
 
 // cohortShow is how the figure choice names a validation figure.
 func cohortShow(f plots.Figure) string {
@@ -106,7 +109,7 @@ var signatureShows = map[string]string{"signature-roc": "ROC curves", "signature
 	"signature-calibration": "calibration", "signature-permutations": "permutation test"}
 
 func newSignatureView(u *UI) *signatureView {
-	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
+	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), operating: widgets.NewStringTable(), probs: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
 		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
 	v.method = widget.NewSelect(nil, nil)
@@ -137,6 +140,8 @@ func newSignatureView(u *UI) *signatureView {
 	v.tableStack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.table, 0, "signature")), nil, nil, nil, v.table.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.confusion, -1, "signature-confusion")), nil, nil, nil, v.confusion.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.operating, -1, "signature-operating")), nil, nil, nil, v.operating.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.probs, 0, "signature-probabilities")), nil, nil, nil, v.probs.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortTable, -1, "cohort-predictions")), nil, nil, nil, v.cohortTable.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table)}
 	v.tables = widget.NewSelect(tableShows[:2], func(string) { v.showTable() })
@@ -208,7 +213,7 @@ func (v *signatureView) setResult(res *experiment.Result) {
 
 // of is the signature built on screen when it is of the run res, else nil.
 func (v *signatureView) of(res *experiment.Result) *study.Signature {
-	if v.sig == nil || v.result != res {
+	if v.sig == nil || v.result != res || v.sig.CV == nil {
 		return nil
 	}
 	return v.sig
@@ -246,7 +251,25 @@ func (v *signatureView) compute() {
 			return nil, err
 		}
 		if sig.Restore(saved) {
-			return func() { v.result = res; v.setSignature(sig, plots.SignatureFigures(res, sig)) }, nil
+			val, err := sig.Revalidate(ctx, saved)
+			if err != nil && ctx.Err() != nil {
+				return nil, err
+			}
+			var valFigs []plots.Figure
+			if val != nil {
+				valFigs = plots.ValidationFigures(val)
+			}
+			return func() {
+				v.result = res
+				v.setSignature(sig, plots.SignatureFigures(res, sig))
+				if val != nil {
+					v.cohortReads = []study.Input{{What: "cohort's data file", Path: sig.Cohort.Path}, {What: "cohort's annotation file", Path: sig.Cohort.Options.Read.SymbolsPath}}
+					v.setValidation(val, valFigs)
+				}
+				if err != nil {
+					v.u.showError(err)
+				}
+			}, nil
 		}
 		if sig.Advised {
 			if err := sig.Nest(ctx, res, ds, func(done, total int) {
@@ -264,13 +287,35 @@ func (v *signatureView) compute() {
 func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
 	v.sig, v.figs, v.valFigs = sig, figs, nil
 	v.enable(true)
+	if sig.CV == nil { // an opened model: nothing to permute
+		v.permBtn.Disable()
+	}
 	v.showOptions()
 	head, rows := sig.GeneDisplay()
 	v.table.SetRows(head, rows, 110, 80, 70, 70, 80, 70, 80, 80, 70, 70, 200)
 	ch, cr := sig.ConfusionDisplay()
 	v.confusion.SetRows(ch, cr, 140, 90)
+	oh, or := sig.OperatingDisplay()
+	v.operating.SetRows(oh, or, 200, 100, 150, 150, 150, 150, 220)
+	ph, pr := sig.ProbabilityDisplay()
+	v.probs.SetRows(ph, pr, 140, 90, 120)
 	v.showMetrics()
 	v.draw()
+}
+
+// openModel shows the locked model at path in the tab, for validation on cohorts
+// without its study.
+func (v *signatureView) openModel(path string) {
+	m, err := signature.ReadModel(path)
+	if err != nil {
+		v.u.showError(err)
+		return
+	}
+	v.figure = plots.Figure{}
+	v.chart.SetRender(nil)
+	v.setSignature(study.ModelSignature(m, path), nil)
+	v.u.tabs.SelectIndex(tabSignature)
+	v.u.progress.Status.SetText("Opened model " + filepath.Base(path) + ": Validate on another cohort... applies it")
 }
 
 // showMetrics says the cross-validated estimate (and the permutation test's p).
@@ -290,6 +335,9 @@ func (v *signatureView) showMetrics() {
 // the choice and the positive class were made, the fold changes' scale.
 func (v *signatureView) details() string {
 	sig := v.sig
+	if sig.CV == nil {
+		return sig.ModelText()
+	}
 	s := text.Count(len(sig.Genes), "gene") + ". " + sig.Performance()
 	if sig.Positive >= 0 {
 		s += " " + sig.Classes[sig.Positive] + " is the positive class: " + sig.PositiveWhy + "."
@@ -319,11 +367,14 @@ func (v *signatureView) showOptions() {
 		shows = append(shows, signatureShows[f.Name])
 	}
 	tables := tableShows[:2]
+	if v.sig != nil && v.sig.Op != nil {
+		tables = tableShows[:4]
+	}
 	for _, f := range v.valFigs {
 		shows = append(shows, cohortShow(f))
 	}
 	if v.sig != nil && v.sig.Validation != nil {
-		tables = tableShows
+		tables = append(slices.Clone(tables), tableShows[4:]...)
 	}
 	v.show.Options, v.tables.Options = shows, tables
 	if v.show.SelectedIndex() < 0 {
@@ -338,8 +389,9 @@ func (v *signatureView) showOptions() {
 
 // showTable shows the table chosen.
 func (v *signatureView) showTable() {
+	chosen := slices.Index(tableShows, v.tables.Selected)
 	for i, t := range v.tableStack {
-		if i == v.tables.SelectedIndex() {
+		if i == chosen {
 			t.Show()
 		} else {
 			t.Hide()
@@ -356,6 +408,9 @@ func (v *signatureView) draw() {
 	}
 	v.figure = all[i]
 	v.chart.SetMinSize(widgets.DefaultChartMin)
+	if v.sig.CV == nil && strings.Contains(v.figure.Name, "heatmap") { // a cohort's: a row a gene found
+		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
+	}
 	if strings.Contains(v.figure.Name, "heatmap") { // a row a gene
 		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
 	}

@@ -56,7 +56,13 @@ func (v *signatureView) showValidate() {
 		v.u.showError(fmt.Errorf("build the signature first (Build signature); its locked model is what is validated"))
 		return
 	}
-	f := v.form
+	v.u.askCohort(&v.form, v.sig.Model, v.validate)
+}
+
+// askCohort asks, in the form *fp (made on first use and kept, so the fields are
+// remembered), for a cohort and how to apply model to it, then calls ok.
+func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path string, o study.CohortOptions)) {
+	f := *fp
 	if f == nil {
 		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(), platform: widget.NewEntry(),
 			standardize: widget.NewCheck("standardise each gene within the cohort (another platform or batch)", nil),
@@ -67,27 +73,26 @@ func (v *signatureView) showValidate() {
 		f.class.SetPlaceHolder("detected (a column or row named class, a GEO characteristic); none: predictions only")
 		f.symbols.SetPlaceHolder("optional: the cohort platform's annotation, to match genes by symbol")
 		f.mapping.SetPlaceHolder("optional: tumour=tumor, healthy=normal")
-		v.form = f
+		*fp = f
 	}
-	model := v.sig.Model
 	note := fmt.Sprintf("The locked model (%d genes, %s) is applied as trained: the cohort's values %s, scaled with the training means and sds unless standardised within the cohort. Genes are matched by id, else by gene symbol.",
 		len(model.Genes), experiment.ClassifierLabel(model.Classifier), prepText(model.Prep))
 	label := widget.NewLabel(note)
 	label.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(
-		widget.NewFormItem("Cohort", container.NewBorder(nil, nil, nil, v.u.browseButton(f.path, dataExtensions), f.path)),
+		widget.NewFormItem("Cohort", container.NewBorder(nil, nil, nil, u.browseButton(f.path, dataExtensions), f.path)),
 		widget.NewFormItem("GEO platform", f.platform),
 		widget.NewFormItem("Class", f.class),
-		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, v.u.browseButton(f.symbols, dataExtensions), f.symbols)),
+		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(f.symbols, dataExtensions), f.symbols)),
 		widget.NewFormItem("Class map", f.mapping))
-	content := container.NewVBox(container.NewBorder(nil, nil, nil, v.u.explain("independent cohort"), label), form, container.NewHBox(f.standardize, v.u.explain("standardise within the cohort")), f.accept, f.log2)
-	v.u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 480), f.path, func() {
+	content := container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("independent cohort"), label), form, container.NewHBox(f.standardize, u.explain("standardise within the cohort")), f.accept, f.log2)
+	u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 480), f.path, func() {
 		path, o, err := f.options()
 		if err != nil {
-			v.u.showError(err)
+			u.showError(err)
 			return
 		}
-		v.validate(path, o)
+		ok(path, o)
 	})
 }
 
@@ -120,7 +125,7 @@ func (v *signatureView) validate(path string, o study.CohortOptions) {
 			if v.sig != sig {
 				return // another signature since
 			}
-			sig.Validation = val
+			sig.Validation, sig.Cohort = val, &study.CohortRecord{Path: path, Options: o, SHA256: val.SHA256}
 			v.cohortReads = []study.Input{{What: "cohort's data file", Path: path}, {What: "cohort's annotation file", Path: o.Read.SymbolsPath}}
 			v.setValidation(val, figs)
 		}, nil
@@ -136,7 +141,7 @@ func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Fi
 	m := study.MatchTable(val)
 	v.matchTable.SetRows(m[0], m[1:], 110, 80, 80, 220)
 	v.showOptions()
-	v.tables.SetSelected(tableShows[2])
+	v.tables.SetSelected(tableShows[4])
 	if len(figs) > 0 {
 		v.show.SetSelected(cohortShow(figs[0]))
 	}

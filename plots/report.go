@@ -336,7 +336,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		tables = append(tables, tableOf(f, max))
 	}
 	var sigFigs []reportFigure
-	var sigTable, confTable reportTable
+	var sigTable, confTable, opTable reportTable
 	sigPara := ""
 	if sig != nil {
 		for _, f := range reportSignatureFigures(res, sig) {
@@ -348,6 +348,9 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		}
 		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 50)
 		confTable = tableOf(confusionFigure(sig), 50)
+		if h, rows := sig.OperatingDisplay(); h != nil {
+			opTable = tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10)
+		}
 		sigPara = SignatureParagraph(res, sig)
 	}
 	var valFigs []reportFigure
@@ -375,7 +378,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
-		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable,
+		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable,
 		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable,
 	})
 }
@@ -438,7 +441,7 @@ svg{max-width:100%;height:auto}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .SigTable}}{{template "table" .ConfTable}}
+{{end}}{{template "table" .SigTable}}{{template "table" .ConfTable}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
 {{end}}{{if .Val}}<h2>Validation</h2>
 <p class="para">{{.ValParagraph}}</p>
 {{range .ValFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
@@ -458,17 +461,11 @@ func geneDisplay(sig *study.Signature) [][]string {
 	return append([][]string{head}, rows...)
 }
 
-// reportSignatureFigures are the signature's figures a report shows: the ROC curves,
-// the heatmap and, after a permutation test, its null distribution.
+// reportSignatureFigures are the signature's figures a report shows: all of them (the
+// ROC curves with the operating points, the heatmap, the genes by class, the
+// calibration and, after a permutation test, its null distribution).
 func reportSignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
-	figs := SignatureFigures(res, sig)
-	out := figs[:2]
-	for _, f := range figs[2:] {
-		if f.Name == "signature-permutations" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return SignatureFigures(res, sig)
 }
 
 // confusionFigure is the signature's cross-validated confusion matrix as a table.

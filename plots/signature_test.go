@@ -116,8 +116,14 @@ func TestReportWithSignature(t *testing.T) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if n, m := strings.Count(with.String(), "<svg"), strings.Count(plain.String(), "<svg"); n != m+2 {
+	// ROC with its operating points, heat map, genes by class, calibration
+	if n, m := strings.Count(with.String(), "<svg"), strings.Count(plain.String(), "<svg"); n != m+4 {
 		t.Errorf("%d figures with the signature, %d without", n, m)
+	}
+	for _, want := range []string{"Operating points", "classifier's own rule", "Youden's threshold (optimistic)", "calibration of the cross-validated probability"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("the report lacks %q", want)
+		}
 	}
 	if strings.Contains(plain.String(), "<h2>Signature</h2>") {
 		t.Error("a Signature section without a signature")

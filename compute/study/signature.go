@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,8 +48,55 @@ type Signature struct {
 	Nested  *Nested
 	// Perm is the permutation test, when one was run (see Permute).
 	Perm *Permutations
-	// Validation is the model applied to an independent cohort, when it was (Validate).
+	// Validation is the model applied to an independent cohort, when it was (Validate),
+	// and Cohort how, for a saved run to do it again.
 	Validation *signature.Validation
+	Cohort     *CohortRecord
+	// Opened is the model file a signature was opened from (ModelSignature): it has
+	// the model, its genes and classes, and no estimate of its own (CV is nil).
+	Opened string
+}
+
+// ModelSignature is the signature of a locked model opened from the file path: its
+// genes with their symbols and, for a linear SVM of two classes, weights toward the
+// positive class; no estimate (the model keeps its summary, Model.CV).
+func ModelSignature(m *signature.Model, path string) *Signature {
+	s := &Signature{Model: m, Classes: m.Classes, Positive: m.Positive, Opened: path, PositiveWhy: "as the model was built"}
+	sign := 1.0
+	if m.Positive == 0 {
+		sign = -1
+	}
+	for i, g := range m.Genes {
+		w := math.NaN()
+		if len(m.W) == 1 && len(m.Classes) == 2 {
+			w = sign * m.W[0][i]
+		}
+		s.Genes = append(s.Genes, signature.Gene{Feature: i, ID: g.ID, Symbol: g.Symbol, Weight: w})
+	}
+	return s
+}
+
+// ModelText says what an opened model is: its genes, classifier, classes, training
+// data and digests, and the cross-validated estimate it was built with.
+func (s *Signature) ModelText() string {
+	m := s.Model
+	t := fmt.Sprintf("Model %s: %s of %s (%s), %s, classes %s", filepath.Base(s.Opened), text.Count(len(m.Genes), "gene"), m.Method,
+		experiment.ClassifierLabel(m.Classifier), m.Program, strings.Join(m.Classes, ", "))
+	if m.Positive >= 0 {
+		t += ", " + m.Classes[m.Positive] + " positive"
+	}
+	t += fmt.Sprintf("; trained on %s from %s (SHA-256 %s...); model digest %s...", text.Count(len(m.Samples), "sample"), m.Data, short12(m.DataSHA256), short12(m.SHA256))
+	if cv := m.CV; cv != nil {
+		t += fmt.Sprintf(". Its cross-validated AUC when built: %s", f3(cv.MeanAUC))
+	}
+	return t + ". Validate it on a cohort; the study it came from is not needed."
+}
+
+func short12(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
 }
 
 // GeneLabels are the genes' names with their symbols when known: "1007_s_at (DDR1)".
@@ -203,6 +251,16 @@ func (s *Signature) GeneTable() [][]string {
 // significant digits, the other numbers with three. signature.csv (GeneTable) keeps
 // every digit.
 func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
+	if s.CV == nil { // an opened model: its genes and weights only
+		header = []string{"gene", "gene symbol", "SVM weight"}
+		if s.Positive >= 0 {
+			header[2] = "SVM weight (+ favours " + s.Classes[s.Positive] + ")"
+		}
+		for _, gn := range s.Genes {
+			rows = append(rows, []string{gn.ID, gn.Symbol, text.Sig3(gn.Weight)})
+		}
+		return header, rows
+	}
 	test, fc, g, weight := "ANOVA p", "log2 fold change (highest vs lowest)", "Hedges' g (highest vs lowest)", "SVM weight"
 	if s.Positive >= 0 {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
@@ -228,6 +286,9 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 // true class, a column a predicted class, counted over every repetition (each sample
 // once a repetition), then each class's sensitivity (its samples predicted right).
 func (s *Signature) ConfusionDisplay() (header []string, rows [][]string) {
+	if s.CV == nil {
+		return nil, nil
+	}
 	header = append(append([]string{"true class \\ predicted"}, s.Classes...), "predicted right")
 	for t, row := range s.CV.Confusion {
 		r := []string{s.Classes[t]}
@@ -237,6 +298,40 @@ func (s *Signature) ConfusionDisplay() (header []string, rows [][]string) {
 		rows = append(rows, append(r, text.Sig3(s.CV.ClassSensitivity(t))))
 	}
 	return header, rows
+}
+
+// OperatingDisplay is the performance block as people read it (two classes; empty
+// with more): a row an operating point, the classifier's own rule and Youden's
+// threshold, with sensitivity, specificity, PPV and NPV and their 95% intervals.
+func (s *Signature) OperatingDisplay() (header []string, rows [][]string) {
+	if s.Op == nil {
+		return nil, nil
+	}
+	header = []string{"operating point", "threshold", "sensitivity (95% CI)", "specificity (95% CI)", "PPV (95% CI)", "NPV (95% CI)", "interval"}
+	for _, r := range []struct {
+		name, why string
+		c         signature.Coords
+	}{{"classifier's own rule", "corrected resampled, as the AUC's", s.Op.Own}, {"Youden's threshold (optimistic)", "bootstrap of the samples (pROC)", s.Op.Youden}} {
+		th := "the classifier's"
+		if !math.IsNaN(r.c.Threshold) {
+			th = text.Sig3(r.c.Threshold)
+		}
+		rows = append(rows, []string{r.name, th, withCI(r.c.Sens), withCI(r.c.Spec), withCI(r.c.PPV), withCI(r.c.NPV), r.why})
+	}
+	return header, rows
+}
+
+// ProbabilityDisplay is probabilities.csv as people read it: each sample, its class
+// and its cross-fitted probability of the positive class with three digits.
+func (s *Signature) ProbabilityDisplay() (header []string, rows [][]string) {
+	if s.Op == nil {
+		return nil, nil
+	}
+	for _, r := range s.probabilityTable()[1:] {
+		p, _ := strconv.ParseFloat(r[2], 64)
+		rows = append(rows, []string{r[0], r[1], text.Sig3(p)})
+	}
+	return []string{"sample", "class", "probability of " + s.Classes[s.Positive]}, rows
 }
 
 // rocTable is roc.csv: every repetition's ROC points.
@@ -271,8 +366,7 @@ func (s *Signature) metricsTable() [][]string {
 		{"auc_pooled_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
 	}
 	if s.Positive >= 0 {
-		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)},
-)
+		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)})
 		rows = append(rows, s.operatingRows()...)
 	} else {
 		for c, name := range s.Classes {
@@ -373,6 +467,9 @@ func csvOf(rows [][]string) []byte {
 // AUC (mean, range, the first repetition's DeLong interval), sensitivity and
 // specificity, and the balanced accuracy. A number that cannot be computed is said so.
 func (s *Signature) Performance() string {
+	if s.CV == nil {
+		return s.ModelText()
+	}
 	return s.choiceText() + s.plainPerformance()
 }
 
@@ -392,6 +489,9 @@ func (s *Signature) choiceText() string {
 // interval (the nested one first when the advice chose), sensitivity and specificity
 // at the classifier's rule, the positive class; Performance has the rest.
 func (s *Signature) Brief() string {
+	if s.CV == nil {
+		return s.ModelText()
+	}
 	cv, iv := s.CV, s.CV.Interval
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s. ", text.Count(len(s.Genes), "gene"))

@@ -1,6 +1,9 @@
 package study
 
 import (
+	"context"
+	"fmt"
+
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 )
@@ -23,11 +26,39 @@ type SignatureRecord struct {
 	Positive string           `json:"positive,omitempty"`
 	Nested   *Nested          `json:"nested,omitempty"`
 	Perm     *Permutations    `json:"permutations,omitempty"`
+	// Cohort is the last validation's cohort, validated again when the run is opened.
+	Cohort *CohortRecord `json:"cohort,omitempty"`
+}
+
+// CohortRecord is a validation as a saved run keeps it: the cohort's file (or GEO
+// accession), how it was read and applied, and its SHA-256 then.
+type CohortRecord struct {
+	Path    string        `json:"path"`
+	Options CohortOptions `json:"options"`
+	SHA256  string        `json:"sha256"`
+}
+
+// Revalidate applies s's model again to the cohort of r (nil, nil without one) and
+// says when the cohort's file is not the one validated before.
+func (s *Signature) Revalidate(ctx context.Context, r *SignatureRecord) (*signature.Validation, error) {
+	if r == nil || r.Cohort == nil {
+		return nil, nil
+	}
+	c := r.Cohort
+	v, err := Validate(ctx, s.Model, c.Path, c.Options)
+	if err != nil {
+		return nil, fmt.Errorf("the saved run's validation on %s could not be redone: %w", c.Path, err)
+	}
+	if v.SHA256 != c.SHA256 {
+		v.Notes = append(v.Notes, fmt.Sprintf("the cohort file %s has changed since the run was saved (SHA-256 %.12s..., then %.12s...): these are its results now", c.Path, v.SHA256, c.SHA256))
+	}
+	s.Validation, s.Cohort = v, c
+	return v, nil
 }
 
 // Record is what a saved run keeps of s.
 func (s *Signature) Record() *SignatureRecord {
-	r := &SignatureRecord{Choice: s.Choice, Nested: s.Nested, Perm: s.Perm}
+	r := &SignatureRecord{Choice: s.Choice, Nested: s.Nested, Perm: s.Perm, Cohort: s.Cohort}
 	if s.Positive >= 0 {
 		r.Positive = s.Classes[s.Positive]
 	}

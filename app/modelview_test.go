@@ -1,0 +1,71 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+)
+
+// File > Open model... shows a locked model without its study (its genes, classes,
+// training data and digests) and validates a cohort with it: the predictions, the
+// cohort's figures and metrics appear as for a built signature, nothing offers a
+// permutation test, and no export may replace the model file.
+func TestOpenModelValidates(t *testing.T) {
+	ds, res := smallRun(t)
+	sig, err := study.BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 6, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	model, cohort := filepath.Join(dir, "model.json"), filepath.Join(dir, "cohort.csv")
+	b, err := sig.Model.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(model, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(cohort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dataset.WriteCSV(f, ds); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	u, _ := newTestUI(t)
+	v := u.sigView
+	serialized(func() { v.openModel(model) })
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Model model.json: 6 genes of F-statistic") || !strings.Contains(m, sig.Model.SHA256[:12]) {
+		t.Errorf("the opened model is said as %q", m)
+	}
+	if rows := onUI(v.table.Rows); len(rows) != 6 || rows[0][0] != sig.Genes[0].ID {
+		t.Errorf("the gene table %q", rows)
+	}
+	if onUI(v.permBtn.Disabled) == false || onUI(v.needSig[1].Disabled) {
+		t.Error("an opened model offers a permutation test, or no validation")
+	}
+	if err := u.checkWrite(model); err == nil {
+		t.Error("an export may replace the opened model file")
+	}
+	serialized(func() { v.validate(cohort, study.CohortOptions{}) })
+	waitFor(t, "the validation", 60*time.Second, func() bool { return onUI(func() bool { return v.sig.Validation != nil && u.cancel == nil }) })
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "6 of 6 signature genes found") || !strings.Contains(m, "AUC") {
+		t.Errorf("after the validation the metrics say %q", m)
+	}
+	if shows := onUI(func() []string { return v.show.Options }); len(shows) == 0 || !slices.ContainsFunc(shows, func(s string) bool { return strings.Contains(s, "cohort") }) {
+		t.Errorf("figures offered %q", shows)
+	}
+	if rows := onUI(v.cohortTable.Rows); len(rows) != len(ds.Samples) {
+		t.Errorf("%d predictions for %d samples", len(rows), len(ds.Samples))
+	}
+}

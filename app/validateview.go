@@ -136,8 +136,8 @@ func (v *signatureView) validate(path string, o study.CohortOptions) {
 // tables, its metrics and notes, its figures in the figure choice.
 func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Figure) {
 	v.valFigs = figs
-	t := study.PredictionTable(val)
-	v.cohortTable.SetRows(t[0], t[1:], 110, 90, 90, 90)
+	t := study.PredictionDisplay(val)
+	v.cohortTable.SetRows(t[0], t[1:], 110, 90, 110, 100, 140)
 	m := study.MatchTable(val)
 	v.matchTable.SetRows(m[0], m[1:], 110, 80, 80, 220)
 	v.showOptions()

@@ -251,7 +251,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	if strings.HasPrefix(c.Classifier, "weka") {
 		b.WriteString(" and scaled to [0,1] by its range")
 	}
-	fmt.Fprintf(&b, ", and locked (model file SHA-256 %s). ", sig.Model.SHA256)
+	fmt.Fprintf(&b, ", and locked in model.json (%s). ", sig.Model.DigestText())
 	pos := "one-vs-rest for each class"
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " as the positive class, " + sig.PositiveWhy
@@ -275,7 +275,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 func ValidationParagraph(v *signature.Validation) string {
 	m := v.Model
 	var b strings.Builder
-	fmt.Fprintf(&b, "The locked model (SHA-256 %s) was applied unchanged to an independent cohort, %s (file SHA-256 %s). ", m.SHA256, v.Cohort, v.SHA256)
+	fmt.Fprintf(&b, "The locked model (%s) was applied unchanged to an independent cohort, %s (file SHA-256 %s). ", m.DigestText(), v.Cohort, v.SHA256)
 	byID, bySym := 0, 0
 	for _, mt := range v.Matches {
 		switch mt.By {
@@ -366,7 +366,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 			valFigs = append(valFigs, reportFigure{PlainText(f.Title), svg})
 		}
 		valPara = ValidationParagraph(v)
-		valTable = tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort", Table: study.PredictionTable(v)}, 50)
+		valTable = tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, 50)
 	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")

@@ -205,6 +205,24 @@ func (m *Model) digest() (string, error) {
 	return hex.EncodeToString(s[:]), nil
 }
 
+// FileSHA256 is the SHA-256 of the model file as Encode writes it (what sha256sum
+// prints for model.json); SHA256 is the digest of its content inside it.
+func (m *Model) FileSHA256() string {
+	c := *m
+	b, err := c.Encode()
+	if err != nil {
+		return ""
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// DigestText names both digests for a person: "content digest X (stored in the
+// file), file SHA-256 Y".
+func (m *Model) DigestText() string {
+	return fmt.Sprintf("content digest %s, stored in the file and checked when it is read; the file's SHA-256, as sha256sum gives it, %s", m.SHA256, m.FileSHA256())
+}
+
 // Encode returns the model file's bytes (indented JSON) with its digest set.
 func (m *Model) Encode() ([]byte, error) {
 	d, err := m.digest()

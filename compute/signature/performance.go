@@ -56,7 +56,7 @@ func OwnRule(preds []experiment.Prediction, cl string, ki int, labels []int, pos
 	n := float64(len(labels))
 	nTest := testN / math.Max(float64(len(preds)), 1)
 	iv := func(vals []float64, num, den float64) Value {
-		v, _ := correctedInterval(vals, len(vals), nTest, n, num/den)
+		v, _ := correctedInterval(vals, len(reps), nTest, n, num/den)
 		return v
 	}
 	return Coords{Threshold: math.NaN(), Sens: iv(sens, tp, tp+fn), Spec: iv(spec, tn, tn+fp), PPV: iv(ppv, tp, tp+fp), NPV: iv(npv, tn, tn+fn)}

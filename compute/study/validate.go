@@ -277,6 +277,30 @@ func PredictionTable(v *signature.Validation) [][]string {
 	return rows
 }
 
+// PredictionDisplay is the predictions as people read them (the report, the window): a
+// row a sample with its true and predicted class, its decision value and probability
+// with three significant digits; the digests, the same on every row of
+// predictions.csv, are left to the text.
+func PredictionDisplay(v *signature.Validation) [][]string {
+	head := []string{"sample", "true class", "predicted class", "decision value"}
+	if v.Probs != nil {
+		head = append(head, "probability of "+v.Model.Classes[v.Positive()])
+	}
+	rows := [][]string{head}
+	for i, s := range v.Samples {
+		d := v.Scores[i][v.Pred[i]]
+		if p := v.Positive(); p >= 0 {
+			d = v.Scores[i][p]
+		}
+		row := []string{s, v.Given[i], v.Model.Classes[v.Pred[i]], text.Sig3(d)}
+		if v.Probs != nil {
+			row = append(row, text.Sig3(v.Probs[i]))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
 // MatchTable is genes.csv: each signature gene, how it was found and the cohort's
 // features used.
 func MatchTable(v *signature.Validation) [][]string {

@@ -375,7 +375,11 @@ func (u *UI) ShowReport() {
 		tables := plots.ReportTables(res) // the report names their CSVs for the rows it leaves out
 		sig := u.sigView.of(res)
 		if sig != nil {
-			tables = append(tables, plots.Figure{Name: "signature", Table: sig.GeneTable()})
+			h, rows := sig.FullModel()
+			tables = append(tables, plots.Figure{Name: "signature", Table: sig.GeneTable()}, plots.Figure{Name: "signature-full-model", Table: append([][]string{h}, rows...)})
+			if v := sig.Validation; v != nil {
+				tables = append(tables, plots.Figure{Name: "cohort-predictions", Table: study.PredictionTable(v)})
+			}
 		}
 		if len(paths) == 0 {
 			tables = nil

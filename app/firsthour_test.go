@@ -491,7 +491,7 @@ func TestSignatureTab(t *testing.T) {
 	if err := plots.ReportWith(&report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>Validation</h2>") {
 		t.Errorf("the report: %v, Validation section %v", err, strings.Contains(report.String(), "<h2>Validation</h2>"))
 	}
-	// the test times one permutation, asks with the time it measured, and goes on
+	// the test times its first permutations, asks with the time they took, and goes on
 	permProbeAbove, permAskAbove = 0, 0
 	defer func() { permProbeAbove, permAskAbove = 30, time.Minute }()
 	serialized(func() { v.perms.SetText("4"); test.Tap(v.permBtn) })
@@ -500,7 +500,7 @@ func TestSignatureTab(t *testing.T) {
 		return onUI(func() bool {
 			said := false
 			walkVisible(u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-				if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "One permutation took") && strings.Contains(l.Text, "all 4 take about") {
+				if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "The first 3 permutations took") && strings.Contains(l.Text, "all 4 take about") {
 					said = true
 				}
 				if b, ok := o.(*widget.Button); ok && b.Text == "Yes" {

@@ -455,16 +455,19 @@ func (v *signatureView) permute() {
 		v.runPermutations(nil, n)
 		return
 	}
-	// permuted labels can slow the SVM's solver several times over the run's: one
-	// permutation is timed before asking, and kept
+	// permuted labels can slow the SVM's solver several times over the run's, and
+	// permutations differ: the first three are timed before asking, and kept
+	probe := min(n, 3)
 	v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		began := time.Now()
-		first, err := study.Permute(ctx, res, ds, sig, 1, res.Config.Seed, nil)
+		first, err := study.Permute(ctx, res, ds, sig, probe, res.Config.Seed, func(done, _ int) {
+			report(experiment.Progress{Done: done, Total: n, Stage: "permutation (timing the first)"})
+		})
 		if err != nil {
 			return nil, err
 		}
-		took := time.Since(began)
-		if n == 1 || took*time.Duration(n) < permAskAbove {
+		took := time.Since(began) / time.Duration(probe)
+		if n == probe || took*time.Duration(n) < permAskAbove {
 			return v.permutations(ctx, res, ds, sig, first, n, report)
 		}
 		return func() {
@@ -475,8 +478,8 @@ func (v *signatureView) permute() {
 			if sig.Advised {
 				what = "every method of the study, the advice choosing method and k again each time,"
 			}
-			dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s with the labels permuted. One permutation took %s: all %d take about %s. Progress and Cancel as for a run. Go on?",
-				what, text.Count(n, "time"), text.Duration(took), n, text.Duration(took*time.Duration(n))), func(ok bool) {
+			dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s with the labels permuted. The first %s took %s each: all %d take about %s. Progress and Cancel as for a run. Go on?",
+				what, text.Count(n, "time"), text.Count(probe, "permutation"), text.Duration(took), n, text.Duration(took*time.Duration(n))), func(ok bool) {
 				if ok {
 					v.runPermutations(first, n)
 				}
@@ -485,8 +488,8 @@ func (v *signatureView) permute() {
 	})
 }
 
-// The permutation test times one permutation first when the run judges the test longer
-// than permProbeAbove seconds, and asks before going on when that permutation times n
+// The permutation test times its first three permutations when the run judges it longer
+// than permProbeAbove seconds, and asks before going on when their mean time times n
 // exceeds permAskAbove (variables for the tests).
 var (
 	permProbeAbove = 30.0

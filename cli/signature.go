@@ -112,9 +112,9 @@ func signatureCommand(c *call) error {
 		c.note("the permutation test refits %s %s: %s here, judging by the run (Ctrl-C stops it)", what, text.Count(*perms, "time"), about)
 		last, began := -1, time.Now()
 		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
-			if done == 1 && total > 1 { // permuted labels can slow an SVM's solver: measured, not judged
-				took := time.Since(began)
-				c.note("the first permutation took %s: about %s for all %d", text.Duration(took), text.Duration(took*time.Duration(total)), total)
+			if probe := min(3, total); done == probe && total > probe { // permuted labels can slow an SVM's solver: measured, not judged
+				took := time.Since(began) / time.Duration(probe)
+				c.note("the first %s took %s each: about %s for all %d", text.Count(probe, "permutation"), text.Duration(took), text.Duration(took*time.Duration(total)), total)
 			}
 			if pct := 100 * done / total; pct/10 != last/10 {
 				left := ""

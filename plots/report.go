@@ -336,7 +336,8 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		tables = append(tables, tableOf(f, max))
 	}
 	var sigFigs []reportFigure
-	var sigTable, confTable, opTable reportTable
+	var sigTable, confTable, opTable, fullTable, tripodTable reportTable
+	howTo := ""
 	sigPara := ""
 	if sig != nil {
 		for _, f := range reportSignatureFigures(res, sig) {
@@ -352,6 +353,8 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 			opTable = tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10)
 		}
 		sigPara = SignatureParagraph(res, sig)
+		fullTable, tripodTable = tableOf(fullModelFigure(sig), 200), tableOf(tripodFigure(res, sig), 20)
+		howTo = sig.HowToApply()
 	}
 	var valFigs []reportFigure
 	var valTable reportTable
@@ -378,7 +381,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
-		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable,
+		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
 		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable,
 	})
 }
@@ -442,6 +445,8 @@ svg{max-width:100%;height:auto}
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
 {{end}}{{template "table" .SigTable}}{{template "table" .ConfTable}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
+{{template "table" .FullTable}}<p>{{.HowTo}}</p>
+{{template "table" .TripodTable}}
 {{end}}{{if .Val}}<h2>Validation</h2>
 <p class="para">{{.ValParagraph}}</p>
 {{range .ValFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
@@ -466,6 +471,17 @@ func geneDisplay(sig *study.Signature) [][]string {
 // calibration and, after a permutation test, its null distribution).
 func reportSignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	return SignatureFigures(res, sig)
+}
+
+// fullModelFigure is the locked model in full (TRIPOD 15a) as a table.
+func fullModelFigure(sig *study.Signature) Figure {
+	h, rows := sig.FullModel()
+	return Figure{Name: "signature-full-model", Title: "Full model: every coefficient and the intercept (TRIPOD 15a)", Table: append([][]string{h}, rows...)}
+}
+
+// tripodFigure is the TRIPOD checklist table: where the report answers each item.
+func tripodFigure(res *experiment.Result, sig *study.Signature) Figure {
+	return Figure{Name: "tripod", Title: "TRIPOD checklist: where this report answers the items of model development and internal validation", Table: sig.TRIPOD(res)}
 }
 
 // confusionFigure is the signature's cross-validated confusion matrix as a table.

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"strings"
 
@@ -148,6 +149,12 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 	}
 	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 30), 7.5)
 	p.table(tableOf(confusionFigure(sig), 30), 9)
+	if h, rows := sig.OperatingDisplay(); h != nil {
+		p.table(tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10), 8)
+	}
+	p.table(tableOf(fullModelFigure(sig), 200), 7.5)
+	p.text(sig.HowToApply(), 10, false)
+	p.table(tableOf(tripodFigure(res, sig), 20), 8)
 	if v := sig.Validation; v != nil {
 		p.text("Validation", 12, true)
 		p.text(ValidationParagraph(v), 10, false)
@@ -156,22 +163,113 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 				return fmt.Errorf("%s: %v", f.Name, err)
 			}
 		}
-		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort", Table: study.PredictionTable(v)}, 30), 7.5)
+		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, 30), 7.5)
 	}
 	return nil
 }
 
-// table writes t under its title, a row a line with its cells between bars, at size,
-// and where its rows left out are.
+// table writes t under its title as a table with aligned columns at size: each column
+// as wide as its widest cell, the font made smaller (to 7 points) until the table
+// fits the page, then the cells wrapped within their share of the width; the header
+// on a grey band, a rule under every row; where its rows left out are.
 func (p *pdfPage) table(t reportTable, size vg.Length) {
 	p.text(t.Title, 12, true)
-	var b strings.Builder
-	b.WriteString(strings.Join(t.Header, " | ") + "\n")
-	for _, r := range t.Rows {
-		b.WriteString(strings.Join(r, " | ") + "\n")
+	if len(t.Header) == 0 {
+		return
 	}
+	width, pad := a4W-2*margin, vg.Points(4)
+	face, widths := tableFit(t, size, width, pad)
+	line := face.Font.Size * 1.3
+	rows := append([][]string{t.Header}, t.Rows...)
+	for r, row := range rows {
+		cells := make([][]string, len(widths))
+		lines := 1
+		for c := range widths {
+			if c < len(row) {
+				cells[c] = wrap(row[c], face, widths[c]-pad)
+			}
+			lines = max(lines, len(cells[c]))
+		}
+		h := vg.Length(lines)*line + pad/2
+		p.room(h)
+		if r == 0 {
+			p.c.SetColor(color.Gray{0xe8})
+			p.c.Fill(rect(margin, p.y-h, width, h))
+		}
+		p.c.SetColor(nil)
+		x := margin
+		for c, ls := range cells {
+			for i, l := range ls {
+				p.c.FillString(face, vg.Point{X: x + pad/2, Y: p.y - vg.Length(i+1)*line + line*0.25}, l)
+			}
+			x += widths[c]
+		}
+		p.y -= h
+		p.c.SetColor(color.Gray{0xb0})
+		p.c.SetLineWidth(vg.Points(0.4))
+		var rule vg.Path
+		rule.Move(vg.Point{X: margin, Y: p.y})
+		rule.Line(vg.Point{X: margin + width, Y: p.y})
+		p.c.Stroke(rule)
+	}
+	p.c.SetColor(nil)
+	p.y -= size * 0.6
 	if t.More > 0 {
-		fmt.Fprintf(&b, "%s in %s, beside this report.\n", t.MoreRows(), t.CSV)
+		p.text(fmt.Sprintf("%s in %s, beside this report.", t.MoreRows(), t.CSV), size, false)
 	}
-	p.text(b.String(), size, false)
+}
+
+// tableFit is the face and the column widths of t: each column as wide as its widest
+// cell plus pad, the face shrunk from size toward 7 points until they fit width;
+// then the columns wider than their share are cut to fit (their cells wrap).
+func tableFit(t reportTable, size, width, pad vg.Length) (font.Face, []vg.Length) {
+	rows := append([][]string{t.Header}, t.Rows...)
+	var face font.Face
+	var widths []vg.Length
+	for sz := size; ; sz -= 0.5 {
+		face = font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans", Size: sz}, sz)
+		widths = make([]vg.Length, len(t.Header))
+		var total vg.Length
+		for c := range widths {
+			for _, r := range rows {
+				if c < len(r) {
+					widths[c] = max(widths[c], face.Width(r[c])+pad)
+				}
+			}
+			total += widths[c]
+		}
+		if total <= width {
+			return face, widths
+		}
+		if sz <= 7 {
+			break
+		}
+	}
+	// too wide at the smallest size: columns above an equal share give up their excess
+	share := width / vg.Length(len(widths))
+	var narrow, wide vg.Length
+	for _, w := range widths {
+		if w <= share {
+			narrow += w
+		} else {
+			wide += w
+		}
+	}
+	for c, w := range widths {
+		if w > share {
+			widths[c] = w * (width - narrow) / wide
+		}
+	}
+	return face, widths
+}
+
+// rect is the path of the rectangle at (x, y) of size w x h.
+func rect(x, y, w, h vg.Length) vg.Path {
+	var p vg.Path
+	p.Move(vg.Point{X: x, Y: y})
+	p.Line(vg.Point{X: x + w, Y: y})
+	p.Line(vg.Point{X: x + w, Y: y + h})
+	p.Line(vg.Point{X: x, Y: y + h})
+	p.Close()
+	return p
 }

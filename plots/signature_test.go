@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"context"
+	"gonum.org/v1/plot/vg"
 	stdhtml "html"
 	"math"
 	"strconv"
@@ -144,5 +145,21 @@ func TestPermutationFigure(t *testing.T) {
 	}
 	if _, err := Render(f, 600, 400, 96); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A report table fits the PDF page: a narrow one keeps its size, a wide one shrinks to 7
+// points and then wraps its widest columns, never wider than the page.
+func TestPDFTableFitsThePage(t *testing.T) {
+	width, pad := 17*vg.Centimeter, vg.Points(4)
+	narrow := reportTable{Header: []string{"a", "b"}, Rows: [][]string{{"1", "2"}}}
+	if face, w := tableFit(narrow, 9, width, pad); face.Font.Size != 9 || w[0]+w[1] > width {
+		t.Errorf("narrow: size %v, widths %v", face.Font.Size, w)
+	}
+	long := strings.Repeat("a long explanation of where the item is answered ", 4)
+	wide := reportTable{Header: []string{"item", "asks", "where"}, Rows: [][]string{{"10b", long, long}}}
+	face, w := tableFit(wide, 9, width, pad)
+	if face.Font.Size != 7 || w[0]+w[1]+w[2] > width*1.0001 || w[0] < face.Width("10b") {
+		t.Errorf("wide: size %v, widths %v of %v", face.Font.Size, w, width)
 	}
 }

@@ -3,6 +3,8 @@ package signature
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -98,6 +100,11 @@ func TestModelFileEditsAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := m.Encode()
+	// the file's SHA-256 the outputs name is what sha256sum gives for these bytes,
+	// and differs from the content digest stored inside
+	if file := sha256.Sum256(b); m.FileSHA256() != hex.EncodeToString(file[:]) || m.FileSHA256() == m.SHA256 {
+		t.Errorf("file SHA-256 %s, the bytes' %x, the stored digest %s", m.FileSHA256(), file, m.SHA256)
+	}
 	x := dataset.SelectFeatures(ds.X, feats)
 	want, _, _ := m.Scores(x)
 	accepted := 0

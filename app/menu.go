@@ -69,7 +69,8 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		short(fyne.NewMenuItem("Export figure...", u.ShowExport), fyne.KeyE, ctrl), short(fyne.NewMenuItem("Report...", u.ShowReport), fyne.KeyR, ctrl|fyne.KeyModifierShift),
 		fyne.NewMenuItemSeparator(), quit)
 	study := fyne.NewMenu("Study", short(fyne.NewMenuItem("Run", u.Run), fyne.KeyR, ctrl),
-		short(fyne.NewMenuItem("Copy the genes of this tab", u.copyTabGenes), fyne.KeyC, ctrl|fyne.KeyModifierShift))
+		short(fyne.NewMenuItem("Copy the genes of this tab", u.copyTabGenes), fyne.KeyC, ctrl|fyne.KeyModifierShift),
+		fyne.NewMenuItem("Open this tab's figure in its own window", func() { u.openFigureWindow(u.currentFigure(u.selectedTab())) }))
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("How to read Steadfast", u.showGuide), fyne.NewMenuItem("About Steadfast", u.showAbout))
 	return fyne.NewMainMenu(file, study, help)
 }

@@ -43,6 +43,8 @@ type signatureView struct {
 	metrics    *widget.Label
 	table      *widgets.StringTable
 	chart      *widgets.Chart
+	fold       *widget.Accordion  // the method, k, classifier and actions, folded after a build
+	views      *container.AppTabs // Figure and Table
 	sig        *study.Signature
 	figs       []plots.Figure
 	figure     plots.Figure       // on screen, for export
@@ -134,8 +136,11 @@ func newSignatureView(u *UI) *signatureView {
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
 		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
 		container.NewHBox(save, validate, details, u.explainTerms("The Signature tab's terms", signatureTerms)),
-		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn,
-			widget.NewLabel("show"), v.show))
+		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn))
+	// the choice folds away once a signature is built, so the figure and the table get
+	// the pane; its header stays to open it again
+	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, classifier and the signature's actions", choice))
+	v.fold.Open(0)
 	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's
 	v.tableStack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.table, 0, "signature")), nil, nil, nil, v.table.Table),
@@ -146,11 +151,13 @@ func newSignatureView(u *UI) *signatureView {
 		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table)}
 	v.tables = widget.NewSelect(tableShows[:2], func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
-	left := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
+	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
 	v.showTable()
-	split := container.NewHSplit(left, v.chart)
-	split.Offset = 0.42
-	v.content = container.NewBorder(container.NewVBox(choice, v.metrics), nil, nil, nil, split)
+	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
+	figure := container.NewBorder(container.NewHBox(widget.NewLabel("show"), v.show, enlarge), nil, nil, nil, v.chart)
+	// a figure and a table each get the whole pane, side by side when the user wants both
+	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables))
+	v.content = container.NewBorder(container.NewVBox(v.fold, v.metrics), nil, nil, nil, v.views)
 	return v
 }
 
@@ -287,6 +294,7 @@ func (v *signatureView) compute() {
 func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
 	v.sig, v.figs, v.valFigs = sig, figs, nil
 	v.enable(true)
+	v.fold.Close(0)
 	if sig.CV == nil { // an opened model: nothing to permute
 		v.permBtn.Disable()
 	}

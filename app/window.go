@@ -643,6 +643,21 @@ func renderer(f plots.Figure) widgets.RenderFunc {
 	}
 }
 
+// openFigureWindow shows f in a window of its own, redrawn at whatever size the user
+// gives it (the figure as it was when opened).
+func (u *UI) openFigureWindow(f plots.Figure) {
+	if f.Build == nil {
+		u.showError(fmt.Errorf("no figure shown here yet"))
+		return
+	}
+	w := u.app.NewWindow(plots.PlainText(f.Title))
+	c := u.newChart("")
+	c.SetRender(renderer(f))
+	w.SetContent(c)
+	w.Resize(fyne.NewSize(1000, 720))
+	w.Show()
+}
+
 // newChart returns a chart whose finished renders reach the UI through u.do and
 // whose errors are shown in a dialog.
 func (u *UI) newChart(placeholder string) *widgets.Chart {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -139,6 +140,48 @@ func markPoint(p *plot.Plot, c signature.Coords, name string, g draw.GlyphDrawer
 	return nil
 }
 
+// classColor is class c's colour in a class bar: Okabe and Ito's without their blue
+// and vermillion, which a blue-red colour scale beside it would be read as.
+func classColor(c int) color.Color {
+	cs := []color.Color{palette[2], palette[3], palette[4], palette[6], color.Gray{0x99}, palette[5]}
+	return cs[c%len(cs)]
+}
+
+// colourBar draws the continuous blue-red scale from lo to hi as a vertical bar between
+// x0 and x1 spanning y0 to y1 in the plot's units, labelled at its ends and middle.
+func colourBar(p *plot.Plot, x0, x1, y0, y1, lo, hi float64) error {
+	pal := moreland.SmoothBlueRed()
+	pal.SetMin(lo)
+	pal.SetMax(hi)
+	const steps = 64
+	for i := 0; i < steps; i++ {
+		a, b := y0+(y1-y0)*float64(i)/steps, y0+(y1-y0)*float64(i+1)/steps
+		c, err := pal.At(lo + (hi-lo)*(float64(i)+0.5)/steps)
+		if err != nil {
+			return err
+		}
+		box, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: a}, {X: x1, Y: a}, {X: x1, Y: b}, {X: x0, Y: b}})
+		if err != nil {
+			return err
+		}
+		box.Color, box.LineStyle.Width = c, 0
+		p.Add(box)
+	}
+	labels, err := plotter.NewLabels(plotter.XYLabels{
+		XYs:    []plotter.XY{{X: x1, Y: y0}, {X: x1, Y: (y0 + y1) / 2}, {X: x1, Y: y1}},
+		Labels: []string{fmt.Sprintf(" z %+.0f", lo), " 0", fmt.Sprintf(" z %+.0f", hi)},
+	})
+	if err != nil {
+		return err
+	}
+	for i := range labels.TextStyle {
+		labels.TextStyle[i].YAlign = draw.YCenter
+		labels.TextStyle[i].Font.Size = vg.Points(8)
+	}
+	p.Add(labels)
+	return nil
+}
+
 func fmtNum(v float64) string {
 	if math.IsNaN(v) {
 		return ""
@@ -189,10 +232,13 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		for c, name := range classes { // the class bar's key first, then the colour scale's
-			p.Legend.Add(name, swatch{palette[c%len(palette)]})
+		for c, name := range classes { // the class bar's key; the colour scale is a bar of its own
+			p.Legend.Add(name, swatch{classColor(c)})
 		}
-		if err := blueRedHeatMap(p, grid, -3, 3, []float64{-3, 0, 3}, func(v float64) string { return fmt.Sprintf("z = %+.0f", v) }); err != nil {
+		if err := blueRedHeatMap(p, grid, -3, 3, nil, nil); err != nil {
+			return nil, err
+		}
+		if err := colourBar(p, ns+0.3, ns+1.3, 0, math.Max(ng-1, 1), -3, 3); err != nil {
 			return nil, err
 		}
 		// the class bar above the samples, then the dendrograms beyond the heat map
@@ -201,7 +247,7 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 			if err != nil {
 				return nil, err
 			}
-			box.Color = palette[labels[i]%len(palette)]
+			box.Color = classColor(labels[i])
 			box.LineStyle.Width = 0
 			p.Add(box)
 		}
@@ -222,9 +268,19 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 		p.Y.Tick.Label.Font.Size = vg.Points(math.Max(3, math.Min(8, 250/ng))) // a label a row at 12 cm
 		p.X.Tick.Marker = plot.ConstantTicks(nil)
-		p.X.Label.Text = fmt.Sprintf("%d samples, ordered by clustering", len(sOrder))
+		if ns <= 60 { // the samples named under their columns
+			var st []plot.Tick
+			for c, i := range sOrder {
+				st = append(st, plot.Tick{Value: float64(c), Label: samples[i]})
+			}
+			p.X.Tick.Marker = plot.ConstantTicks(st)
+			p.X.Tick.Label.Rotation = math.Pi / 2
+			p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+			p.X.Tick.Label.Font.Size = vg.Points(math.Max(4, math.Min(8, 360/ns)))
+		}
+		p.X.Label.Text = fmt.Sprintf("%d samples, ordered by clustering; colour: the gene's z-score over the samples", len(sOrder))
 		p.Y.Min, p.Y.Max = -0.5, ng+0.7+0.18*ng*maxHeight(sm)
-		p.X.Min, p.X.Max = -0.8-0.12*ns*maxHeight(gm), ns-0.5
+		p.X.Min, p.X.Max = -0.8-0.12*ns*maxHeight(gm), ns+1.3+0.1*ns
 		return p, nil
 	}
 	return f

@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"steadfast/compute/dataset"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
@@ -67,5 +71,65 @@ func TestOpenModelValidates(t *testing.T) {
 	}
 	if rows := onUI(v.cohortTable.Rows); len(rows) != len(ds.Samples) {
 		t.Errorf("%d predictions for %d samples", len(rows), len(ds.Samples))
+	}
+}
+
+// A cohort lacking a signature gene is refused with the genes named, and the window
+// offers to predict anyway: accepted, the validation runs on the genes found and says
+// which was missing.
+func TestValidateOffersToPredictAnyway(t *testing.T) {
+	ds, res := smallRun(t)
+	sig, err := study.BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 6, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []int
+	for j := range ds.Features {
+		if j != sig.Genes[0].Feature {
+			keep = append(keep, j)
+		}
+	}
+	less := *ds
+	less.X = dataset.SelectFeatures(ds.X, keep)
+	less.Features = nil
+	for _, j := range keep {
+		less.Features = append(less.Features, ds.Features[j])
+	}
+	cohort := filepath.Join(t.TempDir(), "cohort.csv")
+	f, err := os.Create(cohort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dataset.WriteCSV(f, &less); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	u, _ := newTestUI(t)
+	v := u.sigView
+	serialized(func() {
+		u.setData(ds, "", dataset.Options{})
+		u.setResult(res)
+		v.setSignature(sig, nil)
+		v.validate(cohort, study.CohortOptions{})
+	})
+	var anyway *widget.Button
+	waitFor(t, "the offer to predict anyway", 60*time.Second, func() bool {
+		return onUI(func() bool {
+			said := false
+			walkVisible(u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+				if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, sig.Genes[0].ID) && strings.Contains(l.Text, "Predict with the genes found?") && !strings.Contains(l.Text, "--accept-missing") {
+					said = true
+				}
+				if b, ok := o.(*widget.Button); ok && b.Text == "Predict anyway" {
+					anyway = b
+				}
+			})
+			return said && anyway != nil && u.cancel == nil
+		})
+	})
+	serialized(func() { test.Tap(anyway) })
+	waitFor(t, "the validation", 60*time.Second, func() bool { return onUI(func() bool { return v.sig.Validation != nil && u.cancel == nil }) })
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "5 of 6 signature genes found") || !strings.Contains(m, "as accepted") {
+		t.Errorf("after predicting anyway the metrics say %q", m)
 	}
 }

@@ -182,6 +182,10 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	v.showOptions()
 	v.chart.SetRender(nil)
 	v.table.SetRows([]string{"gene"}, nil, 100)
+	for _, t := range []*widgets.StringTable{v.confusion, v.operating, v.probs} {
+		t.SetRows(nil, nil)
+	}
+	v.fold.Open(0)
 	var methods, ks, cls []string
 	for _, m := range res.Methods {
 		methods = append(methods, m.Label)
@@ -401,6 +405,7 @@ func (v *signatureView) showTable() {
 	for i, t := range v.tableStack {
 		if i == chosen {
 			t.Show()
+			t.Refresh() // a table filled while hidden shows its rows at once
 		} else {
 			t.Hide()
 		}

@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
@@ -114,6 +116,10 @@ func (v *signatureView) validate(path string, o study.CohortOptions) {
 	v.u.startTask("Validation", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "validation"})
 		val, err := study.Validate(ctx, sig.Model, path, o)
+		var missing *signature.MissingGenesError
+		if errors.As(err, &missing) {
+			return func() { v.offerAnyway(missing, path, o) }, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -130,6 +136,24 @@ func (v *signatureView) validate(path string, o study.CohortOptions) {
 			v.setValidation(val, figs)
 		}, nil
 	})
+}
+
+// offerAnyway says which signature genes the cohort lacks and offers to predict with
+// the others.
+func (v *signatureView) offerAnyway(e *signature.MissingGenesError, path string, o study.CohortOptions) {
+	l := widget.NewLabel(e.Said + "." + e.Advice + "\n\nPredict with the genes found? The results will say which were missing.")
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Signature genes missing", "Predict anyway", "Cancel", container.NewVScroll(l), func(ok bool) {
+		if ok {
+			o.Apply.AcceptMissing = true
+			if v.form != nil {
+				v.form.accept.SetChecked(true)
+			}
+			v.validate(path, o)
+		}
+	}, v.u.win)
+	d.Resize(fyne.NewSize(640, 320))
+	d.Show()
 }
 
 // setValidation shows a validation: its predictions and gene matching in the cohort

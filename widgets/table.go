@@ -78,6 +78,8 @@ func (t *StringTable) SetRows(header []string, rows [][]string, widths ...float3
 		}
 		t.Table.SetColumnWidth(c, max(w, HeaderWidth(header[c])))
 	}
+	t.Table.ScrollToTop() // an offset beyond the new rows would show a blank table
+	t.Table.ScrollToLeading()
 	t.Table.Refresh()
 }
 

@@ -67,10 +67,10 @@ type Validation struct {
 	Scores         [][]float64 // each class's score (see Model.Scores)
 	// Probs is each predicted sample's probability of the positive class (Positive) by
 	// the model's Platt map; nil for a model without one.
-	Probs []float64
-	Skipped        []string    // samples not predicted and why
-	Notes          []string    // what was assumed or noticed
-	Metrics        *Metrics    // nil when no sample has a class the model knows
+	Probs   []float64
+	Skipped []string // samples not predicted and why
+	Notes   []string // what was assumed or noticed
+	Metrics *Metrics // nil when no sample has a class the model knows
 	// Values[g][i] is found gene g's value (as scored, before scaling) in predicted
 	// sample i, for the heatmap; GeneLabels name those genes.
 	Values     [][]float64
@@ -127,20 +127,29 @@ func (v *Validation) missing() []string {
 // class t predicted p; AUC, Curve are the positive class's (two classes) and PerClass,
 // Curves each class's one-vs-rest (more), NaN and nil when a class is absent.
 type Metrics struct {
-	N                         int
-	Accuracy, Balanced        float64
-	Sensitivity, Specificity  float64
+	N                        int
+	Accuracy, Balanced       float64
+	Sensitivity, Specificity float64
 	// SensCI and SpecCI are their 95% Wilson intervals (the model fixed, the cohort's
 	// samples independent); Calibration that of Validation.Probs (nil without).
-	SensCI, SpecCI [2]float64
-	Calibration    *Calibration
-	Confusion      [][]int
+	SensCI, SpecCI            [2]float64
+	Calibration               *Calibration
+	Confusion                 [][]int
 	AUC                       AUC
 	Curve                     []ROCPoint
 	PerClass                  []AUC
 	Curves                    [][]ROCPoint
 	MeanAUC                   float64 // two classes: AUC.AUC; more: the mean over PerClass present
 	ClassesPresent, NoAUCNote string
+}
+
+// MissingGenesError is Apply's refusal of a cohort lacking some signature genes: what
+// is missing and what predicting anyway would mean (Said), and how they might be found
+// (Advice). Error says how to accept it on the command line or in the dialog.
+type MissingGenesError struct{ Said, Advice string }
+
+func (e *MissingGenesError) Error() string {
+	return e.Said + "; accept that (--accept-missing, or the Validate dialog's check box)" + e.Advice
 }
 
 // Apply predicts the cohort c's samples with the model m: each model gene matched by
@@ -169,8 +178,8 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 			what = "distances are measured on the other genes"
 		}
 		if !o.AcceptMissing {
-			return nil, fmt.Errorf("%s: %d of the signature's %s %s not in the cohort (%s); the prediction would use the other %d (%s); accept that (--accept-missing, or the Validate dialog's check box)%s",
-				c.Name, len(missing), text.Count(g, "gene"), text.Plural(len(missing), "is|are"), listSome(missing, 8), v.Found(), what, v.bySymbolAdvice(c.Symbols != nil))
+			return nil, &MissingGenesError{Said: fmt.Sprintf("%s: %d of the signature's %s %s not in the cohort (%s); the prediction would use the other %d (%s)",
+				c.Name, len(missing), text.Count(g, "gene"), text.Plural(len(missing), "is|are"), listSome(missing, 8), v.Found(), what), Advice: v.bySymbolAdvice(c.Symbols != nil)}
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("%d of %d signature genes not in the cohort (%s): %s, as accepted", len(missing), g, listSome(missing, 8), what))
 	}

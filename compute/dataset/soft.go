@@ -3,7 +3,10 @@ package dataset
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
+
+	"steadfast/internal/text"
 )
 
 // softKind says which GEO SOFT file b is: "dataset" (a GDS, with its value table),
@@ -82,7 +85,32 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
 		Accession: s.accession, Platform: s.platform}
 	ds.setLabels(ann.values)
-	return t.finish(ds, o.Unlabelled)
+	ds, err = t.finish(ds, o.Unlabelled)
+	if err == nil && ds.Symbols != nil {
+		ds.Notes = append(ds.Notes, identifierSymbols(ds.Symbols))
+	}
+	return ds, err
+}
+
+// accession matches a GenBank or RefSeq nucleotide accession (AA123456, M12345.1,
+// NM_000546.5; never an HGNC symbol, which has no 1-2 letters before 5 digits),
+// which a GDS's IDENTIFIER gives for a probe of no known gene.
+var accession = regexp.MustCompile(`^(?:[A-Z]{1,2}\d{5,6}|[A-Z]{2}_\d{6,9})(?:\.\d+)?$`)
+
+// identifierSymbols clears, in a GDS's IDENTIFIER symbols, the accessions that stand in
+// for a gene symbol, and says where the symbols came from and what it cleared.
+func identifierSymbols(sym []string) string {
+	cleared := 0
+	for i, v := range sym {
+		if accession.MatchString(v) {
+			sym[i], cleared = "", cleared+1
+		}
+	}
+	note := "gene symbols: the DataSet's IDENTIFIER column (GEO's symbol for each probe, as of the DataSet's curation)"
+	if cleared > 0 {
+		note += fmt.Sprintf("; %s a GenBank or RefSeq accession there, not a symbol, and %s none", text.Count(cleared, "probe has|probes have"), text.Plural(cleared, "is|are")+" given")
+	}
+	return note
 }
 
 // gdsScan collects a GDS file's subsets and table lines.

@@ -3,6 +3,7 @@ package dataset
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,21 @@ func TestReadGDS507(t *testing.T) {
 	// first data line: 200000_s_at PRPF8 4254.000 (GSM11815) ... 3482.100 (GSM12448)
 	if ds.Features[0] != "200000_s_at" || ds.Symbols[0] != "PRPF8" || ds.Samples[0] != "GSM11815" || ds.X.At(0, 0) != 4254 || ds.X.At(16, 0) != 3482.1 {
 		t.Errorf("first probe %s %s, sample %s, values %v %v", ds.Features[0], ds.Symbols[0], ds.Samples[0], ds.X.At(0, 0), ds.X.At(16, 0))
+	}
+	// IDENTIFIER gives a GenBank accession for 9,517 probes of no known gene (the table's
+	// lines: zcat GDS507.soft.gz | sed -n '/dataset_table_begin/,/dataset_table_end/p' |
+	// sed '1,2d;$d' | cut -f2 | grep -cE '^([A-Z]{1,2}[0-9]{5,6}|[A-Z]{2}_[0-9]{6,9})(\.[0-9]+)?$'):
+	// those are no symbols, and the note says where the symbols came from
+	blank := 0
+	for _, s := range ds.Symbols {
+		if s == "" {
+			blank++
+		}
+	}
+	if blank != 9517 || !slices.ContainsFunc(ds.Notes, func(n string) bool {
+		return strings.Contains(n, "IDENTIFIER column") && strings.Contains(n, "9517 probes have a GenBank or RefSeq accession there")
+	}) {
+		t.Errorf("%d probes without a symbol; notes %q", blank, ds.Notes)
 	}
 	var keys []string
 	for _, c := range ds.ClassChoices {

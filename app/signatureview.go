@@ -99,8 +99,11 @@ var tableShows = []string{"signature genes", "confusion matrix", "operating poin
 
 // cohortShow is how the figure choice names a validation figure.
 func cohortShow(f plots.Figure) string {
-	if strings.Contains(f.Name, "heatmap") {
+	switch {
+	case strings.Contains(f.Name, "heatmap"):
 		return "cohort heatmap"
+	case strings.Contains(f.Name, "shift"):
+		return "cohort against training"
 	}
 	return "cohort ROC"
 }

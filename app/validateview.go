@@ -23,7 +23,8 @@ import (
 type cohortForm struct {
 	path, class, symbols, mapping *widget.Entry
 	platform                      *widget.Entry
-	standardize, accept, log2     *widget.Check
+	harmonize                     *widget.Select
+	accept, log2                  *widget.Check
 }
 
 // options reads the form: the cohort's reading options, the extra log2 and how the
@@ -47,7 +48,7 @@ func (f *cohortForm) options() (string, study.CohortOptions, error) {
 	return path, study.CohortOptions{
 		Read:  dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text), Platform: strings.TrimSpace(f.platform.Text)},
 		Log2:  f.log2.Checked,
-		Apply: signature.ApplyOptions{Standardize: f.standardize.Checked, AcceptMissing: f.accept.Checked, Map: m},
+		Apply: signature.ApplyOptions{Harmonize: f.harmonize.Selected, AcceptMissing: f.accept.Checked, Map: m},
 	}, nil
 }
 
@@ -67,7 +68,7 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 	f := *fp
 	if f == nil {
 		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(), platform: widget.NewEntry(),
-			standardize: widget.NewCheck("standardise each gene within the cohort (another platform or batch)", nil),
+			harmonize:   widget.NewSelect(signature.Harmonizations, nil),
 			accept:      widget.NewCheck("predict although some signature genes are missing (said in the results)", nil),
 			log2:        widget.NewCheck("log2 the cohort first (the model's data were logged before reading, the cohort's are not)", nil)}
 		f.path.SetPlaceHolder("the second cohort's file (CSV/TSV, GCT, XLSX, ARFF, GEO series matrix) or a GEO accession")
@@ -75,6 +76,7 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 		f.class.SetPlaceHolder("detected (a column or row named class, a GEO characteristic); none: predictions only")
 		f.symbols.SetPlaceHolder("optional: the cohort platform's annotation, to match genes by symbol")
 		f.mapping.SetPlaceHolder("optional: tumour=tumor, healthy=normal")
+		f.harmonize.SetSelected("none")
 		*fp = f
 	}
 	note := fmt.Sprintf("The locked model (%d genes, %s) is applied as trained: the cohort's values %s, scaled with the training means and sds unless standardised within the cohort. Genes are matched by id, else by gene symbol.",
@@ -86,8 +88,9 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 		widget.NewFormItem("GEO platform", f.platform),
 		widget.NewFormItem("Class", f.class),
 		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(f.symbols, dataExtensions), f.symbols)),
-		widget.NewFormItem("Class map", f.mapping))
-	content := container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("independent cohort"), label), form, container.NewHBox(f.standardize, u.explain("standardise within the cohort")), f.accept, f.log2)
+		widget.NewFormItem("Class map", f.mapping),
+		widget.NewFormItem("Harmonisation", container.NewBorder(nil, nil, nil, u.explain("harmonisation"), f.harmonize)))
+	content := container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("independent cohort"), label), form, f.accept, f.log2)
 	u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 480), f.path, func() {
 		path, o, err := f.options()
 		if err != nil {
@@ -176,8 +179,8 @@ func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Fi
 func validationText(val *signature.Validation) string {
 	m := val.Model
 	s := fmt.Sprintf(" Cohort %s: %d of %s found (%s); %s predicted", val.Cohort, val.Found(), text.Count(len(m.Genes), "signature gene"), matchCounts(val), text.Count(len(val.Samples), "sample"))
-	if val.Options.Standardize {
-		s += ", each gene standardised within the cohort"
+	if h := val.Options.Harmonize; h != "" && h != "none" {
+		s += ", harmonised (" + h + ")"
 	}
 	mt := val.Metrics
 	if mt == nil {

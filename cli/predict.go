@@ -40,7 +40,8 @@ func predictCommand(c *call) error {
 	symbols := c.fs.String("symbols", "", "the cohort's probe-to-gene-symbol annotation, to match genes by symbol across platforms")
 	platform := c.fs.String("platform", "", "the platform of a GEO series on several, when the cohort is an accession")
 	log2 := c.fs.Bool("log2", false, "log2 the cohort first (a model trained on logged values, a cohort of unlogged intensities)")
-	std := c.fs.Bool("standardize", false, "standardise each gene within the cohort (another platform or batch) instead of the training means and sds")
+	std := c.fs.Bool("standardize", false, "the same as --harmonize standardize")
+	harm := c.fs.String("harmonize", "none", "put the cohort on the training scale first: "+strings.Join(signature.Harmonizations, ", ")+" (ComBat with the training data as the reference batch; never with the cohort's classes)")
 	accept := c.fs.Bool("accept-missing", false, "predict although some signature genes are not in the cohort (linear: their terms at the training mean; k-NN: distances on the genes present)")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the signature's)")
 	mapping := classMap{}
@@ -64,7 +65,13 @@ func predictCommand(c *call) error {
 		return err
 	}
 	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols, Platform: *platform}, Log2: *log2,
-		Apply: signature.ApplyOptions{Standardize: *std, AcceptMissing: *accept, Map: mapping, Positive: *positive}}
+		Apply: signature.ApplyOptions{Harmonize: *harm, AcceptMissing: *accept, Map: mapping, Positive: *positive}}
+	if *std {
+		if *harm != "none" && *harm != "standardize" {
+			return fmt.Errorf("--standardize and --harmonize %s: give one", *harm)
+		}
+		o.Apply.Harmonize = "standardize"
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	v, err := study.Validate(ctx, m, *data, o)
@@ -104,8 +111,5 @@ func summarize(c *call, v *signature.Validation) {
 		return
 	}
 	fmt.Fprintf(c.errw, "; on the %d with a class the model knows: %s", mt.N, v.Measures())
-	if cv := v.Model.CV; cv != nil {
-		fmt.Fprintf(c.errw, " (cross-validated: %.3f)", cv.MeanAUC)
-	}
 	fmt.Fprintln(c.errw)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,6 +119,20 @@ func TestSignatureCommand(t *testing.T) {
 		strings.Count(out, "\n") != 63 || !strings.Contains(errw, "steadfast predict: warning: this cohort is the model's training data itself") || !strings.Contains(errw, "accuracy") {
 		t.Errorf("predict: exit %d, %d lines, stderr %q", code, strings.Count(out, "\n"), errw)
 	}
+	// --harmonize: ComBat against the training data, named in metrics.csv; a name
+	// it does not know refused
+	comb := filepath.Join(dir, "comb")
+	if code, _, errw := cmd("predict", "--model", model, "--data", colon, "-o", comb, "--harmonize", "combat"); code != 0 {
+		t.Fatalf("predict --harmonize combat: %s", errw)
+	}
+	if m := readCSV(t, filepath.Join(comb, "metrics.csv")); !slices.ContainsFunc(m, func(r []string) bool {
+		return r[0] == "harmonisation" && strings.Contains(r[1], "ComBat with the training data as the reference batch")
+	}) {
+		t.Errorf("metrics.csv does not name ComBat: %q", m)
+	}
+	if code, _, errw := cmd("predict", "--model", model, "--data", colon, "--harmonize", "quantile"); code != 2 || !strings.Contains(errw, "give one of none, standardize, combat") {
+		t.Errorf("--harmonize quantile: exit %d, %q", code, errw)
+	}
 	val := filepath.Join(dir, "val")
 	if code, _, errw := cmd("predict", "--model", model, "--data", colon, "-o", val, "--standardize"); code != 0 {
 		t.Fatalf("predict -o: %s", errw)
@@ -131,7 +146,7 @@ func TestSignatureCommand(t *testing.T) {
 	for _, r := range readCSV(t, filepath.Join(val, "metrics.csv"))[1:] {
 		vm[r[0]] = r[1:]
 	}
-	if vm["scaling"][0] != "standardised within the cohort" || vm["model_sha256"][0] != m.SHA256 || vm["samples_in_metrics"][0] != "62" {
+	if !strings.HasPrefix(vm["harmonisation"][0], "each gene standardised within the cohort") || vm["model_sha256"][0] != m.SHA256 || vm["samples_in_metrics"][0] != "62" {
 		t.Errorf("metrics.csv %v", vm)
 	}
 	bad, _ := os.ReadFile(model)

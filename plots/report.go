@@ -294,8 +294,8 @@ func ValidationParagraph(v *signature.Validation) string {
 		fmt.Fprintf(&b, "; %d were missing (%s)", miss, what)
 	}
 	b.WriteString(". ")
-	if v.Options.Standardize {
-		b.WriteString("Each gene was standardised within the cohort and put on the training scale before the model was applied (for a different platform or batch); the cohort's own level of each gene was therefore not used. ")
+	if h := v.Options.Harmonize; h != "" && h != "none" {
+		b.WriteString("Harmonisation before the model was applied: " + signature.HarmonizationText(h) + "; the cohort's own level of each gene was therefore not used. ")
 	} else {
 		b.WriteString("The cohort's values were preprocessed and scaled as the training data were, with the training means and standard deviations. ")
 	}
@@ -309,9 +309,6 @@ func ValidationParagraph(v *signature.Validation) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "; on the %d of a class the model knows: %s", mt.N, v.Measures())
-	if m.CV != nil && v.Positive() >= 0 && mt.NoAUCNote == "" {
-		fmt.Fprintf(&b, ", against a cross-validated AUC of %.3f", m.CV.MeanAUC)
-	}
 	b.WriteString(".")
 	return b.String()
 }

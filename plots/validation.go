@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"steadfast/compute/signature"
 	"steadfast/internal/text"
@@ -113,8 +116,8 @@ func validationTitle(v *signature.Validation, scaling string) string {
 func ValidationFigures(v *signature.Validation) []Figure {
 	var figs []Figure
 	scaling := "the model's scaling"
-	if v.Options.Standardize {
-		scaling = "standardised within the cohort"
+	if h := v.Options.Harmonize; h != "" && h != "none" {
+		scaling = "harmonised: " + h
 	}
 	if mt := v.Metrics; mt != nil && (mt.Curve != nil || mt.Curves != nil) {
 		figs = append(figs, ValidationROC(v, validationTitle(v, scaling)))
@@ -126,7 +129,87 @@ func ValidationFigures(v *signature.Validation) []Figure {
 		heat.Name = "validation-heatmap"
 		figs = append(figs, heat)
 	}
+	if v.Shift != nil {
+		figs = append(figs, ShiftFigure(v))
+	}
 	return figs
+}
+
+// shiftGenes is the most genes the shift figure shows, the most shifted first.
+const shiftGenes = 30
+
+// ShiftFigure draws each signature gene's cohort values (as given, before any
+// harmonisation) beside its training values, both in training SDs from the training
+// mean, as box plots: the gene's shift at a glance. At most shiftGenes genes, the
+// largest |SMD| first. The table is each gene's SMD, variance ratio and share outside
+// the training range.
+func ShiftFigure(v *signature.Validation) Figure {
+	sh := v.Shift
+	genes := slices.Clone(sh.Genes)
+	sort.SliceStable(genes, func(a, b int) bool { return math.Abs(genes[a].SMD) > math.Abs(genes[b].SMD) })
+	if len(genes) > shiftGenes {
+		genes = genes[:shiftGenes]
+	}
+	title := fmt.Sprintf("%s against the training data: each gene in training SDs from its training mean (median |SMD| %.2f%s)", v.Cohort, sh.MedianAbsSMD, map[bool]string{true: ", off the training scale", false: ""}[sh.OffScale])
+	f := Figure{Name: "validation-shift", Title: title}
+	f.Table = [][]string{{"gene", "smd", "variance_ratio", "share_outside_training_range"}}
+	for _, g := range genes {
+		f.Table = append(f.Table, []string{g.Gene, fmtNum(g.SMD), fmtNum(g.VarRatio), fmtNum(g.Outside)})
+	}
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.Y.Label.Text = "(value - training mean) / training SD"
+		w := vg.Points(8)
+		var ticks []plot.Tick
+		for k, g := range genes {
+			m, sd := meanSD(g.Train)
+			if sd == 0 {
+				sd = 1
+			}
+			for side, vals := range [][]float64{g.Train, g.Cohort} {
+				z := make(plotter.Values, len(vals))
+				for i, x := range vals {
+					z[i] = (x - m) / sd
+				}
+				b, err := plotter.NewBoxPlot(w, float64(k)+0.2*float64(2*side-1), z)
+				if err != nil {
+					return nil, err
+				}
+				b.FillColor = color.Gray{0xcc}
+				if side == 1 {
+					b.FillColor = tint(palette[1], 0.6)
+				}
+				b.GlyphStyle.Radius = vg.Points(1.5)
+				p.Add(b)
+				if k == 0 {
+					p.Legend.Add(map[int]string{0: "training", 1: v.Cohort + " (as given)"}[side], swatch{b.FillColor})
+				}
+			}
+			ticks = append(ticks, plot.Tick{Value: float64(k), Label: g.Gene})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		p.X.Tick.Label.Rotation = math.Pi / 2
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+		p.X.Min, p.X.Max = -0.7, float64(len(genes))-0.3
+		p.Legend.Top = true
+		return p, nil
+	}
+	return f
+}
+
+// meanSD is the mean and the standard deviation (n - 1) of x.
+func meanSD(x []float64) (m, sd float64) {
+	for _, v := range x {
+		m += v / float64(len(x))
+	}
+	for _, v := range x {
+		sd += (v - m) * (v - m)
+	}
+	if len(x) > 1 {
+		sd = math.Sqrt(sd / float64(len(x)-1))
+	}
+	return m, sd
 }
 
 // validationClasses are the classes the heatmap's bar shows and each sample's: the

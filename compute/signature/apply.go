@@ -29,10 +29,13 @@ type Cohort struct {
 
 // ApplyOptions are the choices made when a model is applied to a cohort.
 type ApplyOptions struct {
-	// Standardize scales each gene within the cohort and puts it on the training scale:
-	// x' = mean_t + sd_t (x - mean_c)/sd_c, mean_c and sd_c (n-1) over the cohort's
-	// samples (for another platform or batch); x' = mean_t when sd_c is 0.
-	Standardize bool
+	// Harmonize puts the cohort on the training scale first, one of Harmonizations:
+	// "standardize" scales each gene within the cohort and puts it on the training
+	// scale, x' = mean_t + sd_t (x - mean_c)/sd_c, mean_c and sd_c (n-1) over the
+	// cohort's samples (x' = mean_t when sd_c is 0); "combat..." is ComBat with the
+	// training data as the reference batch; "" or "none" leaves the values as they are.
+	// The cohort's classes are never used.
+	Harmonize string
 	// AcceptMissing predicts although some signature genes are not in the cohort: a
 	// linear model takes their terms at the training mean, k-NN measures distances on
 	// the genes present.
@@ -71,6 +74,9 @@ type Validation struct {
 	Skipped []string // samples not predicted and why
 	Notes   []string // what was assumed or noticed
 	Metrics *Metrics // nil when no sample has a class the model knows
+	// Shift is the cohort's values against the training data's, before any
+	// harmonisation (nil for a model file without training values).
+	Shift *Shift
 	// Values[g][i] is found gene g's value (as scored, before scaling) in predicted
 	// sample i, for the heatmap; GeneLabels name those genes.
 	Values     [][]float64
@@ -183,11 +189,22 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("%d of %d signature genes not in the cohort (%s): %s, as accepted", len(missing), g, listSome(missing, 8), what))
 	}
+	if !slices.Contains(Harmonizations, o.Harmonize) && o.Harmonize != "" {
+		return nil, fmt.Errorf("harmonisation %q: give one of %s", o.Harmonize, strings.Join(Harmonizations, ", "))
+	}
 	x := v.values(c)
+	v.Shift = v.shiftOf(x)
+	if err := v.harmonizeValues(x); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
 	if err := v.classes(c, o.Map); err != nil {
 		return nil, err
 	}
 	v.predict(x, c.Samples)
+	v.scoreShift()
+	if w := v.unbalanced(); w != "" {
+		v.Notes = append(v.Notes, w)
+	}
 	v.Metrics = v.measure()
 	return v, nil
 }
@@ -281,9 +298,6 @@ func (v *Validation) values(c *Cohort) *mat.Dense {
 	}
 	if averaged > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%d signature genes matched by symbol to several probes of the cohort: each sample's value is the mean of those probes (after the model's preprocessing)", averaged))
-	}
-	if v.Options.Standardize {
-		v.standardize(x)
 	}
 	return x
 }
@@ -473,6 +487,7 @@ func (v *Validation) Measures() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "accuracy %.3f, balanced accuracy %.3f", mt.Accuracy, mt.Balanced)
+
 	if p := v.Positive(); p >= 0 && !math.IsNaN(mt.Sensitivity) && !math.IsNaN(mt.Specificity) {
 		fmt.Fprintf(&b, ", sensitivity %.3f (95%% CI %.3f-%.3f), specificity %.3f (%.3f-%.3f) (%s positive)",
 			mt.Sensitivity, mt.SensCI[0], mt.SensCI[1], mt.Specificity, mt.SpecCI[0], mt.SpecCI[1], v.Model.Classes[p])
@@ -485,8 +500,14 @@ func (v *Validation) Measures() string {
 		b.WriteString("; " + mt.NoAUCNote)
 	case v.Positive() >= 0:
 		fmt.Fprintf(&b, ", AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
+		if cv := v.Model.CV; cv != nil {
+			fmt.Fprintf(&b, " against a cross-validated %.3f when the signature was built", cv.MeanAUC)
+		}
 	default:
 		fmt.Fprintf(&b, ", mean one-vs-rest AUC %.3f", mt.MeanAUC)
+	}
+	if v.Shift != nil {
+		b.WriteString(". " + strings.TrimSuffix(v.Shift.Says(v), "."))
 	}
 	return b.String()
 }

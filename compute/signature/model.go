@@ -73,7 +73,12 @@ type Model struct {
 	Rule       string      `json:"rule"`
 	// Platt maps the positive class's score to its probability (two classes; fitted
 	// on the study's out-of-fold scores, Operating).
-	Platt  *Platt `json:"platt,omitempty"`
+	Platt *Platt `json:"platt,omitempty"`
+	// Ref[g] are gene g's training values after the preprocessing, a value a training
+	// sample, and RefY the training samples' classes: the reference a cohort's shift is
+	// measured against and ComBat harmonises to.
+	Ref  [][]float64 `json:"ref,omitempty"`
+	RefY []int       `json:"refY,omitempty"`
 	SHA256 string `json:"sha256"`
 }
 
@@ -95,6 +100,10 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 	}
 	x := dataset.SelectFeatures(ds.X, feats)
 	m.Prints = Fingerprints(x)
+	for j := range feats {
+		m.Ref = append(m.Ref, mat.Col(nil, j, x))
+	}
+	m.RefY = append([]int(nil), ds.Labels...)
 	m.Mean, m.SD = dataset.ColumnMeanSD(x) // as the study's z-score (dataset.Standardize)
 	z := m.scale(x, false)
 	if strings.HasPrefix(c.Classifier, "weka") {
@@ -309,6 +318,21 @@ func (m *Model) check() error {
 	}
 	if err := m.CV.check(); err != nil {
 		return err
+	}
+	if m.Ref != nil {
+		if len(m.Ref) != g || len(m.RefY) != len(m.Samples) {
+			return fmt.Errorf("reference values of %d genes and %d classes for %d genes and %d samples", len(m.Ref), len(m.RefY), g, len(m.Samples))
+		}
+		for _, r := range m.Ref {
+			if len(r) != len(m.Samples) || !finite(r) {
+				return fmt.Errorf("a gene's reference values: %d for %d samples, or one not finite", len(r), len(m.Samples))
+			}
+		}
+		for _, y := range m.RefY {
+			if y < 0 || y >= nc {
+				return fmt.Errorf("a reference sample of class %d of %d", y, nc)
+			}
+		}
 	}
 	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
 		return fmt.Errorf("a probability map for %d classes, or not finite", nc)

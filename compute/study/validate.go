@@ -244,6 +244,9 @@ func ValidationFiles(v *signature.Validation) map[string][]byte {
 	if v.Metrics != nil {
 		files["metrics.csv"] = csvOf(ValidationMetrics(v))
 	}
+	if v.Shift != nil {
+		files["shift.csv"] = csvOf(ShiftTable(v))
+	}
 	return files
 }
 
@@ -301,6 +304,20 @@ func PredictionDisplay(v *signature.Validation) [][]string {
 	return rows
 }
 
+// ShiftTable is shift.csv: each signature gene found, its standardised mean
+// difference, variance ratio and share outside the training range (the cohort as given,
+// before any harmonisation), then the medians and the scores' SMD.
+func ShiftTable(v *signature.Validation) [][]string {
+	s := v.Shift
+	rows := [][]string{{"gene", "smd", "variance_ratio", "share_outside_training_range"}}
+	for _, g := range s.Genes {
+		rows = append(rows, []string{g.Gene, num(g.SMD), num(g.VarRatio), num(g.Outside)})
+	}
+	return append(rows, []string{"median |smd|", num(s.MedianAbsSMD), "", num(s.MedianOut)},
+		[]string{"scores (positive class)", num(s.ScoreSMD), "", ""},
+		[]string{"off the training scale", strconv.FormatBool(s.OffScale), "", ""})
+}
+
 // MatchTable is genes.csv: each signature gene, how it was found and the cohort's
 // features used.
 func MatchTable(v *signature.Validation) [][]string {
@@ -321,13 +338,10 @@ func MatchTable(v *signature.Validation) [][]string {
 // than two) and the confusion matrix.
 func ValidationMetrics(v *signature.Validation) [][]string {
 	m, mt := v.Model, v.Metrics
-	prep := "the model's (training means and sds)"
-	if v.Options.Standardize {
-		prep = "standardised within the cohort"
-	}
+	prep := signature.HarmonizationText(v.Options.Harmonize)
 	rows := [][]string{{"metric", "value", "low", "high"},
 		{"model_sha256", m.SHA256, "", ""}, {"cohort", v.Cohort, "", ""}, {"cohort_sha256", v.SHA256, "", ""},
-		{"scaling", prep, "", ""},
+		{"harmonisation", prep, "", ""},
 		{"genes_found", fmt.Sprintf("%d of %d", v.Found(), len(m.Genes)), "", ""},
 		{"samples_in_metrics", strconv.Itoa(mt.N), "", ""},
 		{"accuracy", num(mt.Accuracy), "", ""},
@@ -354,6 +368,12 @@ func ValidationMetrics(v *signature.Validation) [][]string {
 		for p, k := range row {
 			rows = append(rows, []string{"confusion " + m.Classes[t] + " -> " + m.Classes[p], strconv.Itoa(k), "", ""})
 		}
+	}
+	if sh := v.Shift; sh != nil {
+		rows = append(rows, []string{"shift_median_abs_smd", num(sh.MedianAbsSMD), "", num(sh.Limit)},
+			[]string{"shift_median_share_outside_training_range", num(sh.MedianOut), "", num(signature.ShiftOutside)},
+			[]string{"shift_scores_smd", num(sh.ScoreSMD), "", ""},
+			[]string{"off_training_scale", strconv.FormatBool(sh.OffScale), "", ""})
 	}
 	return rows
 }

@@ -228,8 +228,8 @@ func sameScores(t *testing.T, what string, a, b map[string][]float64, tol float6
 // Predictions join by sample name and gene id, so they do not change when the
 // cohort's samples are shuffled, its genes reordered and the table turned to samples
 // as columns: the same scores bit for bit with the model's scaling (each gene scaled
-// alone, the decision summed in the model's gene order), and to 1e-12 when each gene
-// is standardised within the cohort (its mean and sd summed in another order).
+// alone, the decision summed in the model's gene order), and to 1e-12 under every
+// harmonisation (the cohort's means and sds summed in another order).
 func TestPredictionsIgnoreOrder(t *testing.T) {
 	s := newColonSplit(t, false)
 	dir := t.TempDir()
@@ -238,16 +238,16 @@ func TestPredictionsIgnoreOrder(t *testing.T) {
 	samples, feats := slices.Clone(s.cohort), r.Perm(len(s.raw.Features))
 	r.Shuffle(len(samples), func(i, j int) { samples[i], samples[j] = samples[j], samples[i] })
 	b := s.write(t, dir, "b.csv", cohortFile{samples: samples, features: feats, asColumns: true})
-	for _, std := range []bool{false, true} {
-		o := CohortOptions{Apply: signature.ApplyOptions{Standardize: std}}
+	for _, h := range signature.Harmonizations {
+		o := CohortOptions{Apply: signature.ApplyOptions{Harmonize: h}}
 		va, vb := s.validate(t, a, o), s.validate(t, b, o)
 		tol := 0.0
-		if std {
+		if h != "none" {
 			tol = 1e-12
 		}
 		sameScores(t, "shuffled", scoresBySample(va), scoresBySample(vb), tol)
 		if va.Metrics.Accuracy != vb.Metrics.Accuracy || va.Metrics.AUC.AUC != vb.Metrics.AUC.AUC {
-			t.Errorf("standardize %v: accuracy %v and AUC %v, shuffled %v and %v", std, va.Metrics.Accuracy, va.Metrics.AUC.AUC, vb.Metrics.Accuracy, vb.Metrics.AUC.AUC)
+			t.Errorf("%s: accuracy %v and AUC %v, shuffled %v and %v", h, va.Metrics.Accuracy, va.Metrics.AUC.AUC, vb.Metrics.Accuracy, vb.Metrics.AUC.AUC)
 		}
 		if va.Found() != 10 || len(va.Samples) != len(s.cohort) || va.Metrics.N != len(s.cohort) {
 			t.Errorf("%d genes found, %d samples predicted, %d in the metrics; want 10, %d, %d", va.Found(), len(va.Samples), va.Metrics.N, len(s.cohort), len(s.cohort))
@@ -657,4 +657,49 @@ func reversed(p int) []int {
 		out[j] = p - 1 - j
 	}
 	return out
+}
+
+// A cohort on another platform (each Colon value x written as 4 x^1.3: in log2, 2 + 1.3
+// log2 x, another level and spread for every gene) is said to be off the training scale
+// (the same cohort unshifted is not), and harmonising it with ComBat against the
+// training data brings back the unshifted cohort's accuracy where the model's own
+// scaling loses it. The cohort's classes never enter: shuffled, the scores are the
+// same. A cohort of one class harmonised is warned of (Nygaard et al. 2016).
+func TestShiftAndHarmonisation(t *testing.T) {
+	s := newColonSplit(t, false)
+	dir := t.TempDir()
+	plain := s.write(t, dir, "plain.csv", cohortFile{samples: s.cohort})
+	shift := func(i, j int) string { return strconv.FormatFloat(4*math.Pow(s.raw.X.At(i, j), 1.3), 'g', -1, 64) }
+	shifted := s.write(t, dir, "shifted.csv", cohortFile{samples: s.cohort, value: shift})
+	base := s.validate(t, plain, CohortOptions{})
+	if base.Shift == nil || base.Shift.OffScale {
+		t.Fatalf("the unshifted cohort: %+v", base.Shift)
+	}
+	none := s.validate(t, shifted, CohortOptions{})
+	if !none.Shift.OffScale || !strings.Contains(none.Measures(), "off the training scale") || !strings.Contains(none.Measures(), "harmonise it") {
+		t.Errorf("the shifted cohort is not said to be off the scale: %+v; %s", none.Shift, none.Measures())
+	}
+	t.Logf("unshifted: accuracy %.3f AUC %.3f, median |SMD| %.2f; shifted, model's scaling: accuracy %.3f AUC %.3f, median |SMD| %.2f",
+		base.Metrics.Accuracy, base.Metrics.AUC.AUC, base.Shift.MedianAbsSMD, none.Metrics.Accuracy, none.Metrics.AUC.AUC, none.Shift.MedianAbsSMD)
+	for _, h := range signature.Harmonizations[1:] {
+		v := s.validate(t, shifted, CohortOptions{Apply: signature.ApplyOptions{Harmonize: h}})
+		t.Logf("%s: accuracy %.3f AUC %.3f", h, v.Metrics.Accuracy, v.Metrics.AUC.AUC)
+		if v.Metrics.Accuracy < base.Metrics.Accuracy-0.1 || v.Metrics.Accuracy <= none.Metrics.Accuracy {
+			t.Errorf("%s: accuracy %.3f; unshifted %.3f, the model's scaling %.3f", h, v.Metrics.Accuracy, base.Metrics.Accuracy, none.Metrics.Accuracy)
+		}
+	}
+	relabelled := s.write(t, dir, "relabelled.csv", cohortFile{samples: s.cohort, value: shift, class: func(i int) string { return s.raw.Classes[(s.raw.Labels[i]+i)%2] }})
+	a := s.validate(t, shifted, CohortOptions{Apply: signature.ApplyOptions{Harmonize: "combat"}})
+	b := s.validate(t, relabelled, CohortOptions{Apply: signature.ApplyOptions{Harmonize: "combat"}})
+	sameScores(t, "relabelled", scoresBySample(a), scoresBySample(b), 0)
+	var tumours []int
+	for _, i := range s.cohort {
+		if s.raw.Classes[s.raw.Labels[i]] == "tumor" {
+			tumours = append(tumours, i)
+		}
+	}
+	one := s.write(t, dir, "tumours.csv", cohortFile{samples: tumours, value: shift})
+	if v := s.validate(t, one, CohortOptions{Apply: signature.ApplyOptions{Harmonize: "combat"}}); !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "Nygaard") }) {
+		t.Errorf("a one-class cohort harmonised without a warning: %q", v.Notes)
+	}
 }

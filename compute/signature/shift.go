@@ -1,0 +1,331 @@
+package signature
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/harmonize"
+	"steadfast/internal/text"
+)
+
+// Harmonizations are the ways a cohort can be put on the training scale, as
+// ApplyOptions.Harmonize names them: none (the model's own scaling), standardize (each
+// gene centred and scaled within the cohort, then put on the training scale) and
+// ComBat with the training data as the reference batch (parametric or not, mean-only or
+// not; harmonize.ComBat).
+var Harmonizations = []string{"none", "standardize", "combat", "combat-nonparametric", "combat-mean", "combat-nonparametric-mean"}
+
+// HarmonizationText says what a harmonisation does, for outputs and methods.
+func HarmonizationText(h string) string {
+	switch h {
+	case "standardize":
+		return "each gene standardised within the cohort and put on the training scale (mean_t + sd_t z)"
+	case "combat", "combat-nonparametric", "combat-mean", "combat-nonparametric-mean":
+		prior := "parametric"
+		if strings.Contains(h, "nonparametric") {
+			prior = "non-parametric"
+		}
+		what := "location and scale"
+		if strings.HasSuffix(h, "-mean") {
+			what = "location only (mean-only)"
+		}
+		return fmt.Sprintf("ComBat with the training data as the reference batch (%s empirical Bayes, %s; Johnson et al. 2007, sva's ComBat(ref.batch =)), on the signature genes, without the cohort's classes", prior, what)
+	}
+	return "none: the cohort's values scaled with the training means and SDs, as the model was trained"
+}
+
+// GeneShift is how one signature gene's cohort values sit against its training values
+// (both after the model's preprocessing): the standardised mean difference SMD =
+// (mean_c - mean_t) / sqrt((sd_c^2 + sd_t^2)/2), the variance ratio sd_c^2/sd_t^2 and the
+// share of cohort values outside the training range.
+type GeneShift struct {
+	Gene                   string
+	SMD, VarRatio, Outside float64
+	// Index is the gene's place in the model; Train and Cohort its values (the
+	// cohort's as given, before any harmonisation)
+	Index         int
+	Train, Cohort []float64 `json:"-"`
+}
+
+// Shift is the cohort against the training data: per gene, and the scores of the
+// positive class (two classes) of both and their SMD, and the class shares: the
+// training samples' classes against the cohort's predicted classes.
+type Shift struct {
+	Genes                     []GeneShift
+	MedianAbsSMD, MedianOut   float64
+	TrainScores, CohortScores []float64
+	ScoreSMD                  float64
+	TrainShares, CohortShares []float64
+	Limit                     float64 // the median |SMD| above which OffScale (smdLimit)
+	OffScale                  bool
+}
+
+// Off-scale thresholds: a cohort is off the training scale when the median over the
+// genes found of |SMD| exceeds max(ShiftSMD, 3 sqrt(1/n_t + 1/n_c)) or the median
+// share outside the training range exceeds ShiftOutside. Half a pooled SD is Cohen's
+// medium effect: a shift of that size in every gene moves a linear score by about half
+// its spread when the genes' weights agree in sign, enough to move the cut between the
+// classes; sqrt(1/n_t + 1/n_c) is about the SMD's standard error with no shift at all,
+// so small cohorts are not flagged for their sampling noise (two halves of Colon, 31
+// arrays each, differ by a median |SMD| of 0.42 on their signature genes). A fifth of
+// the values beyond anything the model saw in training is extrapolation.
+const (
+	ShiftSMD     = 0.5
+	ShiftOutside = 0.2
+)
+
+// smdLimit is the |SMD| above which a cohort of nc samples is off the scale of nt
+// training samples.
+func smdLimit(nt, nc int) float64 {
+	return math.Max(ShiftSMD, 3*math.Sqrt(1/float64(nt)+1/float64(max(nc, 1))))
+}
+
+// shiftOf measures the cohort's values x (samples x model genes, NaN missing) of the
+// genes found against the model's reference values.
+func (v *Validation) shiftOf(x *mat.Dense) *Shift {
+	m := v.Model
+	if m.Ref == nil {
+		return nil
+	}
+	n, g := x.Dims()
+	s := &Shift{}
+	var abs, out []float64
+	for j := 0; j < g; j++ {
+		if v.Matches[j].By == "" {
+			continue
+		}
+		var c []float64
+		for i := 0; i < n; i++ {
+			if val := x.At(i, j); !math.IsNaN(val) {
+				c = append(c, val)
+			}
+		}
+		if len(c) == 0 {
+			continue
+		}
+		gs := geneShift(m.Ref[j], c)
+		gs.Gene, gs.Index, gs.Train, gs.Cohort = geneName(v.Matches[j]), j, m.Ref[j], c
+		s.Genes = append(s.Genes, gs)
+		abs, out = append(abs, math.Abs(gs.SMD)), append(out, gs.Outside)
+	}
+	if len(abs) == 0 {
+		return nil
+	}
+	s.MedianAbsSMD, s.MedianOut = median(abs), median(out)
+	s.Limit = smdLimit(len(m.RefY), n)
+	s.OffScale = s.MedianAbsSMD > s.Limit || s.MedianOut > ShiftOutside
+	s.TrainShares = make([]float64, len(m.Classes))
+	for _, y := range m.RefY {
+		s.TrainShares[y] += 1 / float64(len(m.RefY))
+	}
+	return s
+}
+
+// geneShift compares cohort values c with training values t.
+func geneShift(t, c []float64) GeneShift {
+	mt, vt := meanVar(t)
+	mc, vc := meanVar(c)
+	lo, hi := slices.Min(t), slices.Max(t)
+	outside := 0
+	for _, x := range c {
+		if x < lo || x > hi {
+			outside++
+		}
+	}
+	gs := GeneShift{SMD: math.NaN(), VarRatio: math.NaN(), Outside: float64(outside) / float64(len(c))}
+	if pooled := math.Sqrt((vt + vc) / 2); pooled > 0 {
+		gs.SMD = (mc - mt) / pooled
+	} else if mc == mt {
+		gs.SMD = 0
+	}
+	if vt > 0 && len(c) > 1 {
+		gs.VarRatio = vc / vt
+	}
+	return gs
+}
+
+// scoreShift adds the scores and predicted class shares once the cohort is predicted:
+// the training samples' scores by the model on its reference values.
+func (v *Validation) scoreShift() {
+	s, m := v.Shift, v.Model
+	if s == nil || len(v.Pred) == 0 {
+		return
+	}
+	s.CohortShares = make([]float64, len(m.Classes))
+	for _, p := range v.Pred {
+		s.CohortShares[p] += 1 / float64(len(v.Pred))
+	}
+	if len(m.Classes) != 2 {
+		return
+	}
+	tx := mat.NewDense(len(m.RefY), len(m.Genes), nil)
+	for g, r := range m.Ref {
+		tx.SetCol(g, r)
+	}
+	ts, _, err := m.Scores(tx)
+	if err != nil {
+		return
+	}
+	p := m.Positive
+	for _, sc := range ts {
+		s.TrainScores = append(s.TrainScores, sc[p])
+	}
+	for _, sc := range v.Scores {
+		s.CohortScores = append(s.CohortScores, sc[p])
+	}
+	s.ScoreSMD = geneShift(s.TrainScores, s.CohortScores).SMD
+}
+
+// Says is the shift in words, with the warning and the remedy the data allow when the
+// cohort is off the training scale.
+func (s *Shift) Says(v *Validation) string {
+	if s == nil {
+		return ""
+	}
+	m := v.Model
+	var b strings.Builder
+	fmt.Fprintf(&b, "Against the training data (the cohort's values as given, after the model's preprocessing): median |standardised mean difference| %.2f over the %s found, median share outside the training range %.2f",
+		s.MedianAbsSMD, text.Count(len(s.Genes), "gene"), s.MedianOut)
+	if len(s.CohortShares) > 0 {
+		var parts []string
+		for c, name := range m.Classes {
+			parts = append(parts, fmt.Sprintf("%s %.0f%% (training %.0f%%)", name, 100*s.CohortShares[c], 100*s.TrainShares[c]))
+		}
+		fmt.Fprintf(&b, "; predicted %s", strings.Join(parts, ", "))
+	}
+	if !math.IsNaN(s.ScoreSMD) && len(s.CohortScores) > 0 {
+		fmt.Fprintf(&b, "; the scores' SMD %.2f", s.ScoreSMD)
+	}
+	b.WriteString(".")
+	if s.OffScale {
+		fmt.Fprintf(&b, " WARNING: the cohort is off the training scale (median |SMD| above %.2f or more than %.0f%% of values outside the training range): ", s.Limit, 100*ShiftOutside)
+		h := v.Options.Harmonize
+		switch {
+		case h != "" && h != "none":
+			fmt.Fprintf(&b, "harmonised (%s); the shift above is before it.", h)
+		case len(v.Samples) >= 10:
+			b.WriteString("accuracy and sensitivity at the model's threshold mean little here, while the AUC (a ranking) still does; harmonise it (--harmonize combat, or standardize; the Validate dialog's Harmonisation), which assumes the cohort's classes are mixed much as the training's.")
+		default:
+			b.WriteString("too few samples to harmonise a batch reliably (fewer than 10); read the AUC, not the accuracy.")
+		}
+	}
+	return b.String()
+}
+
+// unbalanced warns when a harmonisation that uses the cohort's own levels meets a
+// cohort whose classes, as it gives them (never used to harmonise), are mixed unlike
+// the training data's by more than 15 points: it then removes part of the biology
+// (Nygaard, Rodland and Hovig 2016).
+func (v *Validation) unbalanced() string {
+	h := v.Options.Harmonize
+	if h == "" || h == "none" || v.Shift == nil {
+		return ""
+	}
+	counts := make([]float64, len(v.Model.Classes))
+	n := 0.0
+	for _, t := range v.Truth {
+		if t >= 0 {
+			counts[t]++
+			n++
+		}
+	}
+	if n < 2 {
+		return fmt.Sprintf("%s assumes the cohort's classes are mixed much as the training data's (%s); the cohort gives no classes to check it", h, shares(v.Model.Classes, v.Shift.TrainShares))
+	}
+	worst := 0.0
+	for c := range counts {
+		counts[c] /= n
+		worst = math.Max(worst, math.Abs(counts[c]-v.Shift.TrainShares[c]))
+	}
+	if worst <= 0.15 {
+		return ""
+	}
+	return fmt.Sprintf("warning: %s used the cohort's own gene levels, and its classes (%s, as it gives them; not used to harmonise) are mixed unlike the training data's (%s): the adjustment removed part of the difference between the classes, so its metrics are biased (Nygaard et al. 2016, Biostatistics 17:29-39)",
+		h, shares(v.Model.Classes, counts), shares(v.Model.Classes, v.Shift.TrainShares))
+}
+
+func shares(classes []string, s []float64) string {
+	var parts []string
+	for c, name := range classes {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, 100*s[c]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func median(x []float64) float64 {
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	n := len(y)
+	if n%2 == 1 {
+		return y[n/2]
+	}
+	return (y[n/2-1] + y[n/2]) / 2
+}
+
+// harmonizeValues applies the harmonisation h to the cohort's values x (samples x
+// model genes) of the genes found, the samples with a value in every gene found taking
+// part (the others are left out of the predictions anyway).
+func (v *Validation) harmonizeValues(x *mat.Dense) error {
+	h := v.Options.Harmonize
+	switch h {
+	case "", "none":
+		return nil
+	case "standardize":
+		v.standardize(x)
+		return nil
+	}
+	m := v.Model
+	if m.Ref == nil {
+		return fmt.Errorf("this model file keeps no training values, which ComBat needs as its reference: build the signature again with this version")
+	}
+	n, g := x.Dims()
+	var genes, rows []int
+	for j := 0; j < g; j++ {
+		if v.Matches[j].By != "" {
+			genes = append(genes, j)
+		}
+	}
+	for i := 0; i < n; i++ {
+		ok := true
+		for _, j := range genes {
+			ok = ok && !math.IsNaN(x.At(i, j))
+		}
+		if ok {
+			rows = append(rows, i)
+		}
+	}
+	if len(genes) < 2 || len(rows) == 0 {
+		return fmt.Errorf("ComBat needs 2 signature genes found and a sample with a value in each; the cohort has %d and %d", len(genes), len(rows))
+	}
+	ref, batch := make([][]float64, len(genes)), make([][]float64, len(genes))
+	for k, j := range genes {
+		ref[k] = m.Ref[j]
+		for _, i := range rows {
+			batch[k] = append(batch[k], x.At(i, j))
+		}
+	}
+	o := harmonize.Options{NonParametric: strings.Contains(h, "nonparametric"), MeanOnly: strings.HasSuffix(h, "-mean")}
+	adj, fit, err := harmonize.ComBat(ref, batch, o)
+	if err != nil {
+		return err
+	}
+	for k, j := range genes {
+		for r, i := range rows {
+			x.Set(i, j, adj[k][r])
+		}
+	}
+	note := HarmonizationText(h) + fmt.Sprintf(": %d genes, %d cohort samples against %d training samples", len(genes), len(rows), len(m.RefY))
+	if len(fit.Unadjusted) > 0 {
+		note += fmt.Sprintf("; %s constant within a batch left unadjusted", text.Count(len(fit.Unadjusted), "gene"))
+	}
+	if len(rows) < 10 {
+		note += fmt.Sprintf("; only %d cohort samples: the batch's location and scale are poorly estimated", len(rows))
+	}
+	v.Notes = append(v.Notes, note)
+	return nil
+}

@@ -2,8 +2,12 @@ package study
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
@@ -88,5 +92,43 @@ func BenchmarkPermutationChowdary10(b *testing.B) {
 		if _, err := Permute(context.Background(), res, ds, sig, 10, 1, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkHarmonizeChowdary500 applies the locked 50-gene Chowdary signature to a
+// cohort of 520 arrays x 22,283 genes held in memory (Chowdary's 104 arrays five times,
+// each copy on another scale: 1.2 x + 0.3 k in log2), beyond reading: matching the
+// genes, the shift diagnostics, ComBat against the training data (parametric and
+// non-parametric), scoring and the metrics (the issue asks under a second).
+func BenchmarkHarmonizeChowdary500(b *testing.B) {
+	res, ds := benchStudy(b, "chowdary.csv", experiment.DRAGS2008)
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 50, Classifier: "svm"}, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := dataset.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "chowdary.csv"), dataset.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, p := raw.Dims()
+	x := mat.NewDense(5*n, p, nil)
+	c := &signature.Cohort{Name: "chowdary x5", X: x, Features: raw.Features}
+	for k := 0; k < 5; k++ {
+		for i := 0; i < n; i++ {
+			for j := 0; j < p; j++ {
+				x.Set(k*n+i, j, math.Pow(2, 0.3*float64(k))*math.Pow(raw.X.At(i, j), 1.2))
+			}
+			c.Samples = append(c.Samples, fmt.Sprintf("%s-%d", raw.Samples[i], k))
+			c.Classes = append(c.Classes, raw.Classes[raw.Labels[i]])
+		}
+	}
+	for _, h := range []string{"none", "combat", "combat-nonparametric"} {
+		b.Run(h, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := signature.Apply(sig.Model, c, signature.ApplyOptions{Harmonize: h}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -23,6 +23,8 @@ type dataView struct {
 	preview      *widgets.StringTable
 	orientation  *widget.Select
 	classEntry   *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
+	groupEntry   *widget.SelectEntry // the annotation grouping samples (a patient), "" none
+	groupKeys    []string            // the annotations it offers
 	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the active one
 	symbolsEntry *widget.Entry       // a probe-to-symbol annotation file, "" none
 	classChoices []dataset.ClassChoice
@@ -46,6 +48,8 @@ func newDataView(u *UI) *dataView {
 	v.orientation.SetSelectedIndex(0)
 	v.classEntry = widget.NewSelectEntry(nil)
 	v.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
+	v.groupEntry = widget.NewSelectEntry(nil)
+	v.groupEntry.SetPlaceHolder("none: or a patient/individual annotation, kept on one side of every split")
 	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
 		if u.path != "" {
 			u.LoadFile(u.path, u.rereadOptions())
@@ -68,6 +72,7 @@ func newDataView(u *UI) *dataView {
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", v.orientation),
 		widget.NewFormItem("Class column/row", v.classEntry),
+		widget.NewFormItem("Samples grouped by", container.NewBorder(nil, nil, nil, u.explain("samples grouped by"), v.groupEntry)),
 		widget.NewFormItem("Sheet", v.sheetEntry),
 		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(v.symbolsEntry, dataExtensions), v.symbolsEntry)),
 	)
@@ -92,6 +97,7 @@ func newDataView(u *UI) *dataView {
 func (v *dataView) adopt(o dataset.Options) {
 	v.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[o.Orientation])
 	v.classEntry.SetText(o.ClassName)
+	v.groupEntry.SetText(o.GroupName)
 	v.sheetEntry.SetText(o.Sheet)
 	v.symbolsEntry.SetText(o.SymbolsPath)
 }
@@ -130,6 +136,12 @@ func (v *dataView) snapshot(o dataset.Options) (restore func()) {
 func (v *dataView) setClassChoices(choices []dataset.ClassChoice) {
 	v.classChoices = choices
 	v.classEntry.SetOptions(v.classOptions())
+	var keys []string
+	for _, c := range choices {
+		keys = append(keys, c.Key)
+	}
+	v.groupEntry.SetOptions(keys)
+	v.groupKeys = keys
 }
 
 // classOptions are the class field's choices, each with the classes it gives.
@@ -154,7 +166,7 @@ func (v *dataView) className() string {
 
 // readOptions are the reading settings of the form, with the class file clsPath.
 func (v *dataView) readOptions(clsPath string) dataset.Options {
-	o := dataset.Options{ClassName: v.className(), CLSPath: clsPath,
+	o := dataset.Options{ClassName: v.className(), GroupName: strings.TrimSpace(v.groupEntry.Text), CLSPath: clsPath,
 		Sheet: strings.TrimSpace(v.sheetEntry.Text), SymbolsPath: strings.TrimSpace(v.symbolsEntry.Text)}
 	switch v.orientation.SelectedIndex() {
 	case 1:
@@ -189,6 +201,7 @@ func (v *dataView) fill(cfg *experiment.Config) error {
 func (v *dataView) set(cfg experiment.Config) {
 	v.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[cfg.Read.Orientation])
 	v.classEntry.SetText(cfg.Read.ClassName)
+	v.groupEntry.SetText(cfg.Read.GroupName)
 	v.sheetEntry.SetText(cfg.Read.Sheet)
 	v.symbolsEntry.SetText(cfg.Read.SymbolsPath)
 	for c, on := range map[*widget.Check]bool{v.log2Check: cfg.Prep.Log2, v.cpmCheck: cfg.Prep.LogCPM,

@@ -133,3 +133,23 @@ func TestValidateOffersToPredictAnyway(t *testing.T) {
 		t.Errorf("after predicting anyway the metrics say %q", m)
 	}
 }
+
+// The Data tab's "Samples grouped by" offers the file's annotations; chosen and the
+// file read again, the samples carry their groups, the run keeps the choice in its
+// configuration and its titles say so.
+func TestDataTabGroupsSamples(t *testing.T) {
+	u, _ := newTestUI(t)
+	gds := filepath.Join("..", "compute", "dataset", "testdata", "geo", "GDS507.soft.gz")
+	serialized(func() { u.LoadFile(gds, dataset.Options{}) })
+	waitFor(t, "GDS507", 20*time.Second, func() bool { return onUI(func() bool { return u.path == gds && u.data != nil }) })
+	if opts := onUI(func() []string { return u.dataTab.groupKeys }); !slices.Contains(opts, "individual") {
+		t.Fatalf("groups offered %q", opts)
+	}
+	serialized(func() { u.dataTab.groupEntry.SetText("individual"); u.LoadFile(u.path, u.rereadOptions()) })
+	waitFor(t, "GDS507 grouped", 20*time.Second, func() bool {
+		return onUI(func() bool { return u.data != nil && len(u.data.Groups) == len(u.data.Samples) && u.cancel == nil })
+	})
+	if g := onUI(func() string { return u.readOpt.GroupName }); g != "individual" {
+		t.Errorf("the reading options group by %q", g)
+	}
+}

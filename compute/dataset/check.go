@@ -79,6 +79,9 @@ func (d *Dataset) keepSamples(idx []int) {
 		y[i] = k
 	}
 	d.X, d.Labels, d.Classes, d.Samples = x, y, classes, Pick(d.Samples, idx)
+	if d.Groups != nil {
+		d.Groups = Pick(d.Groups, idx)
+	}
 }
 
 // largestValue is the largest magnitude a value may have: squares and sums of squares of

@@ -30,6 +30,9 @@ type Dataset struct {
 	// ClassChoices are the sample annotations the class could be taken from instead
 	// (a GEO series matrix's characteristics, a GCT 1.3 file's column metadata).
 	ClassChoices []ClassChoice
+	// Groups are the samples' groups (Options.GroupName's values), nil when not
+	// grouped: samples of one group stay on one side of every split.
+	Groups []string
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -182,7 +185,7 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 			x.Set(i, jj, v)
 		}
 	}
-	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices}
+	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups}
 	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
 	for _, j := range keep {
 		out.Features = append(out.Features, d.Features[j])

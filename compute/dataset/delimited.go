@@ -146,7 +146,7 @@ func fromTable(file string, rows [][]string, lineOf []int, notes []string, decim
 	if orient == SamplesAsColumns {
 		rows = transpose(rows)
 	}
-	ds, err := fromRows(file, rows, lineOf, orient, classIdx, decimalComma, sep)
+	ds, err := fromRows(file, rows, lineOf, orient, classIdx, decimalComma, sep, o.GroupName)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func transpose(rows [][]string) [][]string {
 
 // fromRows builds a dataset from a table with samples as rows after the header row.
 // Positions in errors are mapped back to the file for transposed tables.
-func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte) (*Dataset, error) {
+func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte, groupName string) (*Dataset, error) {
 	header := rows[0]
 	line := func(r int) int { // a row of the file -> its line
 		if r < len(lineOf) {
@@ -284,6 +284,18 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 		classIdx = len(header) - 1
 	}
 	idCol, skip, notes := idColumns(rows, classIdx, orient)
+	groupIdx := -1
+	if groupName != "" {
+		for j, h := range header {
+			if j != classIdx && j != idCol && strings.EqualFold(strings.TrimSpace(h), groupName) {
+				groupIdx = j
+			}
+		}
+		if groupIdx < 0 {
+			return nil, &ParseError{File: file, Msg: fmt.Sprintf("no column (or row, samples being columns) is named %q to group the samples by; name one of the file's annotation columns, such as a patient id", groupName)}
+		}
+		skip[groupIdx] = true
+	}
 	if note := textColumns(rows, classIdx, idCol, skip, decimalComma, orient); note != "" {
 		notes = append(notes, note)
 	}
@@ -316,6 +328,12 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 		}
 	}
 	ds.setLabels(labels)
+	if groupIdx >= 0 {
+		for _, r := range rows[1:] {
+			ds.Groups = append(ds.Groups, strings.TrimSpace(r[groupIdx]))
+		}
+		ds.Notes = append(ds.Notes, groupNote(groupName, ds.Groups))
+	}
 	err := parallel.For(context.Background(), 0, n, func(i int) error {
 		r := rows[i+1]
 		row := x.RawRowView(i)

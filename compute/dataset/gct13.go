@@ -87,6 +87,9 @@ func ReadGCT13(file string, b []byte, o Options, clsFile string, cls []byte) (*D
 	if err := ds.gct13Classes(file, anns, o, clsFile, cls); err != nil {
 		return nil, err
 	}
+	if err := ds.groupFrom(file, anns, o.GroupName); err != nil {
+		return nil, err
+	}
 	return ds, ds.tidyLabels(o.Unlabelled)
 }
 

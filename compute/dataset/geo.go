@@ -120,6 +120,9 @@ func ReadSeriesMatrix(file string, b []byte, o Options) (*Dataset, error) {
 	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
 		Accession: sc.accession, Platform: sc.platform}
 	ds.setLabels(ann.values)
+	if err := ds.groupFrom(file, anns, o.GroupName); err != nil {
+		return nil, err
+	}
 	return t.finish(ds, o.Unlabelled)
 }
 
@@ -387,6 +390,35 @@ func unquote(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
+}
+
+// groupFrom sets the samples' groups from the annotation named name ("" none).
+func (d *Dataset) groupFrom(file string, anns []annotation, name string) error {
+	if name == "" {
+		return nil
+	}
+	a, _, err := chooseAnnotation(file, anns, len(d.Samples), name)
+	if err != nil {
+		return err
+	}
+	d.Groups = trimAll(a.values)
+	d.Notes = append(d.Notes, groupNote(name, d.Groups))
+	return nil
+}
+
+// groupNote says how the samples are grouped.
+func groupNote(name string, groups []string) string {
+	seen := map[string]int{}
+	for _, g := range groups {
+		seen[g]++
+	}
+	multi := 0
+	for _, k := range seen {
+		if k > 1 {
+			multi++
+		}
+	}
+	return fmt.Sprintf("samples grouped by %q: %d groups, %d of them with more than one sample; each group stays on one side of every split", name, len(seen), multi)
 }
 
 // classChoices lists the annotations as class choices.

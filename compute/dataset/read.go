@@ -44,10 +44,14 @@ const (
 // Options steer the readers; the zero value detects everything.
 type Options struct {
 	Orientation Orientation `json:"orientation,omitempty"`
-	ClassName   string      `json:"className,omitempty"`   // class column (rows) or row (columns); "" detects
-	CLSPath     string      `json:"clsPath,omitempty"`     // GCT label file; "" means the .cls beside the .gct
-	Sheet       string      `json:"sheet,omitempty"`       // workbook sheet; "" means the first
-	SymbolsPath string      `json:"symbolsPath,omitempty"` // probe-to-symbol annotation (see ReadSymbols)
+	ClassName   string      `json:"className,omitempty"` // class column (rows) or row (columns); "" detects
+	// GroupName names the sample annotation (a column, a GEO characteristic) whose equal
+	// values mark samples of one group, say one patient's tumour and normal tissue:
+	// resampling keeps each group on one side of every split (see GroupedFolds)
+	GroupName   string `json:"groupName,omitempty"`
+	CLSPath     string `json:"clsPath,omitempty"`     // GCT label file; "" means the .cls beside the .gct
+	Sheet       string `json:"sheet,omitempty"`       // workbook sheet; "" means the first
+	SymbolsPath string `json:"symbolsPath,omitempty"` // probe-to-symbol annotation (see ReadSymbols)
 	// Unlabelled makes the class optional, for a cohort to predict: with no ClassName,
 	// a column or row named like a class (class, label, ...), a GEO annotation that
 	// splits the samples or a GCT's CLS file is taken when there is one, else every
@@ -157,6 +161,9 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 	ds, err := readAs(path, plain, name, b, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.GroupName != "" && ds.Groups == nil {
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("samples cannot be grouped by %q in this kind of file: groups come from a column of a CSV, TSV or workbook, a GCT 1.3 column annotation, or a GEO sample characteristic", o.GroupName)}
 	}
 	if zipped {
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)

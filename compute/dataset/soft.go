@@ -85,6 +85,9 @@ func ReadGDS(file string, b []byte, o Options) (*Dataset, error) {
 	ds := &Dataset{Name: file, X: t.x, Samples: samples, Notes: append(notes, note), ClassChoices: classChoices(anns),
 		Accession: s.accession, Platform: s.platform}
 	ds.setLabels(ann.values)
+	if err := ds.groupFrom(file, anns, o.GroupName); err != nil {
+		return nil, err
+	}
 	ds, err = t.finish(ds, o.Unlabelled)
 	if err == nil && ds.Symbols != nil {
 		ds.Notes = append(ds.Notes, identifierSymbols(ds.Symbols))

@@ -49,8 +49,17 @@ var Protocols = []ProtocolInfo{
 
 // ProtocolText names the resampling cfg actually ran, with its repeats and folds (a
 // protocol's defaults where cfg leaves them 0): "10 x 8-fold CV", "DRAGS 2008 (3-fold x
-// 10)", "Kalousis nested CV (10 outer x 5 inner folds)".
+// 10)", "Kalousis nested CV (10 outer x 5 inner folds)"; "10 x 10-fold CV grouped by
+// individual" when the samples are grouped (dataset.Options.GroupName).
 func ProtocolText(cfg Config) string {
+	t := protocolText(cfg)
+	if g := cfg.Read.GroupName; g != "" {
+		t += " grouped by " + g // each group's samples on one side of every split
+	}
+	return t
+}
+
+func protocolText(cfg Config) string {
 	in, ok := LookupProtocol(cfg.Protocol)
 	if !ok {
 		return string(cfg.Protocol)

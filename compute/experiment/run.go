@@ -248,10 +248,14 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 	var splits []task
 	switch cfg.Protocol {
 	case Kalousis:
-		outer := dataset.StratifiedFolds(ds.Labels, cfg.Folds, dataset.Rand(cfg.Seed, 1, 0))
+		outer := dataset.Folds(ds.Labels, ds.Groups, cfg.Folds, dataset.Rand(cfg.Seed, 1, 0))
 		for o, s := range outer {
 			splits = append(splits, task{split: s, label: fmt.Sprintf("outer %d", o+1), group: o, eval: true})
-			inner := dataset.StratifiedFolds(dataset.Labels(ds.Labels, s.Train), cfg.InnerFolds, dataset.Rand(cfg.Seed, 2, uint64(o)))
+			var groups []string
+			if ds.Groups != nil {
+				groups = dataset.Pick(ds.Groups, s.Train)
+			}
+			inner := dataset.Folds(dataset.Labels(ds.Labels, s.Train), groups, cfg.InnerFolds, dataset.Rand(cfg.Seed, 2, uint64(o)))
 			for f, in := range inner {
 				sp := dataset.Split{Repeat: o, Fold: f, Train: dataset.Subset(s.Train, in.Train)}
 				splits = append(splits, task{split: sp, label: fmt.Sprintf("outer %d inner %d", o+1, f+1), group: o, stab: true})
@@ -259,7 +263,7 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 		}
 	default:
 		for r := 0; r < cfg.Repeats; r++ {
-			for f, s := range dataset.StratifiedFolds(ds.Labels, cfg.Folds, dataset.Rand(cfg.Seed, 1, uint64(r))) {
+			for f, s := range dataset.Folds(ds.Labels, ds.Groups, cfg.Folds, dataset.Rand(cfg.Seed, 1, uint64(r))) {
 				s.Repeat = r
 				splits = append(splits, task{split: s, label: fmt.Sprintf("rep %d fold %d", r+1, f+1), group: r, stab: true, eval: true})
 			}

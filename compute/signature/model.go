@@ -77,9 +77,9 @@ type Model struct {
 	// Ref[g] are gene g's training values after the preprocessing, a value a training
 	// sample, and RefY the training samples' classes: the reference a cohort's shift is
 	// measured against and ComBat harmonises to.
-	Ref  [][]float64 `json:"ref,omitempty"`
-	RefY []int       `json:"refY,omitempty"`
-	SHA256 string `json:"sha256"`
+	Ref    [][]float64 `json:"ref,omitempty"`
+	RefY   []int       `json:"refY,omitempty"`
+	SHA256 string      `json:"sha256"`
 }
 
 // Lock trains classifier cl (one of experiment.Classifiers) on all samples of ds (the

@@ -175,6 +175,9 @@ func complement(out []int, n int) []int {
 func subset(ds *dataset.Dataset, rows []int) *dataset.Dataset {
 	s := &dataset.Dataset{Name: ds.Name, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes}
 	s.X, s.Labels = dataset.SelectSamples(ds.X, ds.Labels, rows)
+	if ds.Groups != nil {
+		s.Groups = dataset.Pick(ds.Groups, rows)
+	}
 	if ds.Samples != nil {
 		s.Samples = dataset.Pick(ds.Samples, rows)
 	}

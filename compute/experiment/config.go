@@ -90,11 +90,11 @@ func LookupProtocol(p Protocol) (ProtocolInfo, bool) {
 // squared-hinge linear SVM as scikit-learn's LinearSVC) and Weka's defaults as the DRAGS
 // paper used them (SMO and IBk: every feature scaled to [0,1] by its training range, a
 // hinge-loss SVM with C = 1).
-var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn"}
+var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn", "ktsp"}
 
 // classifierLabels name the classifiers in figures.
 var classifierLabels = map[string]string{"svm": "linear SVM", "1nn": "1-NN", "3nn": "3-NN",
-	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN"}
+	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN", "ktsp": "k-TSP"}
 
 // ClassifierLabel is how a classifier is named in figures.
 func ClassifierLabel(c string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -336,13 +337,18 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}
 		}
 		predStart := time.Now()
+		raw := rawValues(cfg, ds, test, t.split, xtr, xte)
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
 			scores := make([][]float64, len(accKs))
 			preds := make([][]int, len(accKs))
 			for ki, k := range accKs {
-				pred, sc, err := predict(ctx, cl, xtr, ytr, xte, rk.Order[:k], len(ds.Classes), r)
+				a, b := xtr, xte
+				if cl == "ktsp" { // compares genes within a sample: the values as read
+					a, b = raw[0], raw[1]
+				}
+				pred, sc, err := predict(ctx, cl, a, ytr, b, rk.Order[:k], len(ds.Classes), r)
 				if err != nil {
 					return taskOut{}, err
 				}
@@ -367,6 +373,26 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	return out, nil
 }
 
+// rawValues are the split's training and test values before z-scoring (xtr and xte
+// themselves without it), for k-TSP; nil when the study has no k-TSP.
+func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte *mat.Dense) [2]*mat.Dense {
+	if !slices.Contains(cfg.Classifiers, "ktsp") {
+		return [2]*mat.Dense{}
+	}
+	if !cfg.ZScore {
+		return [2]*mat.Dense{xtr, xte}
+	}
+	a, _ := dataset.SelectSamples(ds.X, ds.Labels, s.Train)
+	b := xte
+	switch {
+	case len(s.Test) > 0 && test != nil:
+		b = mat.DenseCopyOf(test.X)
+	case len(s.Test) > 0:
+		b, _ = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
+	}
+	return [2]*mat.Dense{a, b}
+}
+
 // predict trains classifier cl on the features sel of the training samples and
 // returns its classes for the test samples and their scores of each class (the SVM's
 // decision values, k-NN's shares of neighbours; see classify).
@@ -377,6 +403,13 @@ func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat
 		classify.MinMaxScale(a, b)
 	}
 	switch cl {
+	case "ktsp":
+		var m classify.KTSP
+		if err := m.Fit(a, ytr, classes); err != nil {
+			return nil, nil, err
+		}
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
 	case "svm", "wekasvm":
 		m := classify.LinearSVM{}
 		if cl == "wekasvm" {

@@ -183,6 +183,18 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 		if m.W == nil {
 			what = "distances are measured on the other genes"
 		}
+		if m.Classifier == "ktsp" {
+			what = "the pairs with a gene missing do not vote"
+			var found []int
+			for j, mt := range v.Matches {
+				if mt.By != "" {
+					found = append(found, j)
+				}
+			}
+			if len(m.intactPairs(found).Pairs) == 0 {
+				return nil, fmt.Errorf("%s: every k-TSP pair of the signature lacks a gene in the cohort (%s missing), so no pair can vote", c.Name, listSome(missing, 8))
+			}
+		}
 		if !o.AcceptMissing {
 			return nil, &MissingGenesError{Said: fmt.Sprintf("%s: %d of the signature's %s %s not in the cohort (%s); the prediction would use the other %d (%s)",
 				c.Name, len(missing), text.Count(g, "gene"), text.Plural(len(missing), "is|are"), listSome(missing, 8), v.Found(), what), Advice: v.bySymbolAdvice(c.Symbols != nil)}
@@ -435,7 +447,10 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Values = append(v.Values, mat.Col(nil, j, rows)[:len(keep)])
 		v.GeneLabels = append(v.GeneLabels, geneName(v.Matches[j]))
 	}
-	if len(present) < g && v.Model.W == nil {
+	if len(present) < g && v.Model.Classifier == "ktsp" {
+		k := v.Model.intactPairs(present)
+		v.Pred, v.Scores = k.PredictScores(rows)
+	} else if len(present) < g && v.Model.W == nil {
 		v.Scores, v.Pred = v.Model.scoresOn(rows, present)
 	} else {
 		v.Scores, v.Pred, _ = v.Model.Scores(rows)
@@ -452,6 +467,17 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 	if len(v.Skipped) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%s not predicted, having a missing value in a signature gene: %s", text.Count(len(v.Skipped), "sample"), listSome(v.Skipped, 5)))
 	}
+}
+
+// intactPairs is the model's k-TSP with the pairs whose genes are both among present.
+func (m *Model) intactPairs(present []int) *classify.KTSP {
+	k := &classify.KTSP{}
+	for p, pr := range m.Pairs {
+		if slices.Contains(present, pr[0]) && slices.Contains(present, pr[1]) {
+			k.Pairs, k.Less = append(k.Pairs, pr), append(k.Less, m.PairLess[p])
+		}
+	}
+	return k
 }
 
 // scoresOn is Scores for k-NN on the genes cols only (the others missing).

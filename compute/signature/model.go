@@ -71,6 +71,10 @@ type Model struct {
 	TrainX     [][]float64 `json:"trainX,omitempty"`
 	TrainY     []int       `json:"trainY,omitempty"`
 	Rule       string      `json:"rule"`
+	// Pairs and PairLess are k-TSP's pairs of genes (indices into Genes) and the class
+	// each votes for when its first gene's value is below its second's.
+	Pairs    [][2]int `json:"pairs,omitempty"`
+	PairLess []int    `json:"pairLess,omitempty"`
 	// Platt maps the positive class's score to its probability (two classes; fitted
 	// on the study's out-of-fold scores, Operating).
 	Platt *Platt `json:"platt,omitempty"`
@@ -121,6 +125,13 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		}
 		m.W, m.B = s.W, s.B
 		m.Rule = "linear SVM: the class of the largest w'z + b (two classes: class " + ds.Classes[1] + " when w'z + b > 0)"
+	case "ktsp":
+		var k classify.KTSP
+		if err := k.Fit(x, ds.Labels, len(ds.Classes)); err != nil { // the values as read, unscaled
+			return nil, err
+		}
+		m.Pairs, m.PairLess = k.Pairs, k.Less
+		m.Rule = fmt.Sprintf("k-TSP: %d pairs of genes each vote by which of its two values is the larger in the sample; the class of most votes (no scaling)", len(k.Pairs))
 	case "1nn", "3nn", "weka1nn":
 		m.Neighbours = 1
 		if c.Classifier == "3nn" {
@@ -186,6 +197,11 @@ func (m *Model) Scores(x *mat.Dense) (scores [][]float64, pred []int, err error)
 	_, p := x.Dims()
 	if p != len(m.Genes) {
 		return nil, nil, fmt.Errorf("%d values a sample for a model of %d genes", p, len(m.Genes))
+	}
+	if m.Classifier == "ktsp" {
+		k := classify.KTSP{Pairs: m.Pairs, Less: m.PairLess}
+		pred, scores = k.PredictScores(x)
+		return scores, pred, nil
 	}
 	z := m.scale(x, strings.HasPrefix(m.Classifier, "weka"))
 	if m.W != nil {
@@ -349,6 +365,15 @@ func (m *Model) check() error {
 		for _, w := range m.W {
 			if len(w) != g || !finite(w) {
 				return fmt.Errorf("an SVM weight vector of %d values for %d genes", len(w), g)
+			}
+		}
+	case "ktsp":
+		if nc != 2 || len(m.Pairs) == 0 || len(m.Pairs) != len(m.PairLess) {
+			return fmt.Errorf("k-TSP of %d classes with %d pairs and %d votes", nc, len(m.Pairs), len(m.PairLess))
+		}
+		for p, pr := range m.Pairs {
+			if pr[0] < 0 || pr[0] >= g || pr[1] < 0 || pr[1] >= g || pr[0] == pr[1] || m.PairLess[p] < 0 || m.PairLess[p] > 1 {
+				return fmt.Errorf("k-TSP pair %d: genes %d and %d of %d, vote %d", p+1, pr[0], pr[1], g, m.PairLess[p])
 			}
 		}
 	case "1nn", "3nn", "weka1nn":

@@ -206,6 +206,8 @@ func (s *Shift) Says(v *Validation) string {
 		fmt.Fprintf(&b, " WARNING: the cohort is off the training scale (median |SMD| above %.2f or more than %.0f%% of values outside the training range): ", s.Limit, 100*ShiftOutside)
 		h := v.Options.Harmonize
 		switch {
+		case m.Classifier == "ktsp":
+			b.WriteString("k-TSP compares genes within each sample, so a shift common to a sample's genes does not move its votes; only a shift that reorders the genes within samples does.")
 		case h != "" && h != "none":
 			fmt.Fprintf(&b, "harmonised (%s); the shift above is before it.", h)
 		case len(v.Samples) >= 10:

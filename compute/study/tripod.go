@@ -25,6 +25,9 @@ func (s *Signature) FullModel() (header []string, rows [][]string) {
 	}
 	for i, g := range m.Genes {
 		coef := "(k-NN: no coefficient)"
+		if m.Classifier == "ktsp" {
+			coef = "(k-TSP: see the pairs)"
+		}
 		if linear {
 			coef = strconv.FormatFloat(sign*m.W[0][i], 'g', -1, 64)
 		} else if m.W != nil {
@@ -34,6 +37,9 @@ func (s *Signature) FullModel() (header []string, rows [][]string) {
 	}
 	if linear {
 		rows = append(rows, []string{"intercept", "", "", "", strconv.FormatFloat(sign*m.B[0], 'g', -1, 64)})
+	}
+	for p, pr := range m.Pairs {
+		rows = append(rows, []string{fmt.Sprintf("pair %d", p+1), m.Genes[pr[0]].ID + " < " + m.Genes[pr[1]].ID, "", "", "votes " + m.Classes[m.PairLess[p]]})
 	}
 	if p := m.Platt; p != nil {
 		rows = append(rows, []string{"probability map A", "", "", "", strconv.FormatFloat(p.A, 'g', -1, 64)},
@@ -58,6 +64,8 @@ func (s *Signature) HowToApply() string {
 		b.WriteString("; standardise each, z = (x - training mean) / training SD (0 where the SD is 0)")
 	}
 	switch {
+	case m.Classifier == "ktsp":
+		return fmt.Sprintf("To predict a new sample: take its values of the genes of the %s below, %s (no scaling is needed: any increasing transform gives the same votes); each pair votes for its class when its first gene's value is below its second's, else for the other class; the class of most votes wins. steadfast predict --model model.json does this, checking the file first.", text.Count(len(m.Pairs), "pair"), prep)
 	case len(m.W) == 1 && len(m.Classes) == 2:
 		pos, ref := m.Classes[m.Positive], m.Classes[1-m.Positive]
 		fmt.Fprintf(&b, "; the score is d = sum of coefficient x z over the genes + intercept; d > 0 predicts %s, else %s", pos, ref)

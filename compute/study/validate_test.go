@@ -703,3 +703,23 @@ func TestShiftAndHarmonisation(t *testing.T) {
 		t.Errorf("a one-class cohort harmonised without a warning: %q", v.Notes)
 	}
 }
+
+// A k-TSP signature locked from a Colon study predicts a cohort on another platform
+// (every value x as 4 x^1.3) exactly as the same cohort unshifted, sample by sample,
+// with no harmonisation; the shift is still measured and said not to move its votes.
+func TestKTSPNeedsNoHarmonisation(t *testing.T) {
+	s := newColonSplitWith(t, false, "ktsp")
+	if s.model.Classifier != "ktsp" || len(s.model.Pairs) == 0 {
+		t.Fatalf("the locked model: %s with %d pairs", s.model.Classifier, len(s.model.Pairs))
+	}
+	dir := t.TempDir()
+	plain := s.validate(t, s.write(t, dir, "plain.csv", cohortFile{samples: s.cohort}), CohortOptions{})
+	shifted := s.validate(t, s.write(t, dir, "shifted.csv", cohortFile{samples: s.cohort, value: func(i, j int) string {
+		return strconv.FormatFloat(4*math.Pow(s.raw.X.At(i, j), 1.3), 'g', -1, 64)
+	}}), CohortOptions{})
+	sameScores(t, "shifted", scoresBySample(plain), scoresBySample(shifted), 0)
+	if !shifted.Shift.OffScale || !strings.Contains(shifted.Measures(), "k-TSP compares genes within each sample") {
+		t.Errorf("the shift: %+v; %s", shifted.Shift, shifted.Measures())
+	}
+	t.Logf("k-TSP (%d pairs): accuracy %.3f, AUC %.3f, on the cohort as given and on another platform alike", len(s.model.Pairs), plain.Metrics.Accuracy, plain.Metrics.AUC.AUC)
+}

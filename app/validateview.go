@@ -68,9 +68,9 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 	f := *fp
 	if f == nil {
 		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(), platform: widget.NewEntry(),
-			harmonize:   widget.NewSelect(signature.Harmonizations, nil),
-			accept:      widget.NewCheck("predict although some signature genes are missing (said in the results)", nil),
-			log2:        widget.NewCheck("log2 the cohort first (the model's data were logged before reading, the cohort's are not)", nil)}
+			harmonize: widget.NewSelect(signature.Harmonizations, nil),
+			accept:    widget.NewCheck("predict although some signature genes are missing (said in the results)", nil),
+			log2:      widget.NewCheck("log2 the cohort first (the model's data were logged before reading, the cohort's are not)", nil)}
 		f.path.SetPlaceHolder("the second cohort's file (CSV/TSV, GCT, XLSX, ARFF, GEO series matrix) or a GEO accession")
 		f.platform.SetPlaceHolder("for a GEO series on several platforms: GPL96, ...")
 		f.class.SetPlaceHolder("detected (a column or row named class, a GEO characteristic); none: predictions only")
@@ -197,7 +197,7 @@ func matchCounts(val *signature.Validation) string {
 		n[mt.By]++
 	}
 	var parts []string
-	for _, by := range []string{"id", "symbol"} {
+	for _, by := range []string{"id", "symbol", "alias"} {
 		if n[by] > 0 {
 			parts = append(parts, fmt.Sprintf("%d by %s", n[by], by))
 		}

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/genes"
 	"steadfast/compute/method"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
@@ -276,17 +277,22 @@ func ValidationParagraph(v *signature.Validation) string {
 	m := v.Model
 	var b strings.Builder
 	fmt.Fprintf(&b, "The locked model (%s) was applied unchanged to an independent cohort, %s (file SHA-256 %s). ", m.DigestText(), v.Cohort, v.SHA256)
-	byID, bySym := 0, 0
+	byID, bySym, byAlias := 0, 0, 0
 	for _, mt := range v.Matches {
 		switch mt.By {
 		case "id":
 			byID++
 		case "symbol":
 			bySym++
+		case "alias":
+			byAlias++
 		}
 	}
 	fmt.Fprintf(&b, "Of its %d genes, %d were found by feature id and %d by gene symbol", len(m.Genes), byID, bySym)
-	if miss := len(m.Genes) - byID - bySym; miss > 0 {
+	if byAlias > 0 {
+		fmt.Fprintf(&b, " and %d by their current symbol through an alias table (%s)", byAlias, genes.Human().Source)
+	}
+	if miss := len(m.Genes) - byID - bySym - byAlias; miss > 0 {
 		what := "their terms taken at the training mean"
 		if m.W == nil {
 			what = "distances measured on the genes present"

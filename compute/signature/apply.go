@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
+	"steadfast/compute/genes"
 	"steadfast/internal/text"
 )
 
@@ -51,8 +52,13 @@ type ApplyOptions struct {
 // (not found).
 type Match struct {
 	ID, Symbol string
-	By         string
+	By         string // "id", "symbol", "alias" (through the current symbol), "" missing
 	Probes     []string
+	// Current is the current symbol the gene was matched through (By "alias");
+	// Ambiguous the current symbols its own symbol may mean, when it was not matched
+	// because of that.
+	Current   string
+	Ambiguous []string
 }
 
 // Validation is a model applied to a cohort: the genes matched, each predicted sample's
@@ -173,6 +179,7 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 		return nil, err
 	}
 	v.Matches = MatchGenes(m, c.Features, c.Symbols)
+	v.aliasNotes()
 	missing := v.missing()
 	g := len(m.Genes)
 	if v.Found() == 0 {
@@ -252,6 +259,7 @@ func MatchGenes(m *Model, ids, symbols []string) []Match {
 		}
 	}
 	out := make([]Match, len(m.Genes))
+	var byCur map[string][]int // current symbol -> cohort features, made when needed
 	for g, gene := range m.Genes {
 		mt := Match{ID: gene.ID, Symbol: gene.Symbol}
 		if j, ok := byID[gene.ID]; ok {
@@ -262,10 +270,61 @@ func MatchGenes(m *Model, ids, symbols []string) []Match {
 				mt.Probes = append(mt.Probes, ids[j])
 			}
 			sort.Strings(mt.Probes) // the cohort's feature order does not matter
+		} else if len(t) > 0 {
+			byAlias(&mt, t[0], ids, symbols, &byCur)
 		}
 		out[g] = mt
 	}
 	return out
+}
+
+// aliasNotes says which genes were found through the alias table, and which were not
+// because their symbol is an ambiguous alias.
+func (v *Validation) aliasNotes() {
+	var via, amb []string
+	for _, mt := range v.Matches {
+		switch {
+		case mt.By == "alias":
+			via = append(via, mt.Symbol+" = "+mt.Current)
+		case mt.By == "" && len(mt.Ambiguous) > 0:
+			amb = append(amb, fmt.Sprintf("%s (%s)", mt.Symbol, strings.Join(mt.Ambiguous, " or ")))
+		}
+	}
+	if len(via) > 0 {
+		v.Notes = append(v.Notes, fmt.Sprintf("%s matched by current symbol through the alias table (%s): %s", text.Count(len(via), "gene"), genes.Human().Source, listSome(via, 8)))
+	}
+	if len(amb) > 0 {
+		v.Notes = append(v.Notes, fmt.Sprintf("%s not matched: an alias of several current genes, not guessed: %s", text.Count(len(amb), "symbol"), listSome(amb, 8)))
+	}
+}
+
+// byAlias matches a gene by its current symbol (genes.Human): the cohort's symbols
+// turned into current ones too, once (byCur), so SEPT7 finds SEPTIN7 and the reverse.
+// An alias naming several current genes is not guessed: mt keeps the candidates.
+func byAlias(mt *Match, sym string, ids, symbols []string, byCur *map[string][]int) {
+	h := genes.Human()
+	cur, amb, ok := h.Current(sym)
+	if !ok {
+		mt.Ambiguous = amb
+		return
+	}
+	if *byCur == nil {
+		*byCur = map[string][]int{}
+		for j, s := range symbols {
+			for _, t := range symbolTokens(s) {
+				if c, _, ok := h.Current(t); ok {
+					(*byCur)[c] = append((*byCur)[c], j)
+				}
+			}
+		}
+	}
+	if js := (*byCur)[cur]; len(js) > 0 {
+		mt.By, mt.Current = "alias", cur
+		for _, j := range js {
+			mt.Probes = append(mt.Probes, ids[j])
+		}
+		sort.Strings(mt.Probes)
+	}
 }
 
 // symbolTokens are a symbol cell's symbols ("DDR1 /// MIR4640"), upper-cased.

@@ -283,3 +283,22 @@ func TestANOVATinyP(t *testing.T) {
 		t.Errorf("F %.16g p %.16g; SciPy 7170.589326454537 1.7080051887541843e-30", f, p)
 	}
 }
+
+// Genes are matched across annotation vintages through the shipped alias table: a
+// model's SEPT7 finds the cohort's SEPTIN7 and its MARCHF1 the cohort's MARCH1 (both by
+// the current symbol), an exact symbol still matches as a symbol, and an alias of
+// several current genes (C6ST) is named, not guessed.
+func TestMatchGenesThroughAliases(t *testing.T) {
+	m := &Model{Genes: []ModelGene{{ID: "p1", Symbol: "SEPT7"}, {ID: "p2", Symbol: "MARCHF1"}, {ID: "p3", Symbol: "TP53"}, {ID: "p4", Symbol: "C6ST"}}}
+	got := MatchGenes(m, []string{"a", "b", "c", "d"}, []string{"SEPTIN7", "MARCH1", "TP53", "CHST1"})
+	want := []struct{ by, cur, probe string }{{"alias", "SEPTIN7", "a"}, {"alias", "MARCHF1", "b"}, {"symbol", "", "c"}, {"", "", ""}}
+	for g, w := range want {
+		mt := got[g]
+		if mt.By != w.by || mt.Current != w.cur || w.probe != "" && (len(mt.Probes) != 1 || mt.Probes[0] != w.probe) {
+			t.Errorf("gene %s: by %q via %q, probes %q; want %q via %q, %q", mt.Symbol, mt.By, mt.Current, mt.Probes, w.by, w.cur, w.probe)
+		}
+	}
+	if len(got[3].Ambiguous) < 2 {
+		t.Errorf("C6ST is an alias of several genes; the match says %q", got[3].Ambiguous)
+	}
+}

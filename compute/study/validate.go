@@ -321,13 +321,13 @@ func ShiftTable(v *signature.Validation) [][]string {
 // MatchTable is genes.csv: each signature gene, how it was found and the cohort's
 // features used.
 func MatchTable(v *signature.Validation) [][]string {
-	rows := [][]string{{"gene", "symbol", "matched_by", "cohort_features"}}
+	rows := [][]string{{"gene", "symbol", "matched_by", "current_symbol", "cohort_features"}}
 	for _, mt := range v.Matches {
 		by := mt.By
 		if by == "" {
 			by = "missing"
 		}
-		rows = append(rows, []string{mt.ID, mt.Symbol, by, strings.Join(mt.Probes, "; ")})
+		rows = append(rows, []string{mt.ID, mt.Symbol, by, mt.Current, strings.Join(mt.Probes, "; ")})
 	}
 	return rows
 }

@@ -44,16 +44,10 @@ func itoa(i int) string {
 	return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
 }
 
-// trueAUC is the AUC, on test, of the procedure fitted on all of train: the top k
-// genes by F, z-scored with the training means and sds, a linear SVM (the locked
-// model's recipe).
-func trueAUC(train, test *dataset.Dataset, k int, seed uint64) float64 {
-	auc, _, _ := truePerformance(train, test, k, seed)
-	return auc
-}
-
-// truePerformance is trueAUC with the locked model's true sensitivity and specificity
-// at its own rule (class 1 positive).
+// truePerformance is the AUC, on test, of the procedure fitted on all of train (the
+// top k genes by F, z-scored with the training means and sds, a linear SVM: the locked
+// model's recipe), with its true sensitivity and specificity at its own rule (class 1
+// positive).
 func truePerformance(train, test *dataset.Dataset, k int, seed uint64) (auc, sens, spec float64) {
 	z := mat.DenseCopyOf(train.X)
 	f := score.FScores(z, train.Labels, 2)

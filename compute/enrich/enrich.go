@@ -110,6 +110,9 @@ type Term struct {
 	P, Q          float64
 	Genes         []string
 	Ratio, Ratio0 float64 // X/n and M/N
+	// Stability is the share of resamples whose own selection makes the term
+	// significant (see Universe.Stability); NaN without resamples.
+	Stability float64
 }
 
 // Result is an over-representation analysis: the universe (the measured genes that have
@@ -122,68 +125,96 @@ type Result struct {
 	NotAnnotated []string // selected genes with no set in the collection
 	Renamed      int      // symbols matched through the alias table
 	UniverseNote string
+	Resamples    int // the resamples Stability counted over, 0 none
 }
 
 // Selected is the number of selected genes in the universe.
 func (r *Result) Selected() int { return r.n }
 
-// ORA tests every set of c for over-representation of the selected symbols among the
-// measured ones (the platform's genes: probes collapse to their symbols; a symbol the
-// collection spells otherwise is matched through its current symbol, genes.Human). The
-// universe is the measured genes with any set in c; a selected gene outside it is
-// named, never counted.
-func ORA(c *Collection, selected, measured []string) *Result {
-	index := make(map[string]int, len(c.Genes))
-	for i, g := range c.Genes {
-		index[strings.ToUpper(g)] = i
-	}
+// Universe is a collection's genes the platform measured that have an annotation in
+// it: the background of every test.
+type Universe struct {
+	c       *Collection
+	index   map[string]int
+	in      []bool
+	N       int
+	Renamed int // measured symbols matched through the alias table
+}
+
+// NewUniverse takes the measured symbols (the platform's genes: probes collapse to
+// their symbols; "A /// B" gives both; a symbol the collection spells otherwise is
+// matched through its current symbol, genes.Human) that have any set in c.
+func NewUniverse(c *Collection, measured []string) *Universe {
+	u := &Universe{c: c, index: make(map[string]int, len(c.Genes)), in: make([]bool, len(c.Genes))}
 	annotated := make([]bool, len(c.Genes))
 	for _, s := range c.Sets {
 		for _, g := range s.Genes {
 			annotated[g] = true
 		}
 	}
-	r := &Result{Collection: c}
-	lookup := func(sym string) (int, bool) {
-		for _, t := range strings.Split(sym, "///") {
-			t = strings.ToUpper(strings.TrimSpace(t))
-			if t == "" {
-				continue
-			}
-			if i, ok := index[t]; ok && annotated[i] {
-				return i, true
-			}
-			if cur, _, ok := genes.Human().Current(t); ok {
-				if i, ok := index[strings.ToUpper(cur)]; ok && annotated[i] {
-					r.Renamed++
-					return i, true
-				}
-			}
+	for i, g := range c.Genes {
+		if annotated[i] {
+			u.index[strings.ToUpper(g)] = i
 		}
-		return 0, false
 	}
-	inUniverse := map[int]bool{}
 	for _, m := range measured {
-		if i, ok := lookup(m); ok {
-			inUniverse[i] = true
+		if i, renamed, ok := u.lookup(m); ok && !u.in[i] {
+			u.in[i] = true
+			u.N++
+			if renamed {
+				u.Renamed++
+			}
 		}
 	}
+	return u
+}
+
+// lookup finds a symbol's annotated gene, directly or through its current symbol.
+func (u *Universe) lookup(sym string) (i int, renamed, ok bool) {
+	for _, t := range strings.Split(sym, "///") {
+		t = strings.ToUpper(strings.TrimSpace(t))
+		if t == "" {
+			continue
+		}
+		if i, ok := u.index[t]; ok {
+			return i, false, true
+		}
+		if cur, _, ok := genes.Human().Current(t); ok {
+			if i, ok := u.index[strings.ToUpper(cur)]; ok {
+				return i, true, true
+			}
+		}
+	}
+	return 0, false, false
+}
+
+// ORA tests every set of c for over-representation of the selected symbols among the
+// measured ones (NewUniverse). A selected gene outside the universe is named, never
+// counted.
+func ORA(c *Collection, selected, measured []string) *Result {
+	return NewUniverse(c, measured).Test(selected)
+}
+
+// Test tests every set with a universe gene for over-representation of selected.
+func (u *Universe) Test(selected []string) *Result {
+	c := u.c
+	r := &Result{Collection: c, N: u.N, Renamed: u.Renamed}
 	chosen := map[int]bool{}
 	for _, s := range selected {
-		if i, ok := lookup(s); ok && inUniverse[i] {
+		if i, _, ok := u.lookup(s); ok && u.in[i] {
 			chosen[i] = true
 		} else if strings.TrimSpace(s) != "" {
 			r.NotAnnotated = append(r.NotAnnotated, s)
 		}
 	}
-	r.N, r.n = len(inUniverse), len(chosen)
+	r.n = len(chosen)
 	r.UniverseNote = fmt.Sprintf("the universe: the %d genes the platform measured that have an annotation in %s", r.N, c.Name)
 	var ps []float64
 	for si := range c.Sets {
 		s := &c.Sets[si]
-		t := Term{Set: s}
+		t := Term{Set: s, Stability: math.NaN()}
 		for _, g := range s.Genes {
-			if inUniverse[g] {
+			if u.in[g] {
 				t.M++
 				if chosen[g] {
 					t.X++
@@ -246,3 +277,27 @@ func HyperUpper(x, m, N, n int) float64 {
 	}
 	return math.Min(1, first*sum)
 }
+
+// Stability adds to r, for each term, the share of resamples whose own selection
+// (resamples[i], symbols) makes the term significant at q < Alpha in the same universe:
+// how much the term's enrichment depends on which samples chose the genes.
+func (u *Universe) Stability(r *Result, resamples [][]string) {
+	if len(resamples) == 0 {
+		return
+	}
+	hits := map[string]int{}
+	for _, sel := range resamples {
+		for _, t := range u.Test(sel).Terms {
+			if t.Q < Alpha {
+				hits[t.Set.ID]++
+			}
+		}
+	}
+	r.Resamples = len(resamples)
+	for i := range r.Terms {
+		r.Terms[i].Stability = float64(hits[r.Terms[i].Set.ID]) / float64(len(resamples))
+	}
+}
+
+// Alpha is the false discovery rate at which a term counts as enriched.
+const Alpha = 0.05

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+	"steadfast/plots"
+)
+
+// enrichCommand tests what a finished run's selected genes mean: over-representation of
+// a method's top k in gene sets (GO shipped, or a GMT file) against the measured genes,
+// with each term's stability over the resamples; enrichment.csv and the dot plot.
+func enrichCommand(c *call) error {
+	outDir := c.fs.String("o", "", "output folder (replaced as a whole when everything is written)")
+	name := c.fs.String("method", "", "the method, by its label or name (default: the advice's)")
+	k := c.fs.Int("k", 0, "the number of top genes (default: the advice's k)")
+	cl := c.fs.String("classifier", "svm", "the classifier whose advice chooses method and k")
+	coll := c.fs.String("collection", "go", "the gene sets: go (the three ontologies), go-bp, go-mf, go-cc, or a GMT file (MSigDB, Reactome, WikiPathways)")
+	out := outputFlags(c)
+	pos, err := c.parse(1)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || *outDir == "" {
+		return errors.New("needs a saved run and an output folder: steadfast enrich RUN.json -o OUTDIR")
+	}
+	size, err := out.size()
+	if err != nil {
+		return err
+	}
+	dest := study.Output{Dir: *outDir, Reads: []study.Input{{What: "saved run", Path: runPath(pos[0])}, {What: "gene-set file", Path: gmtPath(*coll)}}, Beside: "enrichment"}
+	if err := dest.Check(); err != nil {
+		return err
+	}
+	saved, err := study.LoadRun(runPath(pos[0]))
+	if err != nil {
+		return err
+	}
+	res := saved.Result
+	m, kk := -1, *k
+	if *name != "" {
+		if m = methodIndex(res, *name); m < 0 {
+			return fmt.Errorf("--method %s: not in this run (%s)", *name, methodNames(res))
+		}
+	}
+	if m < 0 || kk == 0 {
+		am, ak, ok := signature.Advice(res, *cl)
+		if !ok {
+			return fmt.Errorf("the run gives no advice for %s: give --method and --k", *cl)
+		}
+		if m < 0 {
+			m = am
+		}
+		if kk == 0 {
+			kk = ak
+		}
+	}
+	sets, err := study.Collection(*coll)
+	if err != nil {
+		return err
+	}
+	e, err := study.Enrich(res, m, kk, sets)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	files := map[string][]byte{"enrichment.csv": e.CSV()}
+	if err := writeOutputs(ctx, c, dest, files, []plots.Figure{plots.EnrichmentFigure(res.Data.Name, e)}, size, nil); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.errw, e.Says())
+	return nil
+}
+
+// gmtPath is the collection flag's file, "" for a shipped collection.
+func gmtPath(coll string) string {
+	switch coll {
+	case "go", "go-bp", "go-mf", "go-cc", "":
+		return ""
+	}
+	return coll
+}

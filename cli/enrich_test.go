@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// steadfast enrich on a finished GDS507 run (F-statistic under DRAGS 2008, log2): the
+// top 50 genes against the platform's GO-annotated genes, every GO BP term with a
+// universe gene in enrichment.csv with its q and stability, the dot plot, and a line
+// saying what was tested against what; a GMT file's sets work alike; a run whose data
+// have no gene symbols is refused with what to do.
+func TestEnrichCommand(t *testing.T) {
+	dir := t.TempDir()
+	gds := filepath.Join("..", "compute", "dataset", "testdata", "geo", "GDS507.soft.gz")
+	cfg := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfg, []byte(`{"dataPath": "`+gds+`", "protocol": "drags2008", "methods": [{"name": "fstat"}], "zscore": true,
+		"prep": {"log2": true, "dropConstant": true}, "classifiers": ["svm"], "seed": 1}`), 0o644)
+	run := filepath.Join(dir, "run")
+	if code, _, errw := cmd("run", cfg, "-o", run); code != 0 {
+		t.Fatalf("run: %s", errw)
+	}
+	out := filepath.Join(dir, "enr")
+	code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", out, "--method", "fstat", "--k", "50", "--collection", "go-bp")
+	if code != 0 || !strings.Contains(errw, "the universe: the 5840 genes the platform measured that have an annotation in GO BP") || !strings.Contains(errw, "CC BY 4.0") || !strings.Contains(errw, "stability: the share of the 30 resamples") {
+		t.Fatalf("enrich: exit %d, %s", code, errw)
+	}
+	rows := readCSV(t, filepath.Join(out, "enrichment.csv"))
+	if len(rows) < 1000 || rows[0][8] != "q_bh" || rows[0][9] != "stability" || rows[1][9] == "" {
+		t.Errorf("enrichment.csv: %d rows, header %q, first %q", len(rows), rows[0], rows[1])
+	}
+	if st, err := os.Stat(filepath.Join(out, "enrichment-dotplot.png")); err != nil || st.Size() < 1000 {
+		t.Errorf("the dot plot: %v", err)
+	}
+	gmt := filepath.Join(dir, "sets.gmt")
+	os.WriteFile(gmt, []byte("TRANSPORT\tmy set\t"+strings.Join([]string{"KCNE1", "SCNN1G", "KCNJ10", "SLC13A3", "SLC26A7", "SLC38A1", "SLC4A9", "ALB", "APOA1", "TTR", "UMOD"}, "\t")+"\n"), 0o644)
+	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", filepath.Join(dir, "gmt"), "--method", "fstat", "--k", "50", "--collection", gmt); code != 0 || !strings.Contains(errw, "sets.gmt") {
+		t.Errorf("enrich with a GMT file: exit %d, %s", code, errw)
+	}
+	os.WriteFile(gmt, []byte("EMPTY\tno genes\n"), 0o644)
+	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", filepath.Join(dir, "bad"), "--collection", gmt); code != 2 || !strings.Contains(errw, "line 1") {
+		t.Errorf("a GMT line without genes: exit %d, %s", code, errw)
+	}
+}

@@ -1,0 +1,114 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"steadfast/compute/enrich"
+	"steadfast/compute/experiment"
+)
+
+// Collection opens the gene sets named: "go" (the three ontologies), "go-bp", "go-mf",
+// "go-cc", or a GMT file's path (sets of 10 to 500 genes kept, as GO's).
+func Collection(name string) (*enrich.Collection, error) {
+	switch strings.ToLower(name) {
+	case "go", "":
+		return enrich.GO(), nil
+	case "go-bp":
+		return enrich.GO().Ontology("BP"), nil
+	case "go-mf":
+		return enrich.GO().Ontology("MF"), nil
+	case "go-cc":
+		return enrich.GO().Ontology("CC"), nil
+	}
+	return enrich.ReadGMT(name, 10, 500)
+}
+
+// Enrichment is what a method's top k genes of a run mean: the over-representation of
+// the genes it selects on all samples in each set of a collection, against the genes the
+// platform measured, with each term's stability over the run's resamples.
+type Enrichment struct {
+	Method string
+	K      int
+	*enrich.Result
+}
+
+// Enrich tests method m's top k genes on all samples of the run res for
+// over-representation in c, and each resample's own top k for the terms' stability. The
+// run's data must carry gene symbols (the platform's annotation).
+func Enrich(res *experiment.Result, m, k int, c *enrich.Collection) (*Enrichment, error) {
+	sym := res.Data.Symbols
+	if sym == nil {
+		return nil, fmt.Errorf("%s has no gene symbols, which gene sets are matched by: give the platform's annotation (Gene symbols on the Data tab, --symbols FILE, or a GEO file with its platform) and run the study again", res.Data.Name)
+	}
+	if m < 0 || m >= len(res.Methods) {
+		return nil, fmt.Errorf("method %d of %d", m, len(res.Methods))
+	}
+	mr := res.Methods[m]
+	if k < 1 || k > len(mr.Reference.Order) {
+		return nil, fmt.Errorf("k = %d: the run kept the top %d of %s", k, len(mr.Reference.Order), mr.Label)
+	}
+	symbols := func(order []int) []string {
+		var out []string
+		for _, j := range order[:min(k, len(order))] {
+			if j >= 0 && j < len(sym) && sym[j] != "" {
+				out = append(out, sym[j])
+			}
+		}
+		return out
+	}
+	u := enrich.NewUniverse(c, sym)
+	r := u.Test(symbols(mr.Reference.Order))
+	var runs [][]string
+	for _, run := range mr.Runs {
+		runs = append(runs, symbols(run.Order))
+	}
+	u.Stability(r, runs)
+	return &Enrichment{Method: mr.Label, K: k, Result: r}, nil
+}
+
+// Table is enrichment.csv: a term a row, most significant first.
+func (e *Enrichment) Table() [][]string {
+	rows := [][]string{{"term", "ontology", "name", "genes_in_universe", "selected_in_term", "gene_ratio", "background_ratio", "p", "q_bh", "stability", "genes"}}
+	for _, t := range e.Terms {
+		rows = append(rows, []string{t.Set.ID, t.Set.Ontology, t.Set.Name, strconv.Itoa(t.M), strconv.Itoa(t.X), num(t.Ratio), num(t.Ratio0), num(t.P), num(t.Q), num(t.Stability), strings.Join(t.Genes, ";")})
+	}
+	return rows
+}
+
+// CSV is enrichment.csv's bytes.
+func (e *Enrichment) CSV() []byte { return csvOf(e.Table()) }
+
+// Says is the enrichment in words: what was tested against what, and the terms at q <
+// enrich.Alpha with their stability.
+func (e *Enrichment) Says() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s's top %d genes, %d of them in the universe (%s; %s, %s), tested for over-representation in %d sets (one-sided hypergeometric, Benjamini-Hochberg q over the sets)",
+		e.Method, e.K, e.Selected(), e.UniverseNote, e.Collection.Source, e.Collection.Species, len(e.Terms))
+	if e.Resamples > 0 {
+		fmt.Fprintf(&b, "; stability: the share of the %d resamples whose own top %d makes the term significant", e.Resamples, e.K)
+	}
+	sig := 0
+	for _, t := range e.Terms {
+		if t.Q < enrich.Alpha {
+			sig++
+		}
+	}
+	fmt.Fprintf(&b, ". %d terms at q < %.2f", sig, enrich.Alpha)
+	for i, t := range e.Terms {
+		if i == 5 || t.Q >= enrich.Alpha {
+			break
+		}
+		stab := ""
+		if !math.IsNaN(t.Stability) {
+			stab = fmt.Sprintf(", in %.0f%% of resamples", 100*t.Stability)
+		}
+		fmt.Fprintf(&b, "; %s %s (%d of %d genes, q %.2g%s)", t.Set.ID, t.Set.Name, t.X, t.M, t.Q, stab)
+	}
+	if len(e.NotAnnotated) > 0 {
+		fmt.Fprintf(&b, ". %d selected genes have no annotation in the collection and are not counted", len(e.NotAnnotated))
+	}
+	return b.String() + "."
+}

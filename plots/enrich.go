@@ -1,0 +1,83 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"steadfast/compute/study"
+)
+
+// enrichTerms is the most terms the dot plot shows.
+const enrichTerms = 20
+
+// EnrichmentFigure draws the most significant terms of e as a dot plot: a term a row
+// (the most significant at the top), its gene ratio (selected genes in it over the
+// selected) across, the dot's area its count of selected genes and its colour -log10
+// q. Its table is enrichment.csv's rows drawn.
+func EnrichmentFigure(data string, e *study.Enrichment) Figure {
+	terms := e.Terms[:min(enrichTerms, len(e.Terms))]
+	title := fmt.Sprintf("%s: what %s's top %d genes mean (%s, over-representation)", data, e.Method, e.K, e.Collection.Name)
+	f := Figure{Name: "enrichment-dotplot", Title: title}
+	all := e.Table()
+	f.Table = all[:min(len(all), enrichTerms+1)]
+	f.Build = func() (*plot.Plot, error) {
+		p := plot.New()
+		p.Title.Text = title
+		p.X.Label.Text = "gene ratio (selected genes in the term / selected genes in the universe)"
+		top := 1.0
+		for _, t := range terms {
+			top = math.Max(top, -math.Log10(math.Max(t.Q, 1e-300)))
+		}
+		pal := moreland.SmoothBlueRed()
+		pal.SetMin(0)
+		pal.SetMax(top)
+		maxX := 1
+		for _, t := range terms {
+			maxX = max(maxX, t.X)
+		}
+		var ticks []plot.Tick
+		xmax := 0.0
+		for i, t := range terms {
+			y := float64(len(terms) - 1 - i)
+			c, err := pal.At(math.Min(top, -math.Log10(math.Max(t.Q, 1e-300))))
+			if err != nil {
+				return nil, err
+			}
+			sc, err := plotter.NewScatter(plotter.XYs{{X: t.Ratio, Y: y}})
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: c, Shape: draw.CircleGlyph{}, Radius: vg.Points(2 + 6*math.Sqrt(float64(t.X)/float64(maxX)))}
+			p.Add(sc)
+			name := t.Set.Name
+			if len(name) > 48 {
+				name = name[:45] + "..."
+			}
+			ticks = append(ticks, plot.Tick{Value: y, Label: name})
+			xmax = math.Max(xmax, t.Ratio)
+		}
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+		p.Y.Min, p.Y.Max = -0.8, float64(len(terms))-0.2
+		p.X.Min, p.X.Max = 0, xmax*1.15+1e-9
+		for _, v := range []float64{0, top / 2, top} {
+			c, _ := pal.At(v)
+			p.Legend.Add(fmt.Sprintf("-log10 q = %.1f", v), swatch{c})
+		}
+		key, err := plotter.NewScatter(plotter.XYs{{}})
+		if err != nil {
+			return nil, err
+		}
+		key.GlyphStyle = draw.GlyphStyle{Color: color.Gray{0x90}, Shape: draw.CircleGlyph{}, Radius: vg.Points(5)}
+		p.Legend.Add(fmt.Sprintf("dot area: selected genes in the term (largest %d)", maxX), key)
+		p.Legend.Top = false
+		return p, nil
+	}
+	return f
+}

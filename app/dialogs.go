@@ -380,6 +380,9 @@ func (u *UI) ShowReport() {
 			if v := sig.Validation; v != nil {
 				tables = append(tables, plots.Figure{Name: "cohort-predictions", Table: study.PredictionTable(v)})
 			}
+			if e := sig.Enrichment; e != nil {
+				tables = append(tables, plots.Figure{Name: "enrichment", Table: e.Table()})
+			}
 		}
 		if len(paths) == 0 {
 			tables = nil

@@ -49,6 +49,7 @@ var glossary = map[string]string{
 	"nested estimate":               "When the method and k are the advice's, they were chosen on the same resamples that estimate them, which flatters the estimate. The nested estimate makes the choice again inside each training set, from those samples alone, and judges it on the held-out samples.",
 	"k most frequent":               "The k genes most often in the resamples' top k, instead of the method's first k on all samples: a consensus of the resamples.",
 	"samples grouped by":            "An annotation whose equal values mark samples that are not independent, such as one patient's tumour and normal tissue or repeated arrays of one mouse. Resampling then keeps each group wholly in the training or wholly in the test samples of every split, so the estimate is not flattered by testing on a patient the model was trained on. Press Re-read file after choosing it.",
+	"enrichment":                    "Whether the signature's genes fall in a gene set (a GO term, a pathway) more often than chance: the one-sided hypergeometric test against the genes this platform measured that have any annotation in the collection (not the whole genome), with Benjamini-Hochberg q over the sets. Stability is the share of resamples whose own top k genes make the term significant: a term found in one resample's genes only is luck.",
 	"harmonisation":                 "Putting a cohort from another platform or batch on the training data's scale before the locked model is applied. none: the model's own scaling. standardize: each gene centred and scaled over the cohort's samples. combat: ComBat (empirical Bayes, as sva's) with the training data as the fixed reference; the mean-only forms leave each gene's spread as it is. All use the cohort's own gene levels, never its classes, and assume its classes are mixed much as the training data's: with an unbalanced cohort they remove part of the biology.",
 	"standardise within the cohort": "For a cohort on another platform or batch, whose values sit at other levels: each gene is centred and scaled over the cohort's own samples, then put on the training scale. It keeps each sample's position among the cohort's samples but not the cohort's own level of a gene, so it assumes the cohort's classes are mixed much as the training data's were.",
 }
@@ -128,7 +129,7 @@ func (u *UI) showGuide() {
 
 // signatureTerms are the glossary's terms of the Signature tab, in reading order.
 var signatureTerms = []string{"positive class", "ROC curve", "AUC", "95% CI", "range", "nested estimate", "sensitivity", "specificity", "PPV", "NPV", "operating point", "balanced accuracy",
-	"probability", "Brier score", "calibration",
+	"probability", "Brier score", "calibration", "enrichment",
 	"fold change", "Hedges' g", "Welch p", "FDR", "selection frequency", "k most frequent", "permutation test"}
 
 // explainTerms is a "?" that shows terms with their sentences in one scrolling dialog.

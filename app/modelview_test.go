@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -14,8 +15,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/method"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
+	"steadfast/plots"
 )
 
 // File > Open model... shows a locked model without its study (its genes, classes,
@@ -151,5 +155,49 @@ func TestDataTabGroupsSamples(t *testing.T) {
 	})
 	if g := onUI(func() string { return u.readOpt.GroupName }); g != "individual" {
 		t.Errorf("the reading options group by %q", g)
+	}
+}
+
+// The Meaning view tests the built signature's genes against GO over the platform's
+// measured genes (GDS507, which carries gene symbols): the sentence names the universe
+// and GO's licence, the table lists the terms with their stability, the dot plot draws.
+func TestMeaningView(t *testing.T) {
+	u, _ := newTestUI(t)
+	gds := filepath.Join("..", "compute", "dataset", "testdata", "geo", "GDS507.soft.gz")
+	raw, err := dataset.ReadFile(gds, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, _, err := study.Prepare(raw, dataset.Prep{Log2: true, DropConstant: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Methods, cfg.Protocol, cfg.Classifiers, cfg.Prep = []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []string{"svm"}, dataset.Prep{Log2: true, DropConstant: true}
+	res, err := study.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := u.sigView
+	serialized(func() {
+		u.setData(ds, gds, dataset.Options{})
+		u.setResult(res)
+		v.k.SetSelected("50")
+		test.Tap(v.build)
+	})
+	waitFor(t, "the signature", 60*time.Second, func() bool { return onUI(func() bool { return v.sig != nil && u.cancel == nil }) })
+	serialized(func() { v.views.SelectIndex(2); test.Tap(v.meaning.run) })
+	waitFor(t, "the enrichment", 60*time.Second, func() bool { return onUI(func() bool { return v.meaning.result != nil && u.cancel == nil }) })
+	if s := onUI(func() string { return v.meaning.summary.Text }); !strings.Contains(s, "genes the platform measured that have an annotation in GO BP") || !strings.Contains(s, "CC BY 4.0") {
+		t.Errorf("the Meaning view says %q", s)
+	}
+	if rows := onUI(v.meaning.table.Rows); len(rows) < 1000 || rows[0][6] == "" {
+		t.Errorf("%d terms; first %q", len(rows), rows[0])
+	}
+	waitFor(t, "the dot plot", 30*time.Second, func() bool { return onUI(v.meaning.chart.Image) != nil })
+	var report bytes.Buffer
+	size, _ := plots.NewExportOptions(16, 10, "cm", 96)
+	if err := plots.ReportWith(&report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>What the genes mean</h2>") {
+		t.Errorf("the report: %v; a Meaning section: %v", err, strings.Contains(report.String(), "<h2>What the genes mean</h2>"))
 	}
 }

@@ -44,7 +44,8 @@ type signatureView struct {
 	table      *widgets.StringTable
 	chart      *widgets.Chart
 	fold       *widget.Accordion  // the method, k, classifier and actions, folded after a build
-	views      *container.AppTabs // Figure and Table
+	views      *container.AppTabs // Figure, Table and Meaning
+	meaning    *meaningView
 	sig        *study.Signature
 	figs       []plots.Figure
 	figure     plots.Figure       // on screen, for export
@@ -159,7 +160,8 @@ func newSignatureView(u *UI) *signatureView {
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
 	figure := container.NewBorder(container.NewHBox(widget.NewLabel("show"), v.show, enlarge), nil, nil, nil, v.chart)
 	// a figure and a table each get the whole pane, side by side when the user wants both
-	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables))
+	v.meaning = newMeaningView(u)
+	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables), container.NewTabItem("Meaning", v.meaning.content))
 	v.content = container.NewBorder(container.NewVBox(v.fold, v.metrics), nil, nil, nil, v.views)
 	return v
 }
@@ -179,6 +181,7 @@ func (v *signatureView) enable(on bool) {
 // preselected and said with its reason.
 func (v *signatureView) setResult(res *experiment.Result) {
 	v.sig, v.figs, v.figure, v.valFigs, v.saved = nil, nil, plots.Figure{}, nil, nil
+	v.meaning.clear()
 	v.enable(false)
 	v.cohortTable.SetRows([]string{"sample"}, nil, 100)
 	v.matchTable.SetRows([]string{"gene"}, nil, 100)
@@ -300,6 +303,7 @@ func (v *signatureView) compute() {
 // setSignature shows sig: its genes, its metrics and the figure chosen.
 func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) {
 	v.sig, v.figs, v.valFigs = sig, figs, nil
+	v.meaning.clear()
 	v.enable(true)
 	v.fold.Close(0)
 	if sig.CV == nil { // an opened model: nothing to permute

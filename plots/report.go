@@ -359,6 +359,19 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		fullTable, tripodTable = tableOf(fullModelFigure(sig), 200), tableOf(tripodFigure(res, sig), 20)
 		howTo = sig.HowToApply()
 	}
+	var enrFigs []reportFigure
+	var enrTable reportTable
+	enrPara := ""
+	if sig != nil && sig.Enrichment != nil {
+		f := EnrichmentFigure(res.Data.Name, sig.Enrichment)
+		svg, err := svgOf(f, o)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.Name, err)
+		}
+		enrFigs = append(enrFigs, reportFigure{PlainText(f.Title), svg})
+		enrTable = tableOf(enrichmentTable(sig.Enrichment), 20)
+		enrPara = sig.Enrichment.Says()
+	}
 	var valFigs []reportFigure
 	var valTable reportTable
 	valPara := ""
@@ -384,7 +397,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
-		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
+		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
 		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable,
 	})
 }
@@ -450,6 +463,10 @@ svg{max-width:100%;height:auto}
 {{end}}{{template "table" .SigTable}}{{template "table" .ConfTable}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
 {{template "table" .FullTable}}<p>{{.HowTo}}</p>
 {{template "table" .TripodTable}}
+{{end}}{{if .Enr}}<h2>What the genes mean</h2>
+<p class="para">{{.EnrParagraph}}</p>
+{{range .EnrFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
+{{end}}{{template "table" .EnrTable}}
 {{end}}{{if .Val}}<h2>Validation</h2>
 <p class="para">{{.ValParagraph}}</p>
 {{range .ValFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
@@ -474,6 +491,16 @@ func geneDisplay(sig *study.Signature) [][]string {
 // calibration and, after a permutation test, its null distribution).
 func reportSignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	return SignatureFigures(res, sig)
+}
+
+// enrichmentTable is the enrichment's terms as people read them, for the report (all in
+// enrichment.csv).
+func enrichmentTable(e *study.Enrichment) Figure {
+	rows := [][]string{{"term", "name", "selected / in universe", "q (BH)", "stability", "genes"}}
+	for _, t := range e.Terms {
+		rows = append(rows, []string{t.Set.ID, t.Set.Name, fmt.Sprintf("%d / %d", t.X, t.M), text.PValue(t.Q), text.Sig3(t.Stability), strings.Join(t.Genes, ", ")})
+	}
+	return Figure{Name: "enrichment", Title: "Gene-set terms, most significant first", Table: rows}
 }
 
 // fullModelFigure is the locked model in full (TRIPOD 15a) as a table.

@@ -155,6 +155,14 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 	p.table(tableOf(fullModelFigure(sig), 200), 7.5)
 	p.text(sig.HowToApply(), 10, false)
 	p.table(tableOf(tripodFigure(res, sig), 20), 8)
+	if e := sig.Enrichment; e != nil {
+		p.text("What the genes mean", 12, true)
+		p.text(e.Says(), 10, false)
+		if err := p.figure(EnrichmentFigure(res.Data.Name, e)); err != nil {
+			return err
+		}
+		p.table(tableOf(enrichmentTable(e), 20), 7.5)
+	}
 	if v := sig.Validation; v != nil {
 		p.text("Validation", 12, true)
 		p.text(ValidationParagraph(v), 10, false)

@@ -52,6 +52,8 @@ type Signature struct {
 	// and Cohort how, for a saved run to do it again.
 	Validation *signature.Validation
 	Cohort     *CohortRecord
+	// Enrichment is what the signature's genes mean, when it was tested (Enrich).
+	Enrichment *Enrichment
 	// Opened is the model file a signature was opened from (ModelSignature): it has
 	// the model, its genes and classes, and no estimate of its own (CV is nil).
 	Opened string

@@ -1,0 +1,150 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/study"
+	"steadfast/internal/text"
+	"steadfast/plots"
+	"steadfast/widgets"
+)
+
+// meaningView is the Signature tab's Meaning view: what the signature's genes do, by
+// over-representation in gene sets against the genes the platform measured, with each
+// term's stability over the resamples (study.Enrich).
+type meaningView struct {
+	u       *UI
+	sets    *widget.Select
+	gmt     string // the GMT file chosen, when sets says so
+	run     *widget.Button
+	summary *widget.Label
+	table   *widgets.StringTable
+	chart   *widgets.Chart
+	figure  plots.Figure
+	result  *study.Enrichment
+	content fyne.CanvasObject
+}
+
+// meaningSets are the gene-set choices, with the collection each names.
+var meaningSets = []struct{ label, name string }{
+	{"GO biological process", "go-bp"}, {"GO molecular function", "go-mf"}, {"GO cellular component", "go-cc"},
+	{"all of GO", "go"}, {"a GMT file...", ""}}
+
+func newMeaningView(u *UI) *meaningView {
+	m := &meaningView{u: u, summary: widget.NewLabel("After Build signature: test what its genes do (human GO shipped; any GMT file)."),
+		table: widgets.NewStringTable(), chart: u.newChart("The terms' dot plot appears here.")}
+	m.summary.Wrapping = fyne.TextWrapWord
+	var labels []string
+	for _, s := range meaningSets {
+		labels = append(labels, s.label)
+	}
+	m.sets = widget.NewSelect(labels, func(l string) {
+		if l == meaningSets[len(meaningSets)-1].label {
+			m.chooseGMT()
+		}
+	})
+	m.sets.SetSelectedIndex(0)
+	m.run = widget.NewButtonWithIcon("Test the genes", theme.SearchIcon(), m.compute)
+	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(m.figure) })
+	top := container.NewVBox(container.NewHBox(widget.NewLabel("gene sets"), container.NewGridWrap(fyne.NewSize(230, m.sets.MinSize().Height), m.sets), m.run, enlarge, u.explain("enrichment")), m.summary)
+	m.chart.SetMinSize(fyne.NewSize(600, 460)) // a readable row for each of the 20 terms; the tab scrolls below that
+	views := container.NewAppTabs(container.NewTabItem("dot plot", m.chart),
+		container.NewTabItem("terms", container.NewBorder(container.NewHScroll(u.tableActions(m.table, -1, "enrichment")), nil, nil, nil, m.table.Table)))
+	m.content = container.NewBorder(top, nil, nil, nil, views)
+	return m
+}
+
+// chooseGMT asks for a GMT file.
+func (m *meaningView) chooseGMT() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		m.gmt = r.URI().Path()
+		r.Close()
+		m.summary.SetText("Gene sets from " + m.gmt + "; press Test the genes.")
+	}, m.u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".gmt", ".txt"}))
+	d.Show()
+}
+
+// compute tests the signature's genes as a task.
+func (m *meaningView) compute() {
+	v := m.u.sigView
+	if v.sig == nil {
+		m.u.showError(fmt.Errorf("build the signature first (Build signature): its method's top k genes are what is tested"))
+		return
+	}
+	if v.sig == nil || v.sig.CV == nil {
+		m.u.showError(fmt.Errorf("an opened model has no study to test over: open its run and build the signature"))
+		return
+	}
+	name := meaningSets[max(m.sets.SelectedIndex(), 0)].name
+	if m.sets.SelectedIndex() == len(meaningSets)-1 {
+		if m.gmt == "" {
+			m.u.showError(fmt.Errorf("choose a GMT file first (gene sets: a GMT file...)"))
+			return
+		}
+		name = m.gmt
+	}
+	run, sig := m.u.result, v.sig
+	m.u.startTask("Gene-set enrichment", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		report(experiment.Progress{Total: 1, Stage: "gene sets"})
+		c, err := study.Collection(name)
+		if err != nil {
+			return nil, err
+		}
+		e, err := study.Enrich(run, sig.Choice.Method, sig.Choice.K, c)
+		if err != nil {
+			return nil, err
+		}
+		fig := plots.EnrichmentFigure(run.Data.Name, e)
+		return func() {
+			if v.sig == sig {
+				sig.Enrichment = e // for the report
+				m.show(e, fig)
+			}
+		}, nil
+	})
+}
+
+// show shows an enrichment: its sentence, its dot plot and its terms.
+func (m *meaningView) show(e *study.Enrichment, fig plots.Figure) {
+	m.result, m.figure = e, fig
+	m.summary.SetText(e.Says())
+	m.chart.SetRender(renderer(fig))
+	head := []string{"term", "ontology", "name", "in universe", "selected", "q (BH)", "stability", "genes"}
+	var rows [][]string
+	for _, t := range e.Terms {
+		rows = append(rows, []string{t.Set.ID, t.Set.Ontology, t.Set.Name, fmt.Sprint(t.M), fmt.Sprint(t.X), text.PValue(t.Q), text.Sig3(t.Stability), joinGenes(t.Genes)})
+	}
+	m.table.SetRows(head, rows, 100, 60, 260, 80, 70, 70, 70, 240)
+}
+
+func joinGenes(g []string) string {
+	s := ""
+	for i, x := range g {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s
+}
+
+// clear forgets the enrichment shown (a new signature or run).
+func (m *meaningView) clear() {
+	m.result, m.figure = nil, plots.Figure{}
+	m.chart.SetRender(nil)
+	m.table.SetRows([]string{"term"}, nil, 100)
+	m.summary.SetText("After Build signature: test what its genes do (human GO shipped; any GMT file).")
+}

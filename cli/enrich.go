@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
@@ -18,6 +20,9 @@ func enrichCommand(c *call) error {
 	k := c.fs.Int("k", 0, "the number of top genes (default: the advice's k)")
 	cl := c.fs.String("classifier", "svm", "the classifier whose advice chooses method and k")
 	coll := c.fs.String("collection", "go", "the gene sets: go (the three ontologies), go-bp, go-mf, go-cc, or a GMT file (MSigDB, Reactome, WikiPathways)")
+	camera := c.fs.Bool("camera", false, "also test every set over the whole ranking with limma's camera (competitive, inter-gene correlation 0.01): reads the run's data; camera.csv")
+	positive := c.fs.String("positive", "", "camera's positive class of two (default: the class not named like a control)")
+	data := c.fs.String("data", "", "the run's data file, for --camera (overrides its dataPath)")
 	out := outputFlags(c)
 	pos, err := c.parse(1)
 	if err != nil {
@@ -68,10 +73,45 @@ func enrichCommand(c *call) error {
 	ctx, stop := interruptible()
 	defer stop()
 	files := map[string][]byte{"enrichment.csv": e.CSV()}
+	var said string
+	if *camera {
+		cfg, ds, err := openStudy(c, runPath(pos[0]), *data)
+		if err != nil {
+			return err
+		}
+		dest.Reads = append(dest.Reads, study.DataInputs(cfg.DataPath, cfg.Read)...)
+		if err := dest.Check(); err != nil {
+			return err
+		}
+		p, _ := signature.DefaultPositive(ds.Classes)
+		if *positive != "" {
+			if p = slices.Index(ds.Classes, *positive); p < 0 {
+				return fmt.Errorf("--positive %s: not one of the classes (%s)", *positive, strings.Join(ds.Classes, ", "))
+			}
+		}
+		terms, err := study.CameraSets(ds, p, sets)
+		if err != nil {
+			return err
+		}
+		files["camera.csv"] = study.CSV(study.CameraTable(terms, ds.Classes[p]))
+		up, down := 0, 0
+		for _, t := range terms {
+			if t.FDR < 0.05 && t.Direction == "Up" {
+				up++
+			} else if t.FDR < 0.05 {
+				down++
+			}
+		}
+		said = fmt.Sprintf("camera (limma's, inter-gene correlation 0.01) over all %d genes measured, %s against %s: %d sets higher in %s and %d lower at FDR < 0.05 (camera.csv)",
+			len(ds.Features), ds.Classes[p], ds.Classes[1-p], up, ds.Classes[p], down)
+	}
 	if err := writeOutputs(ctx, c, dest, files, []plots.Figure{plots.EnrichmentFigure(res.Data.Name, e)}, size, nil); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.errw, e.Says())
+	if said != "" {
+		fmt.Fprintln(c.errw, said)
+	}
 	return nil
 }
 

@@ -34,6 +34,14 @@ func TestEnrichCommand(t *testing.T) {
 	if st, err := os.Stat(filepath.Join(out, "enrichment-dotplot.png")); err != nil || st.Size() < 1000 {
 		t.Errorf("the dot plot: %v", err)
 	}
+	// --camera: every GO BP set over the whole ranking, directions of RCC
+	cam := filepath.Join(dir, "cam")
+	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", cam, "--method", "fstat", "--k", "50", "--collection", "go-bp", "--camera"); code != 0 || !strings.Contains(errw, "camera (limma's, inter-gene correlation 0.01) over all") {
+		t.Fatalf("enrich --camera: exit %d, %s", code, errw)
+	}
+	if rows := readCSV(t, filepath.Join(cam, "camera.csv")); len(rows) < 1000 || rows[0][4] != "direction_in_RCC" {
+		t.Errorf("camera.csv: %d rows, header %q", len(rows), rows[0])
+	}
 	gmt := filepath.Join(dir, "sets.gmt")
 	os.WriteFile(gmt, []byte("TRANSPORT\tmy set\t"+strings.Join([]string{"KCNE1", "SCNN1G", "KCNJ10", "SLC13A3", "SLC26A7", "SLC38A1", "SLC4A9", "ALB", "APOA1", "TTR", "UMOD"}, "\t")+"\n"), 0o644)
 	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", filepath.Join(dir, "gmt"), "--method", "fstat", "--k", "50", "--collection", gmt); code != 0 || !strings.Contains(errw, "sets.gmt") {

@@ -169,6 +169,13 @@ func NewUniverse(c *Collection, measured []string) *Universe {
 	return u
 }
 
+// Gene is the collection gene a measured symbol names (directly, or through its current
+// symbol), whether or not it is in the universe.
+func (u *Universe) Gene(sym string) (int, bool) {
+	i, _, ok := u.lookup(sym)
+	return i, ok
+}
+
 // lookup finds a symbol's annotated gene, directly or through its current symbol.
 func (u *Universe) lookup(sym string) (i int, renamed, ok bool) {
 	for _, t := range strings.Split(sym, "///") {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/enrich"
 	"steadfast/compute/experiment"
 )
@@ -78,6 +79,9 @@ func (e *Enrichment) Table() [][]string {
 	return rows
 }
 
+// CSV is rows as CSV bytes.
+func CSV(rows [][]string) []byte { return csvOf(rows) }
+
 // CSV is enrichment.csv's bytes.
 func (e *Enrichment) CSV() []byte { return csvOf(e.Table()) }
 
@@ -111,4 +115,65 @@ func (e *Enrichment) Says() string {
 		fmt.Fprintf(&b, ". %d selected genes have no annotation in the collection and are not counted", len(e.NotAnnotated))
 	}
 	return b.String() + "."
+}
+
+// CameraTerm is a set's competitive test over the whole ranking (enrich.Camera).
+type CameraTerm struct {
+	Set *enrich.Set
+	enrich.CameraSet
+}
+
+// CameraSets tests every set of c with a measured gene by limma's camera on the data ds
+// (preprocessed as the study did), the positive class against the rest (two classes):
+// a gene's probes each count, as in limma with ids2indices. Directions are of the
+// positive class: "Up" means higher in it.
+func CameraSets(ds *dataset.Dataset, positive int, c *enrich.Collection) ([]CameraTerm, error) {
+	if len(ds.Classes) != 2 || positive < 0 || positive > 1 {
+		return nil, fmt.Errorf("camera compares two classes; these data have %d", len(ds.Classes))
+	}
+	if ds.Symbols == nil {
+		return nil, fmt.Errorf("%s has no gene symbols, which gene sets are matched by: give the platform's annotation", ds.Name)
+	}
+	u := enrich.NewUniverse(c, nil)
+	rows := map[int][]int{} // collection gene -> features
+	for j, s := range ds.Symbols {
+		if i, ok := u.Gene(s); ok {
+			rows[i] = append(rows[i], j)
+		}
+	}
+	var index [][]int
+	var sets []*enrich.Set
+	for si := range c.Sets {
+		var set []int
+		for _, g := range c.Sets[si].Genes {
+			set = append(set, rows[g]...)
+		}
+		if len(set) > 0 {
+			index, sets = append(index, set), append(sets, &c.Sets[si])
+		}
+	}
+	labels := make([]int, len(ds.Labels))
+	for i, l := range ds.Labels {
+		if l == positive {
+			labels[i] = 1
+		}
+	}
+	res, err := enrich.Camera(ds.X, labels, index)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CameraTerm, len(res))
+	for i, r := range res {
+		out[i] = CameraTerm{Set: sets[r.Index], CameraSet: r}
+	}
+	return out, nil
+}
+
+// CameraTable is camera.csv: a set a row, most significant first.
+func CameraTable(terms []CameraTerm, positive string) [][]string {
+	rows := [][]string{{"term", "ontology", "name", "genes", "direction_in_" + positive, "p", "fdr"}}
+	for _, t := range terms {
+		rows = append(rows, []string{t.Set.ID, t.Set.Ontology, t.Set.Name, strconv.Itoa(t.NGenes), t.Direction, num(t.P), num(t.FDR)})
+	}
+	return rows
 }

@@ -218,7 +218,7 @@ func trigamma(x float64) float64 {
 	return s + 1/x + x2/2 + (1.0/6-x2*(1.0/30-x2*(1.0/42-x2*(1.0/30-x2*5.0/66))))/(x*x*x)
 }
 
-// tetragamma is psi''(x) for x > 0: psi''(x) = psi''(x+1) - 2/x^3 up to x >= 20, then
+// tetragamma is psi”(x) for x > 0: psi”(x) = psi”(x+1) - 2/x^3 up to x >= 20, then
 // -1/x^2 - 1/x^3 - sum (2k+1) B_2k / x^(2k+2).
 func tetragamma(x float64) float64 {
 	s := 0.0

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -28,6 +29,8 @@ type meaningView struct {
 	run     *widget.Button
 	summary *widget.Label
 	table   *widgets.StringTable
+	camera  *widgets.StringTable // camera over the whole ranking (two classes)
+	withCam *widget.Check
 	chart   *widgets.Chart
 	figure  plots.Figure
 	result  *study.Enrichment
@@ -41,7 +44,9 @@ var meaningSets = []struct{ label, name string }{
 
 func newMeaningView(u *UI) *meaningView {
 	m := &meaningView{u: u, summary: widget.NewLabel("After Build signature: test what its genes do (human GO shipped; any GMT file)."),
-		table: widgets.NewStringTable(), chart: u.newChart("The terms' dot plot appears here.")}
+		table: widgets.NewStringTable(), camera: widgets.NewStringTable(), chart: u.newChart("The terms' dot plot appears here.")}
+	m.withCam = widget.NewCheck("also over the whole ranking (camera)", nil)
+	m.withCam.Checked = true
 	m.summary.Wrapping = fyne.TextWrapWord
 	var labels []string
 	for _, s := range meaningSets {
@@ -55,10 +60,12 @@ func newMeaningView(u *UI) *meaningView {
 	m.sets.SetSelectedIndex(0)
 	m.run = widget.NewButtonWithIcon("Test the genes", theme.SearchIcon(), m.compute)
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(m.figure) })
-	top := container.NewVBox(container.NewHBox(widget.NewLabel("gene sets"), container.NewGridWrap(fyne.NewSize(230, m.sets.MinSize().Height), m.sets), m.run, enlarge, u.explain("enrichment")), m.summary)
+	top := container.NewVBox(container.NewHBox(widget.NewLabel("gene sets"), container.NewGridWrap(fyne.NewSize(230, m.sets.MinSize().Height), m.sets), m.run, enlarge, u.explain("enrichment")),
+		container.NewHBox(m.withCam, u.explain("camera")), m.summary)
 	m.chart.SetMinSize(fyne.NewSize(600, 460)) // a readable row for each of the 20 terms; the tab scrolls below that
 	views := container.NewAppTabs(container.NewTabItem("dot plot", m.chart),
-		container.NewTabItem("terms", container.NewBorder(container.NewHScroll(u.tableActions(m.table, -1, "enrichment")), nil, nil, nil, m.table.Table)))
+		container.NewTabItem("terms", container.NewBorder(container.NewHScroll(u.tableActions(m.table, -1, "enrichment")), nil, nil, nil, m.table.Table)),
+		container.NewTabItem("whole ranking (camera)", container.NewBorder(container.NewHScroll(u.tableActions(m.camera, -1, "camera")), nil, nil, nil, m.camera.Table)))
 	m.content = container.NewBorder(top, nil, nil, nil, views)
 	return m
 }
@@ -96,7 +103,7 @@ func (m *meaningView) compute() {
 		}
 		name = m.gmt
 	}
-	run, sig := m.u.result, v.sig
+	run, sig, ds, cam := m.u.result, v.sig, m.u.data, m.withCam.Checked && len(v.sig.Classes) == 2
 	m.u.startTask("Gene-set enrichment", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "gene sets"})
 		c, err := study.Collection(name)
@@ -108,10 +115,19 @@ func (m *meaningView) compute() {
 			return nil, err
 		}
 		fig := plots.EnrichmentFigure(run.Data.Name, e)
+		var terms []study.CameraTerm
+		if cam {
+			if terms, err = study.CameraSets(ds, sig.Positive, c); err != nil {
+				return nil, err
+			}
+		}
 		return func() {
 			if v.sig == sig {
 				sig.Enrichment = e // for the report
 				m.show(e, fig)
+				if cam {
+					m.showCamera(terms, sig.Classes[sig.Positive])
+				}
 			}
 		}, nil
 	})
@@ -130,6 +146,18 @@ func (m *meaningView) show(e *study.Enrichment, fig plots.Figure) {
 	m.table.SetRows(head, rows, 100, 60, 260, 80, 70, 70, 70, 240)
 }
 
+// showCamera shows camera's sets, most significant first.
+func (m *meaningView) showCamera(terms []study.CameraTerm, positive string) {
+	t := study.CameraTable(terms, positive)
+	var rows [][]string
+	for _, r := range t[1:] {
+		p, _ := strconv.ParseFloat(r[5], 64)
+		q, _ := strconv.ParseFloat(r[6], 64)
+		rows = append(rows, []string{r[0], r[1], r[2], r[3], r[4], text.PValue(p), text.PValue(q)})
+	}
+	m.camera.SetRows([]string{"term", "ontology", "name", "genes", "direction in " + positive, "p", "FDR"}, rows, 100, 60, 260, 60, 110, 70, 70)
+}
+
 func joinGenes(g []string) string {
 	s := ""
 	for i, x := range g {
@@ -146,5 +174,6 @@ func (m *meaningView) clear() {
 	m.result, m.figure = nil, plots.Figure{}
 	m.chart.SetRender(nil)
 	m.table.SetRows([]string{"term"}, nil, 100)
+	m.camera.SetRows([]string{"term"}, nil, 100)
 	m.summary.SetText("After Build signature: test what its genes do (human GO shipped; any GMT file).")
 }

@@ -14,8 +14,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/enrich"
 	"steadfast/compute/experiment"
 	"steadfast/compute/fastblas"
+	"steadfast/compute/genes"
 	"steadfast/compute/study"
 )
 
@@ -90,8 +92,9 @@ func (u *UI) showAbout() {
 			"Ranks features with several methods under a resampling protocol and shows how stable "+
 			"and how accurate each selection is (DRAGS, CGS, MIDS, the bootstrap wrapper, the Kalousis "+
 			"measures and Nogueira's Phi). Report... writes a methods paragraph with the references.\n\n"+
+			"Gene sets shipped: %s.\nGene symbols across vintages: %s.\n\n"+
 			"Go %s on %s/%s, %d cores; matrix products: %s.",
-		experiment.Version, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name()), u.win)
+		experiment.Version, enrich.GO().Source, genes.Human().Source, strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), fastblas.Name()), u.win)
 }
 
 // onDrop opens a file dropped on the window: a saved run (.json) or data.

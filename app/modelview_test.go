@@ -195,6 +195,9 @@ func TestMeaningView(t *testing.T) {
 		t.Errorf("%d terms; first %q", len(rows), rows[0])
 	}
 	waitFor(t, "the dot plot", 30*time.Second, func() bool { return onUI(v.meaning.chart.Image) != nil })
+	if rows := onUI(v.meaning.camera.Rows); len(rows) < 1000 || (rows[0][4] != "Up" && rows[0][4] != "Down") {
+		t.Errorf("camera: %d sets; first %q", len(rows), rows[0])
+	}
 	var report bytes.Buffer
 	size, _ := plots.NewExportOptions(16, 10, "cm", 96)
 	if err := plots.ReportWith(&report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>What the genes mean</h2>") {

@@ -1,0 +1,247 @@
+// Package counts handles RNA-seq counts as edgeR does, inside every training set: the
+// genes with enough reads kept (filterByExpr), the libraries' TMM normalisation factors
+// (calcNormFactors), and log counts per million with a prior count (cpm).
+package counts
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Counts are read counts, Counts[s][g] of gene g in sample s (non-negative, finite).
+type Counts [][]float64
+
+// LibSizes are the samples' total counts.
+func (c Counts) LibSizes() []float64 {
+	out := make([]float64, len(c))
+	for s, row := range c {
+		for _, v := range row {
+			out[s] += v
+		}
+	}
+	return out
+}
+
+// Check refuses counts that are negative, not finite, or ragged.
+func (c Counts) Check() error {
+	if len(c) == 0 {
+		return fmt.Errorf("no samples")
+	}
+	for s, row := range c {
+		if len(row) != len(c[0]) {
+			return fmt.Errorf("sample %d has %d genes, sample 1 %d", s+1, len(row), len(c[0]))
+		}
+		for g, v := range row {
+			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("sample %d, gene %d: %v is not a count", s+1, g+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+// FilterByExpr is edgeR's filterByExpr(y, group = group) with its defaults (min.count
+// 10, min.total.count 15, large.n 10, min.prop 0.7): a gene is kept when its CPM is at
+// least 10 / median(lib) * 1e6 in at least m samples, m the smallest group's size
+// (above 10: 10 + (m - 10) 0.7), and its total count is at least 15 (with edgeR's
+// tolerance of 1e-14).
+func (c Counts) FilterByExpr(lib []float64, group []int) []bool {
+	sizes := map[int]int{}
+	for _, g := range group {
+		sizes[g]++
+	}
+	m := math.Inf(1)
+	for _, n := range sizes {
+		m = math.Min(m, float64(n))
+	}
+	if len(group) == 0 {
+		m = float64(len(c))
+	}
+	if m > 10 {
+		m = 10 + (m-10)*0.7
+	}
+	cut := 10 / median(lib) * 1e6
+	const tol = 1e-14
+	keep := make([]bool, len(c[0]))
+	for g := range keep {
+		above, total := 0.0, 0.0
+		for s := range c {
+			if c[s][g]/lib[s]*1e6 >= cut {
+				above++
+			}
+			total += c[s][g]
+		}
+		keep[g] = above >= m-tol && total >= 15-tol
+	}
+	return keep
+}
+
+// TMM is edgeR's calcNormFactors(method = "TMM") with its defaults (logratioTrim 0.3,
+// sumTrim 0.05, weighting, no A cutoff): genes with no read in any sample left out; the
+// reference the sample whose upper-quartile factor (quantile type 7 over lib) is
+// nearest their mean (the one of largest sum of square roots when their median is
+// below 1e-20); each sample's factor 2 to the weighted mean of the log ratios against
+// the reference after trimming 30% of M and 5% of A at each end (by average ranks),
+// weights the inverse asymptotic variances; the factors scaled to a geometric mean of
+// 1. ref is the reference sample.
+func (c Counts) TMM(lib []float64) (f []float64, ref int) {
+	n := len(c)
+	var genes []int
+	for g := range c[0] {
+		for s := 0; s < n; s++ {
+			if c[s][g] > 0 {
+				genes = append(genes, g)
+				break
+			}
+		}
+	}
+	f = make([]float64, n)
+	if len(genes) == 0 || n == 1 {
+		for s := range f {
+			f[s] = 1
+		}
+		return f, 0
+	}
+	col := func(s int) []float64 {
+		v := make([]float64, len(genes))
+		for i, g := range genes {
+			v[i] = c[s][g]
+		}
+		return v
+	}
+	f75 := make([]float64, n)
+	for s := range f75 {
+		f75[s] = quantile7(col(s), 0.75) / lib[s]
+	}
+	if median(f75) < 1e-20 {
+		best := math.Inf(-1)
+		for s := 0; s < n; s++ {
+			sum := 0.0
+			for _, v := range col(s) {
+				sum += math.Sqrt(v)
+			}
+			if sum > best {
+				best, ref = sum, s
+			}
+		}
+	} else {
+		mean := 0.0
+		for _, v := range f75 {
+			mean += v / float64(n)
+		}
+		best := math.Inf(1)
+		for s, v := range f75 {
+			if d := math.Abs(v - mean); d < best {
+				best, ref = d, s
+			}
+		}
+	}
+	r := col(ref)
+	for s := 0; s < n; s++ {
+		f[s] = tmmFactor(col(s), r, lib[s], lib[ref])
+	}
+	logMean := 0.0
+	for _, v := range f {
+		logMean += math.Log(v) / float64(n)
+	}
+	for s := range f {
+		f[s] /= math.Exp(logMean)
+	}
+	return f, ref
+}
+
+// tmmFactor is edgeR's .calcFactorTMM of obs against ref.
+func tmmFactor(obs, ref []float64, nO, nR float64) float64 {
+	var logR, absE, v []float64
+	for i := range obs {
+		lr := math.Log2((obs[i] / nO) / (ref[i] / nR))
+		ae := (math.Log2(obs[i]/nO) + math.Log2(ref[i]/nR)) / 2
+		if math.IsNaN(lr) || math.IsInf(lr, 0) || math.IsNaN(ae) || math.IsInf(ae, 0) || !(ae > -1e10) {
+			continue
+		}
+		logR, absE = append(logR, lr), append(absE, ae)
+		v = append(v, (nO-obs[i])/nO/obs[i]+(nR-ref[i])/nR/ref[i])
+	}
+	maxAbs := 0.0
+	for _, x := range logR {
+		maxAbs = math.Max(maxAbs, math.Abs(x))
+	}
+	if len(logR) == 0 || maxAbs < 1e-6 {
+		return 1
+	}
+	n := float64(len(logR))
+	loL := math.Floor(n*0.3) + 1
+	hiL := n + 1 - loL
+	loS := math.Floor(n*0.05) + 1
+	hiS := n + 1 - loS
+	rL, rA := ranks(logR), ranks(absE)
+	num, den := 0.0, 0.0
+	for i := range logR {
+		if rL[i] >= loL && rL[i] <= hiL && rA[i] >= loS && rA[i] <= hiS {
+			num += logR[i] / v[i]
+			den += 1 / v[i]
+		}
+	}
+	if den == 0 || math.IsNaN(num/den) {
+		return 1
+	}
+	return math.Pow(2, num/den)
+}
+
+// LogCPM is edgeR's cpm(y, lib.size = lib * f, log = TRUE, prior.count = prior): log2 of
+// (count + prior_s) / (lib_s f_s + 2 prior_s) * 1e6, prior_s = prior lib_s f_s /
+// mean(lib f).
+func (c Counts) LogCPM(lib, f []float64, prior float64) [][]float64 {
+	n := len(c)
+	eff := make([]float64, n)
+	mean := 0.0
+	for s := range eff {
+		eff[s] = lib[s] * f[s]
+		mean += eff[s] / float64(n)
+	}
+	out := make([][]float64, n)
+	for s, row := range c {
+		p := prior * eff[s] / mean
+		out[s] = make([]float64, len(row))
+		for g, v := range row {
+			out[s][g] = math.Log2((v + p) / (eff[s] + 2*p) * 1e6)
+		}
+	}
+	return out
+}
+
+// ranks are R's rank(x) with ties averaged.
+func ranks(x []float64) []float64 {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	r := make([]float64, len(x))
+	for a := 0; a < len(idx); {
+		b := a
+		for b+1 < len(idx) && x[idx[b+1]] == x[idx[a]] {
+			b++
+		}
+		for k := a; k <= b; k++ {
+			r[idx[k]] = float64(a+b)/2 + 1
+		}
+		a = b + 1
+	}
+	return r
+}
+
+// quantile7 is R's quantile(x, p) (type 7).
+func quantile7(x []float64, p float64) float64 {
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	h := p * float64(len(y)-1)
+	lo := math.Floor(h)
+	if int(lo)+1 >= len(y) {
+		return y[len(y)-1]
+	}
+	return y[int(lo)] + (h-lo)*(y[int(lo)+1]-y[int(lo)])
+}
+
+func median(x []float64) float64 { return quantile7(x, 0.5) }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -332,10 +333,14 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 	}
 	fitTitle(p, c.Max.X-c.Min.X)
 	fitYLabel(p, c.Max.Y-c.Min.Y)
+	_, sq := squares.LoadAndDelete(p)
 	leg := p.Legend
 	r := leg.Rectangle(c)
 	h := r.Max.Y - r.Min.Y
 	if h <= 0 {
+		if sq {
+			c = squareArea(p, c)
+		}
 		p.Draw(c)
 		return c
 	}
@@ -343,12 +348,39 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 	defer func() { p.Legend = leg }()
 	gap := vg.Points(4)
 	area := draw.Crop(c, 0, 0, h+2*gap, 0)
+	if sq {
+		area = squareArea(p, area)
+	}
 	p.Draw(area)
 	under := draw.Crop(c, 0, 0, gap, -(c.Max.Y - c.Min.Y - h - gap))
 	leg.Top, leg.Left = true, true
 	leg.YOffs = 0
 	leg.XOffs = ((c.Max.X - c.Min.X) - (r.Max.X - r.Min.X)) / 2
 	leg.Draw(under)
+	return area
+}
+
+// squares are the plots whose data area is drawn square (a ROC curve: equal scales on
+// both rates), marked by square when built and taken by drawFigure.
+var squares sync.Map
+
+// square marks p's data area to be drawn square.
+func square(p *plot.Plot) *plot.Plot {
+	squares.Store(p, struct{}{})
+	return p
+}
+
+// squareArea narrows (or shortens, from the top) area so that p's data area in it is
+// square, the plot centred across.
+func squareArea(p *plot.Plot, area draw.Canvas) draw.Canvas {
+	dc := p.DataCanvas(area)
+	w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+	switch {
+	case w > h:
+		return draw.Crop(area, (w-h)/2, -(w-h)/2, 0, 0)
+	case h > w:
+		return draw.Crop(area, 0, 0, h-w, 0)
+	}
 	return area
 }
 

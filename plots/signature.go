@@ -49,7 +49,7 @@ func SignatureROC(est *signature.Estimate, op *signature.Operating, title string
 		}
 	}
 	f.Build = func() (*plot.Plot, error) {
-		p := plot.New()
+		p := square(plot.New()) // equal scales on both rates
 		p.Title.Text = title
 		p.X.Label.Text = "false-positive rate (1 - specificity)"
 		p.Y.Label.Text = "true-positive rate (sensitivity)"

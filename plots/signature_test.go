@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 	stdhtml "html"
 	"math"
 	"strconv"
@@ -161,5 +163,26 @@ func TestPDFTableFitsThePage(t *testing.T) {
 	face, w := tableFit(wide, 9, width, pad)
 	if face.Font.Size != 7 || w[0]+w[1]+w[2] > width*1.0001 || w[0] < face.Width("10b") {
 		t.Errorf("wide: size %v, widths %v of %v", face.Font.Size, w, width)
+	}
+}
+
+// A ROC curve's data area is drawn square (equal scales on both rates) in a wide and in
+// a tall frame alike; other figures fill their frame.
+func TestROCIsSquare(t *testing.T) {
+	pos := []bool{true, true, false, false}
+	s := []float64{0.9, 0.4, 0.5, 0.1}
+	est := &signature.Estimate{Repeats: []int{0}, Curves: [][]signature.ROCPoint{signature.ROC(s, pos)}, AUCs: []signature.AUC{signature.DeLong(s, pos)}}
+	for _, wh := range [][2]vg.Length{{16 * vg.Centimeter, 10 * vg.Centimeter}, {10 * vg.Centimeter, 16 * vg.Centimeter}} {
+		p, err := SignatureROC(est, nil, "square").Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cv := vgimg.New(wh[0], wh[1])
+		area := drawFigure(p, draw.New(cv))
+		dc := p.DataCanvas(area)
+		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+		if math.Abs(float64(w-h)) > 0.5 {
+			t.Errorf("a %v x %v frame: data area %v x %v", wh[0], wh[1], w, h)
+		}
 	}
 }

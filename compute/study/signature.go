@@ -54,6 +54,10 @@ type Signature struct {
 	Cohort     *CohortRecord
 	// Enrichment is what the signature's genes mean, when it was tested (Enrich).
 	Enrichment *Enrichment
+	// PairStability is, for a k-TSP model, each locked pair's share of the resamples
+	// whose own k-TSP (fitted on the resample's training samples and top k genes)
+	// chose it too (PairStabilities); nil otherwise.
+	PairStability []float64
 	// Opened is the model file a signature was opened from (ModelSignature): it has
 	// the model, its genes and classes, and no estimate of its own (CV is nil).
 	Opened string
@@ -186,11 +190,15 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	for g, j := range feats {
 		values[g] = mat.Col(nil, j, ds.X)
 	}
+	var pairStab []float64
+	if c.Classifier == "ktsp" {
+		pairStab = PairStabilities(res, ds, c, feats, model)
+	}
 	am, ak, ok := signature.Advice(res, c.Classifier)
 	choices := len(res.Methods) > 1 || len(experiment.ErrorKs(res, c.Classifier)) > 1
 	advised := ok && choices && !c.Frequent && am == c.Method && ak == c.K
 	return &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Op: op, Classes: ds.Classes,
-		Samples: ds.Samples, Labels: ds.Labels, Values: values}, nil
+		Samples: ds.Samples, Labels: ds.Labels, Values: values, PairStability: pairStab}, nil
 }
 
 func intList(v []int) string {
@@ -382,6 +390,10 @@ func (s *Signature) metricsTable() [][]string {
 		}
 	}
 	rows = append(rows, []string{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""})
+	for p, st := range s.PairStability {
+		pr := s.Model.Pairs[p]
+		rows = append(rows, []string{fmt.Sprintf("ktsp_pair %s < %s chosen_in_resamples", s.Model.Genes[pr[0]].ID, s.Model.Genes[pr[1]].ID), num(st), "", ""})
+	}
 	choice := "given, not the advice's"
 	if s.Advised {
 		choice = "the advice's (chosen on these resamples: the estimates above are optimistic)"
@@ -472,7 +484,16 @@ func (s *Signature) Performance() string {
 	if s.CV == nil {
 		return s.ModelText()
 	}
-	return s.choiceText() + s.plainPerformance()
+	return s.choiceText() + s.plainPerformance() + s.pairsText()
+}
+
+// pairsText says how often a k-TSP model's pairs were chosen again in the resamples.
+func (s *Signature) pairsText() string {
+	if len(s.PairStability) == 0 {
+		return ""
+	}
+	lo, hi := slices.Min(s.PairStability), slices.Max(s.PairStability)
+	return fmt.Sprintf(" Each of k-TSP's %d pairs was chosen again by %.0f%% to %.0f%% of the resamples' own k-TSP (fitted on their training samples and top %d genes).", len(s.PairStability), 100*lo, 100*hi, s.Choice.K)
 }
 
 // choiceText says how the method and k were chosen, and the nested estimate when the

@@ -5,7 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"steadfast/compute/classify"
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 	"steadfast/internal/text"
 )
 
@@ -39,7 +42,11 @@ func (s *Signature) FullModel() (header []string, rows [][]string) {
 		rows = append(rows, []string{"intercept", "", "", "", strconv.FormatFloat(sign*m.B[0], 'g', -1, 64)})
 	}
 	for p, pr := range m.Pairs {
-		rows = append(rows, []string{fmt.Sprintf("pair %d", p+1), m.Genes[pr[0]].ID + " < " + m.Genes[pr[1]].ID, "", "", "votes " + m.Classes[m.PairLess[p]]})
+		stab := ""
+		if p < len(s.PairStability) {
+			stab = fmt.Sprintf("chosen in %.0f%% of resamples", 100*s.PairStability[p])
+		}
+		rows = append(rows, []string{fmt.Sprintf("pair %d", p+1), m.Genes[pr[0]].ID + " < " + m.Genes[pr[1]].ID, stab, "", "votes " + m.Classes[m.PairLess[p]]})
 	}
 	if p := m.Platt; p != nil {
 		rows = append(rows, []string{"probability map A", "", "", "", strconv.FormatFloat(p.A, 'g', -1, 64)},
@@ -102,4 +109,53 @@ func (s *Signature) TRIPOD(res *experiment.Result) [][]string {
 		rows[1][2] += "; the advice's choice of method and k made again inside each training set (nested estimate)"
 	}
 	return rows
+}
+
+// PairStabilities is, for each pair of the locked k-TSP model (of the genes feats),
+// the share of the study's resamples whose own k-TSP, fitted on the resample's training
+// samples (the values as read) and its own top k genes, chose the same pair: how much
+// the pairs depend on which samples trained them. Nil when the run's resamples cannot
+// be paired with their training sets (Kalousis's nested protocol keeps the inner ones
+// apart).
+func PairStabilities(res *experiment.Result, ds *dataset.Dataset, c signature.Choice, feats []int, m *signature.Model) []float64 {
+	mr := res.Methods[c.Method]
+	if len(mr.Runs) == 0 || len(mr.Runs) != len(mr.Predictions) {
+		return nil
+	}
+	want := make([][2]int, len(m.Pairs))
+	for p, pr := range m.Pairs {
+		want[p] = orderedPair(feats[pr[0]], feats[pr[1]])
+	}
+	hits := make([]float64, len(want))
+	n := len(ds.Labels)
+	for r, run := range mr.Runs {
+		train := complement(mr.Predictions[r].Test, n)
+		top := run.Order[:min(c.K, len(run.Order))]
+		x := dataset.SelectFeatures(ds.X, top)
+		xt, yt := dataset.SelectSamples(x, ds.Labels, train)
+		var k classify.KTSP
+		if err := k.Fit(xt, yt, len(ds.Classes)); err != nil {
+			return nil
+		}
+		chosen := map[[2]int]bool{}
+		for _, pr := range k.Pairs {
+			chosen[orderedPair(top[pr[0]], top[pr[1]])] = true
+		}
+		for p, w := range want {
+			if chosen[w] {
+				hits[p]++
+			}
+		}
+	}
+	for p := range hits {
+		hits[p] /= float64(len(mr.Runs))
+	}
+	return hits
+}
+
+func orderedPair(a, b int) [2]int {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]int{a, b}
 }

@@ -79,7 +79,7 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 		f.harmonize.SetSelected("none")
 		*fp = f
 	}
-	note := fmt.Sprintf("The locked model (%d genes, %s) is applied as trained: the cohort's values %s, scaled with the training means and sds unless standardised within the cohort. Genes are matched by id, else by gene symbol.",
+	note := fmt.Sprintf("The locked model (%d genes, %s) is applied as trained: the cohort's values %s, scaled with the training means and sds unless harmonised (below). Genes are matched by id, else by gene symbol, else by current symbol.",
 		len(model.Genes), experiment.ClassifierLabel(model.Classifier), prepText(model.Prep))
 	label := widget.NewLabel(note)
 	label.Wrapping = fyne.TextWrapWord

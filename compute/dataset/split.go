@@ -47,18 +47,7 @@ func StratifiedFolds(labels []int, k int, r *rand.Rand) []Split {
 			next++
 		}
 	}
-	splits := make([]Split, k)
-	for f := range splits {
-		splits[f].Fold = f
-		for i := range labels {
-			if fold[i] == f {
-				splits[f].Test = append(splits[f].Test, i)
-			} else {
-				splits[f].Train = append(splits[f].Train, i)
-			}
-		}
-	}
-	return splits
+	return splitsOf(fold, k)
 }
 
 // Subset maps indices into a subset back to the indices of the whole set: out[i] = of[idx[i]].
@@ -135,11 +124,17 @@ func GroupedFolds(labels []int, groups []string, k int, r *rand.Rand) []Split {
 			fold[i] = best
 		}
 	}
+	return splitsOf(fold, k)
+}
+
+// splitsOf makes the k splits of samples assigned to folds: fold f's samples its test
+// samples, the others its training samples, in sample order.
+func splitsOf(fold []int, k int) []Split {
 	splits := make([]Split, k)
 	for f := range splits {
 		splits[f].Fold = f
-		for i := range labels {
-			if fold[i] == f {
+		for i, of := range fold {
+			if of == f {
 				splits[f].Test = append(splits[f].Test, i)
 			} else {
 				splits[f].Train = append(splits[f].Train, i)

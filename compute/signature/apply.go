@@ -373,6 +373,18 @@ func (v *Validation) values(c *Cohort) *mat.Dense {
 	return x
 }
 
+// present are column j's values that are not missing.
+func present(x *mat.Dense, j int) []float64 {
+	n, _ := x.Dims()
+	var vals []float64
+	for i := 0; i < n; i++ {
+		if val := x.At(i, j); !math.IsNaN(val) {
+			vals = append(vals, val)
+		}
+	}
+	return vals
+}
+
 // standardize puts each gene found on the training scale: x' = mean_t + sd_t (x -
 // mean_c)/sd_c over the cohort's values (NaN left out).
 func (v *Validation) standardize(x *mat.Dense) {
@@ -381,13 +393,7 @@ func (v *Validation) standardize(x *mat.Dense) {
 		if v.Matches[j].By == "" {
 			continue
 		}
-		var vals []float64
-		for i := 0; i < n; i++ {
-			if val := x.At(i, j); !math.IsNaN(val) {
-				vals = append(vals, val)
-			}
-		}
-		mean, variance := meanVar(vals)
+		mean, variance := meanVar(present(x, j))
 		sd := math.Sqrt(variance)
 		for i := 0; i < n; i++ {
 			val := x.At(i, j)

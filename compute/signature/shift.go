@@ -99,12 +99,7 @@ func (v *Validation) shiftOf(x *mat.Dense) *Shift {
 		if v.Matches[j].By == "" {
 			continue
 		}
-		var c []float64
-		for i := 0; i < n; i++ {
-			if val := x.At(i, j); !math.IsNaN(val) {
-				c = append(c, val)
-			}
-		}
+		c := present(x, j)
 		if len(c) == 0 {
 			continue
 		}

@@ -1,9 +1,9 @@
 package study
 
 import (
-	"fmt"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"

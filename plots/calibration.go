@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"steadfast/compute/rstat"
 	"steadfast/compute/signature"
 )
 
@@ -124,17 +125,9 @@ func calibrationGroups(probs []float64, labels []int, positive int) []calGroup {
 			}
 		}
 		g.obs = float64(hits) / float64(size)
-		g.lo, g.hi = wilson95(hits, size)
+		g.lo, g.hi = rstat.Wilson(g.obs, float64(size), rstat.Z95)
 		out = append(out, g)
 		start += size
 	}
 	return out
-}
-
-// wilson95 is Wilson's 95% score interval of k successes in n.
-func wilson95(k, n int) (lo, hi float64) {
-	z, m, p := 1.959963984540054, float64(n), float64(k)/float64(n)
-	c := (p + z*z/(2*m)) / (1 + z*z/m)
-	h := z / (1 + z*z/m) * math.Sqrt(p*(1-p)/m+z*z/(4*m*m))
-	return math.Max(0, c-h), math.Min(1, c+h)
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/rstat"
 )
 
 // KTSPMaxPairs is the most disjoint pairs k-TSP votes with (odd, so votes never tie).
@@ -36,7 +38,7 @@ func (k *KTSP) Fit(x *mat.Dense, y []int, classes int) error {
 	}
 	ranks := make([][]float64, n)
 	for s := 0; s < n; s++ {
-		ranks[s] = rankRow(x.RawRowView(s))
+		ranks[s] = rstat.Ranks(x.RawRowView(s))
 	}
 	var nc [2]float64
 	for _, c := range y {
@@ -121,27 +123,6 @@ func (k *KTSP) Vote(v []float64) (int, []float64) {
 		return 1, votes
 	}
 	return 0, votes
-}
-
-// rankRow is the ranks (1..p, ties their mean) of the values of one sample.
-func rankRow(v []float64) []float64 {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-	r := make([]float64, len(v))
-	for a := 0; a < len(idx); {
-		b := a
-		for b+1 < len(idx) && v[idx[b+1]] == v[idx[a]] {
-			b++
-		}
-		for c := a; c <= b; c++ {
-			r[idx[c]] = float64(a+b)/2 + 1
-		}
-		a = b + 1
-	}
-	return r
 }
 
 func abs(x float64) float64 {

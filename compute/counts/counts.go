@@ -6,7 +6,8 @@ package counts
 import (
 	"fmt"
 	"math"
-	"sort"
+
+	"steadfast/compute/rstat"
 )
 
 // Counts are read counts, Counts[s][g] of gene g in sample s (non-negative, finite).
@@ -61,7 +62,7 @@ func (c Counts) FilterByExpr(lib []float64, group []int) []bool {
 	if m > 10 {
 		m = 10 + (m-10)*0.7
 	}
-	cut := 10 / median(lib) * 1e6
+	cut := 10 / rstat.Median(lib) * 1e6
 	const tol = 1e-14
 	keep := make([]bool, len(c[0]))
 	for g := range keep {
@@ -112,9 +113,9 @@ func (c Counts) TMM(lib []float64) (f []float64, ref int) {
 	}
 	f75 := make([]float64, n)
 	for s := range f75 {
-		f75[s] = quantile7(col(s), 0.75) / lib[s]
+		f75[s] = rstat.Quantile(col(s), 0.75) / lib[s]
 	}
-	if median(f75) < 1e-20 {
+	if rstat.Median(f75) < 1e-20 {
 		best := math.Inf(-1)
 		for s := 0; s < n; s++ {
 			sum := 0.0
@@ -175,7 +176,7 @@ func tmmFactor(obs, ref []float64, nO, nR float64) float64 {
 	hiL := n + 1 - loL
 	loS := math.Floor(n*0.05) + 1
 	hiS := n + 1 - loS
-	rL, rA := ranks(logR), ranks(absE)
+	rL, rA := rstat.Ranks(logR), rstat.Ranks(absE)
 	num, den := 0.0, 0.0
 	for i := range logR {
 		if rL[i] >= loL && rL[i] <= hiL && rA[i] >= loS && rA[i] <= hiS {
@@ -210,38 +211,3 @@ func (c Counts) LogCPM(lib, f []float64, prior float64) [][]float64 {
 	}
 	return out
 }
-
-// ranks are R's rank(x) with ties averaged.
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for a := 0; a < len(idx); {
-		b := a
-		for b+1 < len(idx) && x[idx[b+1]] == x[idx[a]] {
-			b++
-		}
-		for k := a; k <= b; k++ {
-			r[idx[k]] = float64(a+b)/2 + 1
-		}
-		a = b + 1
-	}
-	return r
-}
-
-// quantile7 is R's quantile(x, p) (type 7).
-func quantile7(x []float64, p float64) float64 {
-	y := append([]float64(nil), x...)
-	sort.Float64s(y)
-	h := p * float64(len(y)-1)
-	lo := math.Floor(h)
-	if int(lo)+1 >= len(y) {
-		return y[len(y)-1]
-	}
-	return y[int(lo)] + (h-lo)*(y[int(lo)+1]-y[int(lo)])
-}
-
-func median(x []float64) float64 { return quantile7(x, 0.5) }

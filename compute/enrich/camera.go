@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
 
+	"steadfast/compute/rstat"
 	"steadfast/compute/signature"
 )
 
@@ -132,7 +133,7 @@ func squeezeVar(v []float64, df float64) (post []float64, d0 float64) {
 	for i, a := range v {
 		x[i] = math.Max(a, 0)
 	}
-	med := medianOf(x)
+	med := rstat.Median(x)
 	if med == 0 {
 		med = 1
 	}
@@ -228,14 +229,4 @@ func tetragamma(x float64) float64 {
 	}
 	x2 := 1 / (x * x)
 	return s - x2 - x2/x - x2*x2*(0.5-x2*(1.0/6-x2*(1.0/6-x2*(3.0/10-x2*5.0/6))))
-}
-
-func medianOf(x []float64) float64 {
-	y := append([]float64(nil), x...)
-	sort.Float64s(y)
-	n := len(y)
-	if n%2 == 1 {
-		return y[n/2]
-	}
-	return (y[n/2-1] + y[n/2]) / 2
 }

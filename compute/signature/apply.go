@@ -11,6 +11,7 @@ import (
 
 	"steadfast/compute/classify"
 	"steadfast/compute/genes"
+	"steadfast/compute/rstat"
 	"steadfast/internal/text"
 )
 
@@ -613,7 +614,7 @@ func wilsonOf(row []int, c int) [2]float64 {
 	if n == 0 {
 		return [2]float64{math.NaN(), math.NaN()}
 	}
-	lo, hi := wilson(float64(row[c])/float64(n), float64(n), 1.959963984540054)
+	lo, hi := rstat.Wilson(float64(row[c])/float64(n), float64(n), rstat.Z95)
 	return [2]float64{lo, hi}
 }
 

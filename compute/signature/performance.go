@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/rstat"
 )
 
 // Coords are an operating point of a two-class rule: sensitivity TP/(TP+FN),
@@ -114,15 +115,8 @@ func correctedInterval(vals []float64, R int, nTest, n, est float64) (v Value, s
 		m = math.Min(m, est*(1-est)/se2)
 	}
 	z := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: units - 1}.Quantile(0.975)
-	v.Low, v.High = wilson(est, m, z)
+	v.Low, v.High = rstat.Wilson(est, m, z)
 	return v, math.Sqrt(se2)
-}
-
-// wilson is Wilson's score interval of a proportion p of m cases at quantile z.
-func wilson(p, m, z float64) (lo, hi float64) {
-	c := (p + z*z/(2*m)) / (1 + z*z/m)
-	h := z / (1 + z*z/m) * math.Sqrt(p*(1-p)/m+z*z/(4*m*m))
-	return math.Max(0, c-h), math.Min(1, c+h)
 }
 
 // Youden is the threshold of scores (higher means positive) that maximises Youden's J
@@ -220,7 +214,7 @@ func BootYouden(scores [][]float64, pos []bool, boot int, seed uint64) Coords {
 		}
 	}
 	for k, v := range []*Value{&out.Sens, &out.Spec, &out.PPV, &out.NPV} {
-		v.Low, v.High = percentile(draws[k], 0.025), percentile(draws[k], 0.975)
+		v.Low, v.High = rstat.Quantile(draws[k], 0.025), rstat.Quantile(draws[k], 0.975) // pROC's quantile()
 	}
 	return out
 }
@@ -244,21 +238,6 @@ func flatten(scores [][]float64, pos []bool, draw []int) ([]float64, []bool) {
 		add(i)
 	}
 	return f, fp
-}
-
-// percentile is the q quantile of v by R's type 7 (linear between order statistics),
-// the rule of pROC's quantile(); NaN for no values. v is sorted in place.
-func percentile(v []float64, q float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	sort.Float64s(v)
-	h := q * float64(len(v)-1)
-	lo := math.Floor(h)
-	if int(lo)+1 >= len(v) {
-		return v[len(v)-1]
-	}
-	return v[int(lo)] + (h-lo)*(v[int(lo)+1]-v[int(lo)])
 }
 
 // Operating is the performance block of a two-class estimate: the classifier's own

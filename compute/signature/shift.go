@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/harmonize"
+	"steadfast/compute/rstat"
 	"steadfast/internal/text"
 )
 
@@ -111,7 +111,7 @@ func (v *Validation) shiftOf(x *mat.Dense) *Shift {
 	if len(abs) == 0 {
 		return nil
 	}
-	s.MedianAbsSMD, s.MedianOut = median(abs), median(out)
+	s.MedianAbsSMD, s.MedianOut = rstat.Median(abs), rstat.Median(out)
 	s.Limit = smdLimit(len(m.RefY), n)
 	s.OffScale = s.MedianAbsSMD > s.Limit || s.MedianOut > ShiftOutside
 	s.TrainShares = make([]float64, len(m.Classes))
@@ -252,16 +252,6 @@ func shares(classes []string, s []float64) string {
 		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, 100*s[c]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func median(x []float64) float64 {
-	y := append([]float64(nil), x...)
-	sort.Float64s(y)
-	n := len(y)
-	if n%2 == 1 {
-		return y[n/2]
-	}
-	return (y[n/2-1] + y[n/2]) / 2
 }
 
 // harmonizeValues applies the harmonisation h to the cohort's values x (samples x

@@ -1,0 +1,60 @@
+// Package rstat holds the few statistics Steadfast computes as R does, so that results
+// checked against R packages (pROC, edgeR, limma) share one definition: quantiles of
+// type 7, ranks with ties averaged, and Wilson's score interval.
+package rstat
+
+import (
+	"math"
+	"sort"
+)
+
+// Quantile is R's quantile(x, p) of type 7: linear between the order statistics at
+// p (n - 1); NaN for no values. x is not changed.
+func Quantile(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	h := p * float64(len(y)-1)
+	lo := math.Floor(h)
+	if int(lo)+1 >= len(y) {
+		return y[len(y)-1]
+	}
+	return y[int(lo)] + (h-lo)*(y[int(lo)+1]-y[int(lo)])
+}
+
+// Median is R's median(x): Quantile(x, 0.5).
+func Median(x []float64) float64 { return Quantile(x, 0.5) }
+
+// Ranks are R's rank(x): 1 to n, ties given their mean rank.
+func Ranks(x []float64) []float64 {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	r := make([]float64, len(x))
+	for a := 0; a < len(idx); {
+		b := a
+		for b+1 < len(idx) && x[idx[b+1]] == x[idx[a]] {
+			b++
+		}
+		for k := a; k <= b; k++ {
+			r[idx[k]] = float64(a+b)/2 + 1
+		}
+		a = b + 1
+	}
+	return r
+}
+
+// Z95 is the standard normal's 0.975 quantile.
+const Z95 = 1.959963984540054
+
+// Wilson is Wilson's score interval of a proportion p of m cases at the quantile z
+// (Z95 for 95%), inside [0, 1]: R's prop.test(correct = FALSE)$conf.int for a count.
+func Wilson(p, m, z float64) (lo, hi float64) {
+	c := (p + z*z/(2*m)) / (1 + z*z/m)
+	h := z / (1 + z*z/m) * math.Sqrt(p*(1-p)/m+z*z/(4*m*m))
+	return math.Max(0, c-h), math.Min(1, c+h)
+}

@@ -44,23 +44,9 @@ func enrichCommand(c *call) error {
 		return err
 	}
 	res := saved.Result
-	m, kk := -1, *k
-	if *name != "" {
-		if m = methodIndex(res, *name); m < 0 {
-			return fmt.Errorf("--method %s: not in this run (%s)", *name, methodNames(res))
-		}
-	}
-	if m < 0 || kk == 0 {
-		am, ak, ok := signature.Advice(res, *cl)
-		if !ok {
-			return fmt.Errorf("the run gives no advice for %s: give --method and --k", *cl)
-		}
-		if m < 0 {
-			m = am
-		}
-		if kk == 0 {
-			kk = ak
-		}
+	m, kk, _, err := methodAndK(res, *name, *k, *cl)
+	if err != nil {
+		return err
 	}
 	sets, err := study.Collection(*coll)
 	if err != nil {

@@ -50,23 +50,12 @@ func signatureCommand(c *call) error {
 		c.note("%s", saved.Note)
 	}
 	res := saved.Result
-	choice := signature.Choice{Classifier: *cl, K: *k, Frequent: *frequent, Method: -1}
-	if *name != "" {
-		if choice.Method = methodIndex(res, *name); choice.Method < 0 {
-			return fmt.Errorf("--method %s: not in this run (%s)", *name, methodNames(res))
-		}
+	choice := signature.Choice{Classifier: *cl, Frequent: *frequent}
+	var advised bool
+	if choice.Method, choice.K, advised, err = methodAndK(res, *name, *k, *cl); err != nil {
+		return err
 	}
-	if choice.Method < 0 || choice.K == 0 {
-		m, kk, ok := signature.Advice(res, *cl)
-		if !ok {
-			return fmt.Errorf("the run has no accuracy for the classifier %q to advise from; give --method and --k", *cl)
-		}
-		if choice.Method < 0 {
-			choice.Method = m
-		}
-		if choice.K == 0 {
-			choice.K = kk
-		}
+	if advised {
 		c.note("%s at k = %d with %s (the Errors tab's advice: the most stable method of the top group, at the k of least error)", res.Methods[choice.Method].Label, choice.K, experiment.ClassifierLabel(*cl))
 	}
 	cfg, ds, err := openStudy(c, runPath(pos[0]), *data)
@@ -162,6 +151,32 @@ func runPath(path string) string {
 		return filepath.Join(path, "result.json")
 	}
 	return path
+}
+
+// methodAndK are the method named (its label or name) and k given, each taken from the
+// Errors tab's advice for classifier cl when not given ("" and 0); advised says the
+// advice chose either.
+func methodAndK(res *experiment.Result, name string, k int, cl string) (m, kk int, advised bool, err error) {
+	m, kk = -1, k
+	if name != "" {
+		if m = methodIndex(res, name); m < 0 {
+			return 0, 0, false, fmt.Errorf("--method %s: not in this run (%s)", name, methodNames(res))
+		}
+	}
+	if m >= 0 && kk != 0 {
+		return m, kk, false, nil
+	}
+	am, ak, ok := signature.Advice(res, cl)
+	if !ok {
+		return 0, 0, false, fmt.Errorf("the run has no accuracy for the classifier %q to advise from; give --method and --k", cl)
+	}
+	if m < 0 {
+		m = am
+	}
+	if kk == 0 {
+		kk = ak
+	}
+	return m, kk, true, nil
 }
 
 // methodIndex finds a method of res by its label or its name (case ignored); -1 if none.

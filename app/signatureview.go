@@ -114,6 +114,29 @@ func cohortShow(f plots.Figure) string {
 var signatureShows = map[string]string{"signature-roc": "ROC curves", "signature-heatmap": "heatmap", "signature-genes": "genes by class",
 	"signature-calibration": "calibration", "signature-permutations": "permutation test"}
 
+// signatureShow names figure i of figs in the figure choice: by signatureShows, and a
+// page of genes by class by its genes when there are more (plots.GenesPerPage a page).
+func signatureShow(name string, i int, figs []plots.Figure) string {
+	if !strings.HasPrefix(name, "signature-genes") {
+		return signatureShows[name]
+	}
+	first := i
+	for first > 0 && strings.HasPrefix(figs[first-1].Name, "signature-genes") {
+		first--
+	}
+	total := 0
+	for _, f := range figs[first:] {
+		if strings.HasPrefix(f.Name, "signature-genes") {
+			total += f.Panels
+		}
+	}
+	if total <= plots.GenesPerPage {
+		return signatureShows["signature-genes"]
+	}
+	from := (i-first)*plots.GenesPerPage + 1
+	return fmt.Sprintf("genes %d-%d by class", from, from+figs[i].Panels-1)
+}
+
 func newSignatureView(u *UI) *signatureView {
 	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), operating: widgets.NewStringTable(), probs: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
 		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
@@ -158,7 +181,7 @@ func newSignatureView(u *UI) *signatureView {
 	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
 	v.showTable()
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
-	figure := container.NewBorder(container.NewHBox(widget.NewLabel("show"), v.show, enlarge), nil, nil, nil, v.chart)
+	figure := container.NewBorder(container.NewHBox(widget.NewLabel("show"), container.NewGridWrap(fyne.NewSize(230, v.show.MinSize().Height), v.show), enlarge), nil, nil, nil, v.chart)
 	// a figure and a table each get the whole pane, side by side when the user wants both
 	v.meaning = newMeaningView(u)
 	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables), container.NewTabItem("Meaning", v.meaning.content))
@@ -382,8 +405,8 @@ func (v *signatureView) showDetails() {
 // validation's after one.
 func (v *signatureView) showOptions() {
 	var shows []string
-	for _, f := range v.figs {
-		shows = append(shows, signatureShows[f.Name])
+	for i, f := range v.figs {
+		shows = append(shows, signatureShow(f.Name, i, v.figs))
 	}
 	tables := tableShows[:2]
 	if v.sig != nil && v.sig.Op != nil {

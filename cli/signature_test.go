@@ -59,12 +59,12 @@ func TestSignatureCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("signature: %s", errw)
 	}
-	for _, f := range []string{"signature-roc.png", "signature-roc.pdf", "signature-roc.svg", "signature-roc.eps", "signature-roc.csv", "signature-heatmap.png", "signature-heatmap.csv", "signature-genes.pdf"} {
+	for _, f := range []string{"signature-roc.png", "signature-roc.pdf", "signature-roc.svg", "signature-roc.eps", "signature-roc.csv", "signature-heatmap.png", "signature-heatmap.csv", "signature-genes.pdf", "signature-genes-2.pdf"} { // 20 genes: two pages of box plots
 		if st, err := os.Stat(filepath.Join(sig, f)); err != nil || st.Size() < 500 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 25 {
+	if !strings.Contains(errw, "the Errors tab's advice") || !strings.Contains(errw, "tumor is the positive class") || strings.Count(out, "\n") != 30 {
 		t.Errorf("stdout %q, stderr %q", out, errw)
 	}
 	m, err := signature.ReadModel(filepath.Join(sig, "model.json"))

@@ -22,7 +22,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgeps"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -211,9 +210,8 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 			wt = cv
 			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
 		case "pdf":
-			cv := vgpdf.New(o.Width, o.Height)
-			cv.EmbedFonts(true)
-			wt = pdfCanvas{cv}
+			cv := newPDFCanvas(o.Width, o.Height)
+			wt = cv
 			write = func(fh *os.File) error { _, err := cv.WriteTo(fh); return err }
 		case "eps":
 			cv := vgeps.NewTitle(o.Width, o.Height, PlainText(f.Title))

@@ -219,9 +219,12 @@ func TestReportHoldsEverything(t *testing.T) {
 }
 
 // TestReportPDF: the PDF report holds the methods paragraph and its references as text
-// (read back with Ghostscript) and a page for the figures.
+// (read back with Ghostscript) and a page for the figures; characters outside code page
+// 1252 (a method named with Greek letters and ≥) are in the text layer too, where they
+// had been drawn as outlines that copy as nothing.
 func TestReportPDF(t *testing.T) {
 	res := smallResult(t)
+	res.Methods[0].Label = "TNF-α and IL-1β ≥ F-statistic"
 	path := filepath.Join(t.TempDir(), "report.pdf")
 	var b bytes.Buffer
 	if err := ReportPDF(&b, res); err != nil {
@@ -233,7 +236,7 @@ func TestReportPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Steadfast report", "Methods", "Guyon", "seed was 1", "Figures"} {
+	for _, want := range []string{"Steadfast report", "Methods", "Guyon", "seed was 1", "Figures", "TNF-α and IL-1β ≥ F-statistic"} {
 		if !strings.Contains(string(txt), want) {
 			t.Errorf("the PDF's text lacks %q", want)
 		}

@@ -114,6 +114,9 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		fmt.Fprintf(&b, "; methods were compared by McNemar's test%s", c.cite("mcnemar"))
 	}
 	b.WriteString(".")
+	if slices.Contains(cfg.Classifiers, "svm") {
+		b.WriteString(" The linear SVM (C = 1, squared hinge loss, the bias regularised as in LIBLINEAR) was fitted exactly, by Newton's method in the primal (Keerthi and DeCoste 2005), on up to 128 features, and by dual coordinate descent (tolerance 1e-4, at most 1000 passes) on more.")
+	}
 	for _, m := range cfg.Methods {
 		switch {
 		case method.PaperMIDS(m):

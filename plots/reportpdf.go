@@ -5,11 +5,12 @@ import (
 	"image/color"
 	"io"
 	"strings"
+	"unicode/utf8"
 
+	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgpdf"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/study"
@@ -23,21 +24,16 @@ var (
 
 // pdfPage writes text and figures down A4 pages, starting a new page when one is full.
 type pdfPage struct {
-	pdf *vgpdf.Canvas
-	c   pdfCanvas
-	y   vg.Length // the top of the next line
+	c *pdfCanvas
+	y vg.Length // the top of the next line
 }
 
-func newPDFPage() *pdfPage {
-	pdf := vgpdf.New(a4W, a4H)
-	pdf.EmbedFonts(true)
-	return &pdfPage{pdf: pdf, c: pdfCanvas{pdf}, y: a4H - margin}
-}
+func newPDFPage() *pdfPage { return &pdfPage{c: newPDFCanvas(a4W, a4H), y: a4H - margin} }
 
 // room starts a new page unless h fits above the bottom margin.
 func (p *pdfPage) room(h vg.Length) {
 	if p.y-h < margin {
-		p.pdf.NextPage()
+		p.c.NextPage()
 		p.y = a4H - margin
 	}
 }
@@ -46,8 +42,7 @@ func (p *pdfPage) room(h vg.Length) {
 func (p *pdfPage) text(s string, size vg.Length, bold bool) {
 	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
 	if bold {
-		size *= 1.1 // headings: vgpdf cannot embed the bold face (gofpdf looks it up by style)
-		f.Size = size
+		f.Weight = xfont.WeightBold
 	}
 	face := font.DefaultCache.Lookup(f, size)
 	p.c.SetColor(nil)
@@ -61,7 +56,8 @@ func (p *pdfPage) text(s string, size vg.Length, bold bool) {
 	p.y -= size * 0.6
 }
 
-// wrap breaks s into lines no wider than width in face.
+// wrap breaks s into lines no wider than width in face, at spaces; a word wider than
+// width alone is cut between characters.
 func wrap(s string, face font.Face, width vg.Length) []string {
 	var lines []string
 	line := ""
@@ -71,22 +67,38 @@ func wrap(s string, face font.Face, width vg.Length) []string {
 			lines = append(lines, line)
 			next = w
 		}
+		for face.Width(next) > width {
+			_, cut := utf8.DecodeRuneInString(next)
+			for r := range next { // the longest head of next that fits, at least a character
+				if r > 0 && face.Width(next[:r]) <= width {
+					cut = r
+				}
+			}
+			if cut >= len(next) {
+				break
+			}
+			lines = append(lines, next[:cut])
+			next = next[cut:]
+		}
 		line = next
 	}
 	return append(lines, line)
 }
 
-// figure draws f at the page width and 10 cm high.
+// figure draws f at the page width and 10 cm high, 16 cm when split in panels.
 func (p *pdfPage) figure(f Figure) error {
 	h := 10 * vg.Centimeter
+	if f.Split {
+		h = 16 * vg.Centimeter
+	}
 	p.room(h)
-	pl, err := f.Build()
+	ps, err := f.charts()
 	if err != nil {
 		return err
 	}
 	c := draw.New(p.c)
 	area := draw.Crop(c, margin, -margin, p.y-h, -(a4H - p.y))
-	drawFigure(pl, area)
+	drawCharts(f.Title, ps, area)
 	p.y -= h + 0.5*vg.Centimeter
 	return nil
 }
@@ -133,7 +145,7 @@ func ReportPDFWith(w io.Writer, res *experiment.Result, sig *study.Signature) er
 			return err
 		}
 	}
-	_, err := p.pdf.WriteTo(w)
+	_, err := p.c.WriteTo(w)
 	return err
 }
 
@@ -228,45 +240,53 @@ func (p *pdfPage) table(t reportTable, size vg.Length) {
 }
 
 // tableFit is the face and the column widths of t: each column as wide as its widest
-// cell plus pad, the face shrunk from size toward 7 points until they fit width;
-// then the columns wider than their share are cut to fit (their cells wrap).
+// cell plus pad, the face shrunk from size toward 7 points until they fit width; else
+// at 7 points each column gets its longest word (the least it can wrap to) plus
+// the share (width - sum of those) / (sum of widest - sum of those) of what it lacks
+// of its widest cell, as HTML tables lay out, so words are not cut but cells wrap.
 func tableFit(t reportTable, size, width, pad vg.Length) (font.Face, []vg.Length) {
 	rows := append([][]string{t.Header}, t.Rows...)
 	var face font.Face
-	var widths []vg.Length
+	var widest []vg.Length
 	for sz := size; ; sz -= 0.5 {
 		face = font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans", Size: sz}, sz)
-		widths = make([]vg.Length, len(t.Header))
+		widest = make([]vg.Length, len(t.Header))
 		var total vg.Length
-		for c := range widths {
+		for c := range widest {
 			for _, r := range rows {
 				if c < len(r) {
-					widths[c] = max(widths[c], face.Width(r[c])+pad)
+					widest[c] = max(widest[c], face.Width(r[c])+pad)
 				}
 			}
-			total += widths[c]
+			total += widest[c]
 		}
 		if total <= width {
-			return face, widths
+			return face, widest
 		}
 		if sz <= 7 {
 			break
 		}
 	}
-	// too wide at the smallest size: columns above an equal share give up their excess
-	share := width / vg.Length(len(widths))
-	var narrow, wide vg.Length
-	for _, w := range widths {
-		if w <= share {
-			narrow += w
-		} else {
-			wide += w
+	least := make([]vg.Length, len(widest))
+	var sumLeast, sumWidest vg.Length
+	for c := range least {
+		for _, r := range rows {
+			if c < len(r) {
+				for _, w := range strings.Fields(r[c]) {
+					least[c] = max(least[c], face.Width(w)+pad)
+				}
+			}
 		}
+		sumLeast += least[c]
+		sumWidest += widest[c]
 	}
-	for c, w := range widths {
-		if w > share {
-			widths[c] = w * (width - narrow) / wide
+	widths := make([]vg.Length, len(widest))
+	for c := range widths {
+		if sumLeast >= width { // words too long even alone: shared in proportion, wrap cuts them
+			widths[c] = least[c] * width / sumLeast
+			continue
 		}
+		widths[c] = least[c] + (widest[c]-least[c])*(width-sumLeast)/(sumWidest-sumLeast)
 	}
 	return face, widths
 }

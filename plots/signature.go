@@ -340,12 +340,36 @@ func dendrogram(p *plot.Plot, merges []signature.Merge, order []int, at func(lea
 	return nil
 }
 
+// GenesPerPage is the most genes one figure of SignatureGenes shows, 4 x 3 panels: at
+// a laptop's figure pane (about 850 x 450 points) a panel keeps about 200 x 140
+// points, room for its labels at 7 points.
+const GenesPerPage = 12
+
 // SignatureGenes draws each signature gene's values by class, a box plot with the
 // samples as points (spread sideways by sample order, so none hides another), as small
-// multiples: one panel a gene under the title. values[g][i] is gene g's value in sample
-// i; unit names the values ("log2 expression"). Its table is every value.
-func SignatureGenes(title, unit string, genes, samples, classes []string, labels []int, values [][]float64) Figure {
-	f := Figure{Name: "signature-genes", Title: title, Panels: len(genes), Split: len(genes) > 1}
+// multiples: one panel a gene under the title, GenesPerPage genes a figure, the first
+// named signature-genes, the next signature-genes-2 and so on. values[g][i] is gene g's
+// value in sample i; unit names the values ("log2 expression"). Each table is every
+// value of its genes.
+func SignatureGenes(title, unit string, genes, samples, classes []string, labels []int, values [][]float64) []Figure {
+	var figs []Figure
+	for first := 0; first < len(genes); first += GenesPerPage {
+		last := min(first+GenesPerPage, len(genes))
+		name, t := "signature-genes", title
+		if first > 0 {
+			name = fmt.Sprintf("signature-genes-%d", first/GenesPerPage+1)
+		}
+		if len(genes) > GenesPerPage {
+			t = fmt.Sprintf("%s (genes %d-%d of %d)", title, first+1, last, len(genes))
+		}
+		figs = append(figs, genesFigure(name, t, unit, genes[first:last], samples, classes, labels, values[first:last]))
+	}
+	return figs
+}
+
+// genesFigure is one figure of SignatureGenes: a panel for each of genes.
+func genesFigure(name, title, unit string, genes, samples, classes []string, labels []int, values [][]float64) Figure {
+	f := Figure{Name: name, Title: title, Panels: len(genes), Split: len(genes) > 1}
 	f.Table = [][]string{{"gene", "sample", "class", "value"}}
 	for g, v := range values {
 		for i, x := range v {
@@ -355,7 +379,7 @@ func SignatureGenes(title, unit string, genes, samples, classes []string, labels
 	f.Panel = func(g int) (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = genes[g]
-		p.Title.TextStyle.Font.Size = vg.Points(7)
+		p.Title.TextStyle.Font.Size = vg.Points(8)
 		p.Y.Label.Text = unit
 		byClass := make([]plotter.Values, len(classes))
 		var pts []plotter.XYs = make([]plotter.XYs, len(classes))
@@ -386,7 +410,7 @@ func SignatureGenes(title, unit string, genes, samples, classes []string, labels
 		}
 		p.NominalX(classes...)
 		p.X.Min, p.X.Max = -0.6, float64(len(classes))-0.4
-		p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(6), vg.Points(6) // small multiples
+		p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(7), vg.Points(7) // small multiples
 		return p, nil
 	}
 	f.Build = func() (*plot.Plot, error) {
@@ -418,7 +442,7 @@ func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	}
 	genes := SignatureGenes(fmt.Sprintf("%s: the signature genes by class", res.Data.Name), unit,
 		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
-	figs := []Figure{roc, heat, genes}
+	figs := append([]Figure{roc, heat}, genes...)
 	if sig.Op != nil {
 		figs = append(figs, CalibrationFigure(res.Data.Name, sig.Classes[sig.Positive], sig.Op, sig.Labels, sig.Positive))
 	}

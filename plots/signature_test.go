@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -79,9 +80,22 @@ func TestSignatureFigures(t *testing.T) {
 			t.Errorf("gene %s's z-scores sum to %g", genes[g], sum)
 		}
 	}
-	g := SignatureGenes("genes", "log2 value", genes, samples, []string{"A", "B"}, []int{0, 0, 1, 1, 1}, values)
-	if len(g.Table) != 1+3*5 || g.Panels != 3 || !g.Split {
-		t.Errorf("gene panels: %d table rows, %d panels", len(g.Table), g.Panels)
+	gs := SignatureGenes("genes", "log2 value", genes, samples, []string{"A", "B"}, []int{0, 0, 1, 1, 1}, values)
+	g := gs[0]
+	if len(gs) != 1 || len(g.Table) != 1+3*5 || g.Panels != 3 || !g.Split || g.Title != "genes" {
+		t.Errorf("gene panels: %d figures, %d table rows, %d panels", len(gs), len(g.Table), g.Panels)
+	}
+	// 30 genes: pages of 12, 12 and 6, each named and titled with its genes
+	var many []string
+	var manyValues [][]float64
+	for i := range 30 {
+		many = append(many, fmt.Sprintf("g%d", i+1))
+		manyValues = append(manyValues, values[i%3])
+	}
+	pages := SignatureGenes("genes", "log2 value", many, samples, []string{"A", "B"}, []int{0, 0, 1, 1, 1}, manyValues)
+	if len(pages) != 3 || pages[0].Name != "signature-genes" || pages[1].Name != "signature-genes-2" || pages[2].Panels != 6 ||
+		pages[1].Title != "genes (genes 13-24 of 30)" || pages[1].Table[1][0] != "g13" {
+		t.Errorf("30 genes: %d pages, names %s %s, titles %q", len(pages), pages[0].Name, pages[1].Name, pages[1].Title)
 	}
 	for _, fig := range []Figure{f, h, g} {
 		if _, err := Render(fig, 600, 400, 96); err != nil {
@@ -163,6 +177,32 @@ func TestPDFTableFitsThePage(t *testing.T) {
 	face, w := tableFit(wide, 9, width, pad)
 	if face.Font.Size != 7 || w[0]+w[1]+w[2] > width*1.0001 || w[0] < face.Width("10b") {
 		t.Errorf("wide: size %v, widths %v of %v", face.Font.Size, w, width)
+	}
+	// the signature's gene table: eleven columns, probe ids that cannot wrap; each column
+	// keeps room for its longest word (228581_at had run into the symbol beside it)
+	header := strings.Fields("gene symbol selected_in_share_of_resamples mean_rank SVM_weight_favours_RCC higher_in log2_fold_change_RCC_vs_normal Hedges_g Welch_p FDR_BH group_members")
+	for i, h := range header {
+		header[i] = strings.ReplaceAll(h, "_", " ")
+	}
+	row := []string{"228581_at", "KCNJ10", "1", "7.8", "-0.0623", "normal", "-4.36", "-7.39", "5.5e-10", "5.8e-6", "228581_at 1552365_at 1553434_at 1553435_s_at"}
+	genes := reportTable{Header: header, Rows: [][]string{row}}
+	face, w = tableFit(genes, 7.5, width, pad)
+	var total vg.Length
+	for c, cell := range row {
+		total += w[c]
+		for _, word := range strings.Fields(cell) {
+			if w[c] < face.Width(word)+pad {
+				t.Errorf("column %q is %v wide, less than its word %q (%v)", header[c], w[c], word, face.Width(word)+pad)
+			}
+		}
+	}
+	if total > width*1.0001 {
+		t.Errorf("genes: %v wide, the page holds %v", total, width)
+	}
+	for _, l := range wrap("Xaverylongwordthatcannotfit", face, 20) {
+		if face.Width(l) > 20 {
+			t.Errorf("wrap left %q wider than 20 pt", l)
+		}
 	}
 }
 

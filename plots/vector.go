@@ -7,7 +7,6 @@ import (
 
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
-	"golang.org/x/text/encoding/charmap"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 
@@ -28,37 +27,6 @@ func opaque(c color.Color) color.Color {
 	}
 	w := 0xffff - a
 	return color.RGBA64{uint16(r + w), uint16(g + w), uint16(b + w), 0xffff}
-}
-
-// pdfCanvas passes colours as opaque and text in code page 1252, the encoding the PDF
-// canvas embeds its fonts with (UTF-8 text came out as "Â±" for "±"); characters outside
-// it are drawn as outlines.
-type pdfCanvas struct {
-	vg.CanvasWriterTo
-}
-
-func (c pdfCanvas) SetColor(clr color.Color) { c.CanvasWriterTo.SetColor(opaque(clr)) }
-
-func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	enc := charmap.Windows1252.NewEncoder()
-	start := 0
-	flush := func(end int) { // the text run s[start:end], encodable
-		if end > start {
-			run, _ := enc.String(s[start:end])
-			c.CanvasWriterTo.FillString(f, pt, run)
-			pt.X += f.Width(s[start:end])
-		}
-	}
-	for i, r := range s {
-		if _, ok := charmap.Windows1252.EncodeRune(r); ok {
-			continue
-		}
-		flush(i) // a character outside the code page (Greek, math) goes as an outline
-		end := i + utf8.RuneLen(r)
-		pt.X = outline(c, f, pt, s[i:end])
-		start = end
-	}
-	flush(len(s))
 }
 
 // epsCanvas passes colours as opaque and draws text as the outlines of the font's

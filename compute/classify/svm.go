@@ -20,7 +20,8 @@ const (
 )
 
 // SVMParams configure the linear SVM. The zero value means C = 1, squared hinge,
-// tolerance 1e-4 and at most 1000 passes, as scikit-learn's LinearSVC.
+// tolerance 1e-4 and at most 1000 passes, as scikit-learn's LinearSVC; the tolerance
+// and passes are dual coordinate descent's (not used when LinearSVM.Exact applies).
 type SVMParams struct {
 	C       float64 `json:"C"`
 	Loss    Loss    `json:"loss,omitempty"`
@@ -52,11 +53,17 @@ type LinearSVM struct {
 	// SampleWeight, when set, scales C per sample (C_i = C * SampleWeight[i]); a sample
 	// of weight m fits as m copies of it would.
 	SampleWeight []float64
-	W            [][]float64 // one weight vector per model
-	B            []float64   // bias per model
-	Iter         int         // most passes any model took
-	Converged    bool        // every model met the tolerance before MaxIter
-	classes      int
+	// Exact solves the squared hinge on at most newtonMaxDim features in the primal by
+	// Newton's method: the minimiser itself, where dual coordinate descent stops at its
+	// tolerance or pass limit (on permuted labels, at the limit). The classifiers use it;
+	// the rankers keep dual CD, whose weights of identical features are identical, so
+	// their ties go to the seeded rule, and whose tolerance and passes they report.
+	Exact     bool
+	W         [][]float64 // one weight vector per model
+	B         []float64   // bias per model
+	Iter      int         // most passes (Newton steps when Exact) any model took
+	Converged bool        // every model met the tolerance before MaxIter
+	classes   int
 }
 
 // Fit trains on the rows of x with class labels y in 0..classes-1.
@@ -81,7 +88,7 @@ func (s *LinearSVM) Fit(ctx context.Context, x *mat.Dense, y []int, classes int,
 				sy[i] = 1
 			}
 		}
-		w, b, it, ok, err := dualCD(ctx, x, sy, s.SampleWeight, s.Params, r)
+		w, b, it, ok, err := s.solve(ctx, x, sy, r)
 		if err != nil {
 			return err
 		}
@@ -90,6 +97,15 @@ func (s *LinearSVM) Fit(ctx context.Context, x *mat.Dense, y []int, classes int,
 		s.Converged = s.Converged && ok
 	}
 	return nil
+}
+
+// solve fits one binary model with labels y in {-1, 1}: by Newton's method when Exact
+// allows it, else by dual coordinate descent.
+func (s *LinearSVM) solve(ctx context.Context, x *mat.Dense, y []float64, r *rand.Rand) ([]float64, float64, int, bool, error) {
+	if _, d := x.Dims(); s.Exact && s.Params.Loss == SquaredHinge && d <= newtonMaxDim {
+		return primalNewton(ctx, x, y, s.SampleWeight, s.Params.C)
+	}
+	return dualCD(ctx, x, y, s.SampleWeight, s.Params, r)
 }
 
 // dualCD solves min_w 1/2 w'w + sum_i C_i loss(y_i w'x_i), C_i = C * weight_i (weight

@@ -411,7 +411,7 @@ func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat
 		pred, sc := m.PredictScores(b)
 		return pred, sc, nil
 	case "svm", "wekasvm":
-		m := classify.LinearSVM{}
+		m := classify.LinearSVM{Exact: true}
 		if cl == "wekasvm" {
 			m.Params = classify.SVMParams{C: 1, Loss: classify.Hinge}
 		}

@@ -3,6 +3,7 @@ package signature
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -102,6 +103,18 @@ func TestCrossValidatedEqualsPROC(t *testing.T) {
 	res := colonStudy(t)
 	tumor := slices.Index(res.Data.Classes, "tumor")
 	ki := slices.Index(res.Config.AccuracyKs(), 10)
+	if os.Getenv("STEADFAST_WRITE_CV_SCORES") != "" { // record the scores anew (then rerun testdata/cv_proc.R)
+		rows := [][]string{{"classifier", "repetition", "sample", "class", "score"}}
+		for _, cl := range []string{"svm", "3nn"} {
+			for _, pr := range res.Methods[0].Predictions {
+				for i, s := range pr.Test {
+					rows = append(rows, []string{cl, strconv.Itoa(pr.Repeat), strconv.Itoa(s), res.Data.Classes[res.Data.Labels[s]],
+						strconv.FormatFloat(pr.Scores[cl][ki][i*2+tumor], 'g', 17, 64)})
+				}
+			}
+		}
+		writeTable(t, "cv_colon_fstat_k10.csv", rows)
+	}
 	stored := map[string]float64{}
 	for _, r := range table(t, "cv_colon_fstat_k10.csv") {
 		stored[r[0]+"/"+r[1]+"/"+r[2]] = num(t, r[4])
@@ -151,6 +164,19 @@ func TestCrossValidatedOneVsRest(t *testing.T) {
 	res, err := experiment.Run(context.Background(), cfg, ds, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if os.Getenv("STEADFAST_WRITE_CV_SCORES") != "" { // record the scores anew (then rerun testdata/cv_ovr.py)
+		rows := [][]string{{"repetition", "sample", "class", "s0", "s1", "s2", "s3"}}
+		for _, pr := range res.Methods[0].Predictions {
+			for i, s := range pr.Test {
+				row := []string{strconv.Itoa(pr.Repeat), strconv.Itoa(s), strconv.Itoa(ds.Labels[s])}
+				for c := range 4 {
+					row = append(row, strconv.FormatFloat(pr.Scores["svm"][0][i*4+c], 'g', 17, 64))
+				}
+				rows = append(rows, row)
+			}
+		}
+		writeTable(t, "cv_srbct_fstat_k10.csv", rows)
 	}
 	stored := map[string][]string{}
 	for _, r := range table(t, "cv_srbct_fstat_k10.csv") {
@@ -250,5 +276,18 @@ func TestCVInterval(t *testing.T) {
 	iv = CVInterval(preds, "svm", 0, 2, labels, 1)
 	if iv.Mean != 1 || math.Abs(iv.Low-0.047212224711183415) > 1e-9 || iv.High != 1 {
 		t.Errorf("every fold perfect: %+v", iv)
+	}
+}
+
+// writeTable writes rows as testdata/name, comma-separated (the recorded values a test
+// checks the study against; written only when asked, by STEADFAST_WRITE_CV_SCORES).
+func writeTable(t *testing.T, name string, rows [][]string) {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(strings.Join(r, ",") + "\n")
+	}
+	if err := os.WriteFile(filepath.Join("testdata", name), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

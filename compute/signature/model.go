@@ -116,7 +116,7 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 	}
 	switch c.Classifier {
 	case "svm", "wekasvm":
-		s := classify.LinearSVM{}
+		s := classify.LinearSVM{Exact: true}
 		if c.Classifier == "wekasvm" {
 			s.Params = classify.SVMParams{C: 1, Loss: classify.Hinge}
 		}

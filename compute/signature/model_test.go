@@ -54,7 +54,7 @@ func TestLockedModelIsTheStudysClassifier(t *testing.T) {
 		var want [][]float64
 		var wantPred []int
 		if cl == "svm" {
-			s := classify.LinearSVM{}
+			s := classify.LinearSVM{Exact: true}
 			if err := s.Fit(context.Background(), z, ds.Labels, 2, rand.New(rand.NewPCG(res.Config.Seed, 0x5167))); err != nil {
 				t.Fatal(err)
 			}

@@ -60,7 +60,7 @@ func truePerformance(train, test *dataset.Dataset, k int, seed uint64) (auc, sen
 	a := dataset.SelectFeatures(train.X, sel)
 	b := dataset.SelectFeatures(test.X, sel)
 	dataset.Standardize(a, b)
-	svm := classify.LinearSVM{}
+	svm := classify.LinearSVM{Exact: true}
 	if err := svm.Fit(context.Background(), a, train.Labels, 2, rand.New(rand.NewPCG(seed, 0x5167))); err != nil {
 		panic(err)
 	}

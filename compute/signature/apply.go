@@ -199,9 +199,11 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 					found = append(found, j)
 				}
 			}
-			if len(m.intactPairs(found).Pairs) == 0 {
+			intact := len(m.intactPairs(found).Pairs)
+			if intact == 0 {
 				return nil, fmt.Errorf("%s: every k-TSP pair of the signature lacks a gene in the cohort (%s missing), so no pair can vote", c.Name, listSome(missing, 8))
 			}
+			what = fmt.Sprintf("the pairs with a gene missing do not vote: %d of the %d pairs vote", intact, len(m.Pairs))
 		}
 		if !o.AcceptMissing {
 			return nil, &MissingGenesError{Said: fmt.Sprintf("%s: %d of the signature's %s %s not in the cohort (%s); the prediction would use the other %d (%s)",

@@ -723,6 +723,20 @@ func TestKTSPNeedsNoHarmonisation(t *testing.T) {
 		t.Errorf("the shift: %+v; %s", shifted.Shift, shifted.Measures())
 	}
 	t.Logf("k-TSP (%d pairs): accuracy %.3f, AUC %.3f, on the cohort as given and on another platform alike", len(s.model.Pairs), plain.Metrics.Accuracy, plain.Metrics.AUC.AUC)
+	// a cohort lacking the first pair's first gene: accepted, that pair alone is silent, and
+	// the note counts the pairs that vote
+	gene := slices.Index(s.raw.Features, s.model.Genes[s.model.Pairs[0][0]].ID)
+	var feats []int
+	for j := range s.raw.Features {
+		if j != gene {
+			feats = append(feats, j)
+		}
+	}
+	lack := s.validate(t, s.write(t, dir, "lack.csv", cohortFile{samples: s.cohort, features: feats}), CohortOptions{Apply: signature.ApplyOptions{AcceptMissing: true}})
+	want := fmt.Sprintf("the pairs with a gene missing do not vote: %d of the %d pairs vote", len(s.model.Pairs)-1, len(s.model.Pairs))
+	if !slices.ContainsFunc(lack.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+		t.Errorf("notes %q lack %q", lack.Notes, want)
+	}
 }
 
 // A k-TSP signature says how often each of its pairs was chosen again in the

@@ -156,8 +156,8 @@ func (c Counts) TMM(lib []float64) (f []float64, ref int) {
 func tmmFactor(obs, ref []float64, nO, nR float64) float64 {
 	var logR, absE, v []float64
 	for i := range obs {
-		lr := math.Log2((obs[i] / nO) / (ref[i] / nR))
-		ae := (math.Log2(obs[i]/nO) + math.Log2(ref[i]/nR)) / 2
+		lr := rstat.Log2((obs[i] / nO) / (ref[i] / nR)) // R's log2: ties as edgeR's ranks see them
+		ae := (rstat.Log2(obs[i]/nO) + rstat.Log2(ref[i]/nR)) / 2
 		if math.IsNaN(lr) || math.IsInf(lr, 0) || math.IsNaN(ae) || math.IsInf(ae, 0) || !(ae > -1e10) {
 			continue
 		}

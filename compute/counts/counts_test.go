@@ -2,6 +2,7 @@ package counts
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -86,5 +87,54 @@ func TestCountsEqualEdgeR(t *testing.T) {
 	}
 	if err := (Counts{{1, -2}}).Check(); err == nil {
 		t.Error("a negative count accepted")
+	}
+}
+
+// Norm fitted on ten training samples of the simulated counts (1-5, 8-12) equals edgeR
+// 3.40 on those samples alone (testdata/norm_ref.R: filterByExpr, calcNormFactors and
+// cpm(log = TRUE, prior.count = 2) after keep.lib.sizes = FALSE), and a held-out sample
+// normalised against the frozen reference alone equals edgeR's own TMM of it against
+// that reference (edgeR:::.calcFactorTMM) over the training scale, to 1e-10: the genes
+// kept, the library sizes, the factors and every log-CPM value of the kept genes.
+func TestNormEqualsEdgeROnTrainingSamples(t *testing.T) {
+	c, group := simulated(t)
+	train, test := []int{0, 1, 2, 3, 4, 7, 8, 9, 10, 11}, []int{5, 6, 12, 13}
+	var tc Counts
+	var tg []int
+	for _, s := range train {
+		tc, tg = append(tc, c[s]), append(tg, group[s])
+	}
+	n, err := Fit(tc, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g, r := range readCSV(t, "norm_keep.csv")[1:] {
+		if n.Keep[g] != (r[1] == "TRUE") {
+			t.Fatalf("%s: kept %v, edgeR %s", r[0], n.Keep[g], r[1])
+		}
+	}
+	order := append(append([]int{}, train...), test...)
+	for i, r := range readCSV(t, "norm_factors.csv")[1:] {
+		lib, f := n.Factor(c[order[i]])
+		wantLib, _ := strconv.ParseFloat(strings.TrimSpace(r[1]), 64)
+		wantF, _ := strconv.ParseFloat(strings.TrimSpace(r[2]), 64)
+		if lib != wantLib || math.Abs(f-wantF) > 1e-10 {
+			t.Errorf("%s (%s): library %v factor %.17g, edgeR %v %.17g", r[0], r[3], lib, f, wantLib, wantF)
+		}
+	}
+	rows := readCSV(t, "norm_logcpm.csv")
+	out := make([]float64, len(c[0]))
+	for i, s := range order {
+		n.LogCPM(c[s], out)
+		for k, r := range rows[1:] {
+			g := n.Kept[k]
+			if r[0] != fmt.Sprintf("gene%04d", g+1) {
+				t.Fatalf("row %d is %s, kept gene %d", k, r[0], g+1)
+			}
+			want, _ := strconv.ParseFloat(strings.TrimSpace(r[i+1]), 64)
+			if math.Abs(out[g]-want) > 1e-10 {
+				t.Fatalf("%s %s: log-CPM %.17g, edgeR %.17g", rows[0][i+1], r[0], out[g], want)
+			}
+		}
 	}
 }

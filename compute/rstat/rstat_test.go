@@ -28,3 +28,24 @@ func TestAsR(t *testing.T) {
 		t.Errorf("Wilson %.17g-%.17g", lo, hi)
 	}
 }
+
+// Log2 equals R's log2 (glibc 2.36) bit for bit on values R printed with 17 digits
+// (Rscript -e 'cat(sprintf("%.17g", log2(c(0.1, 3, 1e-300, 2^-1074, 0.7071, 1.4142, 123456789.123, 5.5e-5/1.7e-4))))');
+// on powers of two it is exact.
+func TestLog2EqualsR(t *testing.T) {
+	a, b := 5.5e-5, 1.7e-4 // divided as doubles, as R does (a Go constant expression is exact)
+	for _, c := range []struct{ x, want float64 }{
+		{0.1, -3.3219280948873622}, {3, 1.5849625007211561}, {1e-300, -996.57842846620872},
+		{math.SmallestNonzeroFloat64, -1074}, {0.7071, -0.50001383557812584}, {1.4142, 0.49998616442187416},
+		{123456789.123, 26.879430934297829}, {a / b, -1.6280312226130422},
+	} {
+		if got := Log2(c.x); got != c.want {
+			t.Errorf("Log2(%v) = %.17g, R %.17g", c.x, got, c.want)
+		}
+	}
+	for e := -1074; e < 1024; e += 7 {
+		if got := Log2(math.Ldexp(1, e)); got != float64(e) {
+			t.Errorf("Log2(2^%d) = %v", e, got)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package counts
+
+import (
+	"fmt"
+	"math"
+)
+
+// PriorCount is the prior count of the log-CPM values, edgeR's cpm default.
+const PriorCount = 2
+
+// Norm is edgeR's normalisation fitted on training samples and frozen, so that any other
+// sample (a test fold's, a new patient's) is normalised against the same reference
+// alone: the genes kept by filterByExpr on the training samples, TMM's reference
+// library, the scale that gave the training factors a geometric mean of 1, and the
+// training samples' mean effective library size (the log-CPM prior's scale). It is what
+// edgeR's
+//
+//	y <- DGEList(counts, group = group); keep <- filterByExpr(y)
+//	y <- calcNormFactors(y[keep, , keep.lib.sizes = FALSE]); cpm(y, log = TRUE, prior.count = 2)
+//
+// gives for the training samples, and for another sample s with library size L_s over
+// the kept genes: f_s = TMM(s against the reference) / Scale, then
+// log2((x + p_s) / (L_s f_s + 2 p_s) 10^6) with p_s = 2 L_s f_s / MeanEff.
+type Norm struct {
+	Keep    []bool    `json:"-"`       // per gene of the training data: kept by filterByExpr
+	Kept    []int     `json:"-"`       // the indices of the kept genes, ascending
+	Ref     []float64 `json:"ref"`     // the reference library's counts on the kept genes
+	RefLib  float64   `json:"refLib"`  // its library size over the kept genes
+	Scale   float64   `json:"scale"`   // geometric mean of the training samples' raw TMM factors
+	MeanEff float64   `json:"meanEff"` // mean of the training samples' L f
+	// RefSample is the training sample chosen as TMM's reference (its index among them).
+	RefSample int `json:"refSample"`
+}
+
+// Fit fits Norm on the training counts c (samples as rows) of the classes group.
+func Fit(c Counts, group []int) (*Norm, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	n := &Norm{Keep: c.FilterByExpr(c.LibSizes(), group)}
+	for g, k := range n.Keep {
+		if k {
+			n.Kept = append(n.Kept, g)
+		}
+	}
+	if len(n.Kept) == 0 {
+		return nil, fmt.Errorf("no gene has enough reads to keep (edgeR's filterByExpr: at least 10 reads in the smallest class's number of samples)")
+	}
+	kept := make(Counts, len(c))
+	for s, row := range c {
+		kept[s] = n.pick(row)
+	}
+	lib := kept.LibSizes()
+	for s, l := range lib {
+		if l <= 0 {
+			return nil, fmt.Errorf("training sample %d has no read in the %d kept genes", s+1, len(n.Kept))
+		}
+	}
+	f, ref := kept.TMM(lib)
+	n.Ref, n.RefLib, n.RefSample = kept[ref], lib[ref], ref
+	// TMM's factors are raw / (geometric mean of raw): recover the scale from one sample
+	n.Scale = tmmFactor(kept[ref], n.Ref, lib[ref], n.RefLib) / f[ref]
+	for s := range lib {
+		n.MeanEff += lib[s] * f[s] / float64(len(lib))
+	}
+	return n, nil
+}
+
+// pick is row's counts on the kept genes.
+func (n *Norm) pick(row []float64) []float64 {
+	out := make([]float64, len(n.Kept))
+	for i, g := range n.Kept {
+		out[i] = row[g]
+	}
+	return out
+}
+
+// Factor is a sample's library size over the kept genes and its normalisation factor
+// against the frozen reference (row holds every gene of the training data's order).
+func (n *Norm) Factor(row []float64) (lib, f float64) {
+	kept := n.pick(row)
+	for _, v := range kept {
+		lib += v
+	}
+	if lib <= 0 {
+		return 0, math.NaN()
+	}
+	return lib, tmmFactor(kept, n.Ref, lib, n.RefLib) / n.Scale
+}
+
+// LogCPM writes row's log-CPM values (every gene) into out; NaN when the sample has no
+// read in the kept genes.
+func (n *Norm) LogCPM(row, out []float64) {
+	lib, f := n.Factor(row)
+	eff := lib * f
+	p := PriorCount * eff / n.MeanEff
+	for g, v := range row {
+		out[g] = math.Log2((v + p) / (eff + 2*p) * 1e6)
+	}
+}

@@ -1,0 +1,87 @@
+package rstat
+
+import "math"
+
+// Log2 is log2(x) rounded to the nearest double, as the C library R uses computes it
+// (glibc's log2 is correctly rounded but in rare hard cases); Go's math.Log2 can be a
+// unit in the last place off, which moves ties among thousands of log-ratios (edgeR's
+// TMM trims by their ranks). With x = m 2^e, m in [sqrt(1/2), sqrt(2)), ln m is summed
+// as 2 atanh(s) = 2 (s + s^3/3 + s^5/5 + ...), s = (m - 1)/(m + 1), in double-double
+// arithmetic (about 32 digits), then divided by ln 2 and e added before the one
+// rounding.
+func Log2(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
+	case math.IsInf(x, 1):
+		return x
+	}
+	m, e := math.Frexp(x) // x = m 2^e, m in [0.5, 1)
+	if m < math.Sqrt2/2 {
+		m, e = 2*m, e-1
+	}
+	if m == 1 {
+		return float64(e)
+	}
+	s := ddDiv(dd{m - 1, 0}, twoSum(m, 1)) // m - 1 is exact here
+	s2 := ddMul(s, s)
+	sum, term := s, s
+	for k := 3.0; k < 200; k += 2 {
+		term = ddMul(term, s2)
+		t := ddDivF(term, k)
+		sum = ddAdd(sum, t)
+		if math.Abs(t.hi) < 1e-36*math.Abs(sum.hi) {
+			break
+		}
+	}
+	ln := dd{2 * sum.hi, 2 * sum.lo}
+	r := ddAdd(dd{float64(e), 0}, ddMul(ln, invLn2))
+	return r.hi + r.lo
+}
+
+// dd is an unevaluated sum hi + lo with |lo| <= ulp(hi)/2.
+type dd struct{ hi, lo float64 }
+
+// invLn2 is 1/ln 2 to double-double precision.
+var invLn2 = dd{1.4426950408889634, 2.0355273740931033e-17}
+
+func twoSum(a, b float64) dd {
+	s := a + b
+	bb := s - a
+	return dd{s, (a - (s - bb)) + (b - bb)}
+}
+
+func quickTwoSum(a, b float64) dd {
+	s := a + b
+	return dd{s, b - (s - a)}
+}
+
+func ddAdd(a, b dd) dd {
+	s := twoSum(a.hi, b.hi)
+	t := twoSum(a.lo, b.lo)
+	s.lo += t.hi
+	s = quickTwoSum(s.hi, s.lo)
+	s.lo += t.lo
+	return quickTwoSum(s.hi, s.lo)
+}
+
+func ddMul(a, b dd) dd {
+	p := a.hi * b.hi
+	e := math.FMA(a.hi, b.hi, -p)
+	e += a.hi*b.lo + a.lo*b.hi
+	return quickTwoSum(p, e)
+}
+
+func ddDivF(a dd, b float64) dd { return ddDiv(a, dd{b, 0}) }
+
+func ddDiv(a, b dd) dd {
+	q1 := a.hi / b.hi
+	r := ddAdd(a, ddMul(dd{-q1, 0}, b))
+	q2 := r.hi / b.hi
+	r = ddAdd(r, ddMul(dd{-q2, 0}, b))
+	q3 := r.hi / b.hi
+	q := quickTwoSum(q1, q2)
+	return ddAdd(q, dd{q3, 0})
+}

@@ -30,6 +30,7 @@ type dataView struct {
 	classChoices []dataset.ClassChoice
 	log2Check    *widget.Check
 	cpmCheck     *widget.Check
+	perSample    bool // log-CPM per sample, without edgeR's TMM: a reopened run saved before it
 	topVar       *widget.Entry // how many of the most variable features to keep, "" all
 	constCheck   *widget.Check
 	missCheck    *widget.Check
@@ -57,7 +58,7 @@ func newDataView(u *UI) *dataView {
 	})
 	prepChanged := func(bool) { u.applyPrep() }
 	v.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
-	v.cpmCheck = widget.NewCheck("log-CPM (RNA-seq counts: log2 counts per million)", prepChanged)
+	v.cpmCheck = widget.NewCheck("RNA-seq counts (edgeR: filter, TMM, log-CPM in every training set)", prepChanged)
 	v.topVar = widget.NewEntry()
 	v.topVar.SetPlaceHolder("all")
 	v.constCheck = widget.NewCheck("drop constant features", prepChanged)
@@ -179,7 +180,7 @@ func (v *dataView) readOptions(clsPath string) dataset.Options {
 
 // prep is the preprocessing the form asks for.
 func (v *dataView) prep() dataset.Prep {
-	return dataset.Prep{Log2: v.log2Check.Checked, LogCPM: v.cpmCheck.Checked, DropConstant: v.constCheck.Checked, DropMissing: v.missCheck.Checked}
+	return dataset.Prep{Log2: v.log2Check.Checked, LogCPM: v.cpmCheck.Checked, TMM: v.cpmCheck.Checked && !v.perSample, DropConstant: v.constCheck.Checked, DropMissing: v.missCheck.Checked}
 }
 
 // fill puts the form's preprocessing, z-scoring and variance filter into cfg.
@@ -204,6 +205,7 @@ func (v *dataView) set(cfg experiment.Config) {
 	v.groupEntry.SetText(cfg.Read.GroupName)
 	v.sheetEntry.SetText(cfg.Read.Sheet)
 	v.symbolsEntry.SetText(cfg.Read.SymbolsPath)
+	v.perSample = cfg.Prep.LogCPM && !cfg.Prep.TMM
 	for c, on := range map[*widget.Check]bool{v.log2Check: cfg.Prep.Log2, v.cpmCheck: cfg.Prep.LogCPM,
 		v.constCheck: cfg.Prep.DropConstant, v.missCheck: cfg.Prep.DropMissing, v.zCheck: cfg.ZScore} {
 		c.Checked = on

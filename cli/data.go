@@ -25,7 +25,7 @@ func (c *call) dataFlags() dataFlags {
 		symbols:  c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
 		platform: c.fs.String("platform", "", "the platform of a GEO series on several (--data GSE781 --platform GPL96)"),
 		log2:     c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
-		logCPM:   c.fs.Bool("log-cpm", false, "RNA-seq counts: log2 counts per million, log2((x + 0.5) / (library size + 1) 10^6)"),
+		logCPM:   c.fs.Bool("log-cpm", false, "RNA-seq read counts, normalised as edgeR does inside every training set: filterByExpr, TMM factors, log2 counts per million with a prior count of 2 (a locked model keeps the reference)"),
 		drop:     c.fs.Bool("drop-missing", false, "drop the features with missing values instead of refusing the file"),
 		keepAll:  c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
 	}
@@ -40,7 +40,7 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 	ctx, stop := interruptible()
 	defer stop()
 	ds, err := study.OpenContext(ctx, *d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform},
-		dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM}, c.downloadProgress())
+		dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM, TMM: *d.logCPM}, c.downloadProgress())
 	if err != nil {
 		return nil, nil, err
 	}

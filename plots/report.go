@@ -83,8 +83,13 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		fmt.Fprintf(&b, "; %s %d", cl, res.Data.ClassCounts[i])
 	}
 	fmt.Fprintf(&b, ") were ranked by %s with Steadfast %s.", joinAnd(names), res.Version)
-	if cfg.Prep.Log2 {
+	switch {
+	case cfg.Prep.Log2:
 		b.WriteString(" Values were log2-transformed.")
+	case cfg.Prep.LogCPM && cfg.Prep.TMM:
+		b.WriteString(" Read counts were normalised as edgeR does (Robinson, McCarthy and Smyth 2010), inside every training set: genes with too few reads filtered by filterByExpr (Chen, Lun and Smyth 2016) on the training samples and ranked last, TMM normalisation factors (Robinson and Oshlack 2010), and log2 counts per million with a prior count of 2; each test sample was normalised against the training samples' reference alone.")
+	case cfg.Prep.LogCPM:
+		b.WriteString(" Read counts were turned into log2 counts per million, log2((x + 0.5)/(L + 1) 10^6) with L the sample's library size, sample by sample (Law et al. 2014).")
 	}
 	if cfg.ZScore {
 		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")

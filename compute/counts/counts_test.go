@@ -1,11 +1,14 @@
 package counts
 
 import (
+	"compress/gzip"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,4 +140,149 @@ func TestNormEqualsEdgeROnTrainingSamples(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Voom's moderated statistics equal limma 3.54's voom, lmFit and eBayes (design ~
+// group, topTable of the group coefficient) on the simulated counts after filterByExpr
+// and TMM (testdata/voom_ref.R): for every kept gene logFC, AveExpr and t to 1e-8
+// relative, p to 1e-8 relative, and the prior's df and s0^2 to 1e-8.
+func TestVoomEqualsLimma(t *testing.T) {
+	c, group := simulated(t)
+	for s := range group {
+		group[s]-- // 1, 2 -> 0, 1
+	}
+	n, err := Fit(c, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := make(Counts, len(c))
+	lib := make([]float64, len(c))
+	for s, row := range c {
+		kept[s] = n.pick(row)
+		l, f := n.Factor(row)
+		lib[s] = l * f
+	}
+	m, err := Voom(kept, lib, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b), 1e-300) }
+	b, _ := os.ReadFile(filepath.Join("testdata", "voom_prior.txt"))
+	var d0, s0 float64
+	fmt.Sscan(string(b), &d0, &s0)
+	if rel(m.DFPrior, d0) > 1e-8 || rel(m.S2Prior, s0) > 1e-8 {
+		t.Errorf("prior df %.12g s0^2 %.12g, limma %.12g %.12g", m.DFPrior, m.S2Prior, d0, s0)
+	}
+	rows := readCSV(t, "voom.csv")[1:]
+	if len(rows) != len(n.Kept) {
+		t.Fatalf("%d genes, limma %d", len(n.Kept), len(rows))
+	}
+	worst := 0.0
+	for k, r := range rows {
+		want := make([]float64, 4)
+		for i := range want {
+			want[i], _ = strconv.ParseFloat(strings.TrimSpace(r[i+1]), 64)
+		}
+		for i, got := range []float64{m.LogFC[k], m.AveExpr[k], m.T[k], m.P[k]} {
+			worst = math.Max(worst, rel(got, want[i]))
+			if rel(got, want[i]) > 1e-8 {
+				t.Fatalf("%s statistic %d: %.15g, limma %.15g", r[0], i, got, want[i])
+			}
+		}
+	}
+	t.Logf("largest relative difference %.2g over %d genes", worst, len(rows))
+}
+
+// On real RNA-seq counts (testdata/pickrell2k.tsv.gz: 2,028 genes of Pickrell et al.'s
+// 69 lymphoblastoid cell lines, 40 female and 29 male; testdata/pickrell_ref.R) the
+// genes filterByExpr keeps, each library size and TMM factor equal edgeR 3.40's (to
+// 1e-10), and voom/lmFit/eBayes's statistics of male against female limma 3.54's (to
+// 1e-8 relative), with the Y-chromosome genes (RPS4Y1, DDX3Y) and XIST at the top.
+func TestCountsAndVoomOnPickrell(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "pickrell2k.tsv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	sex := strings.Split(lines[1], "\t")[1:]
+	n := len(sex)
+	group := make([]int, n)
+	for s, v := range sex {
+		group[s] = map[string]int{"female": 0, "male": 1}[v]
+	}
+	c := make(Counts, n)
+	var genes []string
+	for _, l := range lines[2:] {
+		f := strings.Split(l, "\t")
+		genes = append(genes, f[0])
+		for s := range n {
+			v, err := strconv.ParseFloat(f[s+1], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c[s] = append(c[s], v)
+		}
+	}
+	norm, err := Fit(c, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keptRef, _ := os.ReadFile(filepath.Join("testdata", "pickrell_keep.txt"))
+	if want := strings.Fields(string(keptRef)); !slices.Equal(dataPick(genes, norm.Kept), want) {
+		t.Fatalf("%d genes kept, edgeR %d (or others)", len(norm.Kept), len(want))
+	}
+	kept := make(Counts, n)
+	lib := make([]float64, n)
+	for s, r := range readCSV(t, "pickrell_norm.csv")[1:] {
+		l, fac := norm.Factor(c[s])
+		wantL, _ := strconv.ParseFloat(strings.TrimSpace(r[1]), 64)
+		wantF, _ := strconv.ParseFloat(strings.TrimSpace(r[2]), 64)
+		if l != wantL || math.Abs(fac-wantF) > 1e-10 {
+			t.Errorf("%s: library %v factor %.15g, edgeR %v %.15g", r[0], l, fac, wantL, wantF)
+		}
+		kept[s], lib[s] = norm.pick(c[s]), l*fac
+	}
+	m, err := Voom(kept, lib, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b), 1e-300) }
+	pb, _ := os.ReadFile(filepath.Join("testdata", "pickrell_prior.txt"))
+	var d0, s0 float64
+	fmt.Sscan(string(pb), &d0, &s0)
+	if rel(m.DFPrior, d0) > 1e-8 || rel(m.S2Prior, s0) > 1e-8 {
+		t.Errorf("prior df %.12g s0^2 %.12g, limma %.12g %.12g", m.DFPrior, m.S2Prior, d0, s0)
+	}
+	best, bestP := "", 1.0
+	for k, r := range readCSV(t, "pickrell_voom.csv")[1:] {
+		for i, got := range []float64{m.LogFC[k], m.AveExpr[k], m.T[k], m.P[k]} {
+			want, _ := strconv.ParseFloat(strings.TrimSpace(r[i+1]), 64)
+			if rel(got, want) > 1e-8 {
+				t.Fatalf("%s statistic %d: %.15g, limma %.15g", r[0], i, got, want)
+			}
+		}
+		if m.P[k] < bestP {
+			best, bestP = r[0], m.P[k]
+		}
+	}
+	if !slices.Contains([]string{"ENSG00000129824", "ENSG00000067048", "ENSG00000229807", "ENSG00000012817", "ENSG00000183878", "ENSG00000198692"}, best) {
+		t.Errorf("the most significant gene is %s (p %.3g), not a sex-chromosome gene", best, bestP)
+	}
+}
+
+func dataPick(s []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out
 }

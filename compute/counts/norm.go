@@ -88,13 +88,66 @@ func (n *Norm) Factor(row []float64) (lib, f float64) {
 	return lib, tmmFactor(kept, n.Ref, lib, n.RefLib) / n.Scale
 }
 
+// Effective is a sample's effective library size L f and its prior count p = 2 L f /
+// MeanEff (row as Factor's): its log-CPM of a count x is log2((x + p) / (L f + 2 p) 10^6).
+func (n *Norm) Effective(row []float64) (eff, prior float64) {
+	lib, f := n.Factor(row)
+	eff = lib * f
+	return eff, PriorCount * eff / n.MeanEff
+}
+
 // LogCPM writes row's log-CPM values (every gene) into out; NaN when the sample has no
 // read in the kept genes.
 func (n *Norm) LogCPM(row, out []float64) {
-	lib, f := n.Factor(row)
-	eff := lib * f
-	p := PriorCount * eff / n.MeanEff
+	eff, p := n.Effective(row)
 	for g, v := range row {
 		out[g] = math.Log2((v + p) / (eff + 2*p) * 1e6)
 	}
+}
+
+// Frozen is n as a locked model keeps it: rows are then vectors over the reference's
+// genes alone (Kept all of them, in order).
+func (n *Norm) Frozen() *Norm {
+	out := *n
+	out.Keep, out.Kept = nil, make([]int, len(n.Ref))
+	for i := range out.Kept {
+		out.Kept[i] = i
+	}
+	return &out
+}
+
+// Restricted is a frozen n cut to the reference genes present (present[i] for Ref[i]),
+// for a cohort that lacks some: the reference library and its size over those genes,
+// the training scale and mean effective library kept.
+func (n *Norm) Restricted(present []bool) *Norm {
+	out := *n
+	out.Ref, out.RefLib, out.Kept = nil, 0, nil
+	for i, ok := range present {
+		if ok {
+			out.Ref = append(out.Ref, n.Ref[i])
+			out.RefLib += n.Ref[i]
+			out.Kept = append(out.Kept, i)
+		}
+	}
+	return &out
+}
+
+// Check reports a frozen reference that cannot be used: empty, of counts negative or
+// not finite, of no reads, or a scale or mean library not positive and finite.
+func (n *Norm) Check() error {
+	if len(n.Ref) == 0 {
+		return fmt.Errorf("an empty reference library")
+	}
+	sum := 0.0
+	for _, v := range n.Ref {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("a reference count of %v", v)
+		}
+		sum += v
+	}
+	ok := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	if !ok(sum) || math.Abs(sum-n.RefLib) > 1e-9*sum || !ok(n.Scale) || !ok(n.MeanEff) {
+		return fmt.Errorf("a reference of %v reads (library %v), scale %v, mean effective library %v", sum, n.RefLib, n.Scale, n.MeanEff)
+	}
+	return nil
 }

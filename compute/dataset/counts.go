@@ -3,6 +3,11 @@ package dataset
 import (
 	"fmt"
 	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/counts"
 	"steadfast/internal/text"
 )
 
@@ -49,4 +54,65 @@ func CheckCounts(d *Dataset) (*Dataset, error) {
 	out.keepSamples(keep)
 	out.Notes = append(append([]string(nil), d.Notes...), fmt.Sprintf("%s with a library size of 0 (no reads) left out of the log-CPM analysis: %s", text.Count(len(empty), "sample"), listNames(empty, 5)))
 	return &out, nil
+}
+
+// preprocessCounts is Preprocess for Prep.TMM: the features with a missing count
+// dropped (a count cannot be missing), and with DropConstant those of one count over
+// all samples; Counts the rest, X their log-CPM as edgeR's normalisation fitted on all
+// samples gives (counts.Fit with the classes); a note says how many genes its filter
+// keeps. Were none kept (libraries too small), X is the per-sample log-CPM and the
+// note says so.
+func preprocessCounts(d *Dataset, o Prep) (*Dataset, []string) {
+	n, _ := d.Dims()
+	s := Summarize(d)
+	drop := map[string]bool{}
+	for _, f := range s.MissingFeatures {
+		drop[f] = true
+	}
+	if o.DropConstant {
+		for _, f := range s.ConstantFeatures {
+			drop[f] = true
+		}
+	}
+	var keep []int
+	for j, f := range d.Features {
+		if !drop[f] {
+			keep = append(keep, j)
+		}
+	}
+	out := &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: append([]string(nil), d.Notes...), Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups}
+	out.Counts = SelectFeatures(d.X, keep)
+	out.Features = Pick(d.Features, keep)
+	if d.Symbols != nil {
+		out.Symbols = Pick(d.Symbols, keep)
+	}
+	out.X = mat.NewDense(n, max(len(keep), 1), nil).Slice(0, n, 0, len(keep)).(*mat.Dense)
+	rows := make(counts.Counts, n)
+	for i := range rows {
+		rows[i] = out.Counts.RawRowView(i)
+	}
+	if norm, err := counts.Fit(rows, d.Labels); err == nil {
+		for i := range rows {
+			norm.LogCPM(rows[i], out.X.RawRowView(i))
+		}
+		out.Notes = append(out.Notes, fmt.Sprintf("RNA-seq counts, normalised as edgeR does: filterByExpr keeps %d of %d genes on all samples (the others are ranked last), TMM factors and log-CPM with a prior count of 2; every training set filters and normalises its own, its test samples against its reference", len(norm.Kept), len(keep)))
+	} else {
+		out.Counts = nil // nothing for a training set to normalise either
+		for i, row := range rows {
+			lib := 0.0
+			for _, v := range row {
+				lib += v
+			}
+			for j, v := range row {
+				out.X.Set(i, j, math.Log2((v+0.5)/(lib+1)*1e6))
+			}
+		}
+		out.Notes = append(out.Notes, fmt.Sprintf("RNA-seq counts: %v; the values are the per-sample log-CPM instead, without TMM", err))
+	}
+	var dropped []string
+	for f := range drop {
+		dropped = append(dropped, f)
+	}
+	sort.Strings(dropped)
+	return out, dropped
 }

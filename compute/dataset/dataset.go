@@ -33,6 +33,9 @@ type Dataset struct {
 	// Groups are the samples' groups (Options.GroupName's values), nil when not
 	// grouped: samples of one group stay on one side of every split.
 	Groups []string
+	// Counts are the read counts behind X when Prep.TMM (X their log-CPM, normalised on
+	// all samples): every training set normalises its own (counts.Norm). Nil otherwise.
+	Counts *mat.Dense
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -139,7 +142,12 @@ type Prep struct {
 	// with L the sample's library size (its sum over the features kept), as limma's voom
 	// does (Law et al. 2014); per sample, so nothing is fitted across samples. It
 	// replaces Log2.
-	LogCPM       bool `json:"logCPM,omitempty"`
+	LogCPM bool `json:"logCPM,omitempty"`
+	// TMM, with LogCPM, is edgeR's normalisation in place of the per-sample log-CPM:
+	// filterByExpr, TMM factors and log-CPM with prior count 2 (counts.Norm), fitted on
+	// every training set and frozen for its test samples, the genes it filters out
+	// ranked last; the whole data's for what uses all samples.
+	TMM          bool `json:"tmm,omitempty"`
 	DropConstant bool `json:"dropConstant"`
 	DropMissing  bool `json:"dropMissing"`
 }
@@ -147,6 +155,9 @@ type Prep struct {
 // Preprocess returns a new dataset with log2 applied and constant or incomplete features
 // dropped, and the names of the features dropped.
 func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
+	if o.LogCPM && o.TMM {
+		return preprocessCounts(d, o)
+	}
 	n, _ := d.Dims()
 	s := Summarize(d)
 	drop := map[string]bool{}

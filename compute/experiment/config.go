@@ -188,6 +188,9 @@ func (c Config) Resolved(p int) (Config, error) {
 	if c.TopVariance < 0 {
 		return c, fmt.Errorf("topVariance must not be negative (0 keeps every feature)")
 	}
+	if c.Prep.TMM && !c.Prep.LogCPM {
+		return c, fmt.Errorf(`"tmm" normalises read counts into log-CPM: set "logCPM" too (--log-cpm on the command line)`)
+	}
 	if c.Repeats < 0 || c.Folds < 0 || c.InnerFolds < 0 || c.GridK < 0 || c.AccuracyMax < 0 || c.Workers < 0 {
 		return c, fmt.Errorf("repeats, folds, gridK, accuracyMaxK and workers must not be negative (0 takes the default)")
 	}
@@ -251,6 +254,9 @@ func (c Config) Resolved(p int) (Config, error) {
 		if method.FitsAllSamples(m) && c.TopVariance > 0 {
 			return c, fmt.Errorf("%s: its paper setting (MIDS or groups on all samples) works on all features of all samples; it cannot be combined with topVariance", m.Name)
 		}
+		if method.FitsAllSamples(m) && c.Prep.TMM {
+			return c, fmt.Errorf("%s: its paper setting (MIDS or groups on all samples) works on all features of all samples; it cannot be combined with edgeR's filtering inside every training set (tmm): choose the method's default setting", m.Name)
+		}
 	}
 	for _, cl := range c.Classifiers {
 		if !slices.Contains(Classifiers, cl) {
@@ -264,11 +270,16 @@ func (c Config) Resolved(p int) (Config, error) {
 }
 
 // AccuracyKs are the ks of the grid at which accuracy is measured (those up to
-// AccuracyMax), in the grid's order: the ks of every Prediction's scores.
+// AccuracyMax, and from 2 when k-TSP is among the classifiers: it needs a pair), in the
+// grid's order: the ks of every Prediction's scores.
 func (c Config) AccuracyKs() []int {
+	least := 1
+	if slices.Contains(c.Classifiers, "ktsp") {
+		least = 2 // k-TSP needs a pair of genes
+	}
 	var out []int
 	for _, k := range c.Ks {
-		if k <= c.AccuracyMax {
+		if k <= c.AccuracyMax && k >= least {
 			out = append(out, k)
 		}
 	}

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
 	"steadfast/compute/score"
 )
@@ -82,4 +84,64 @@ func filterColumns(x *mat.Dense, keep []int) *mat.Dense {
 		return x
 	}
 	return dataset.SelectFeatures(x, keep)
+}
+
+// keptFirst is order with the features of kept (ascending indices) moved before the
+// others, each part in its order; order itself when kept is nil.
+func keptFirst(order, kept []int) []int {
+	if kept == nil {
+		return order
+	}
+	in := make([]bool, len(order))
+	for _, j := range kept {
+		in[j] = true
+	}
+	out := make([]int, 0, len(order))
+	for _, j := range order {
+		if in[j] {
+			out = append(out, j)
+		}
+	}
+	for _, j := range order {
+		if !in[j] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// normaliseCounts overwrites xtr and xte (the split's training and test samples, in
+// that order) with log-CPM values from ds.Counts (test.Counts for a given test set) by
+// edgeR's normalisation fitted on the training samples alone (counts.Norm: filterByExpr
+// with their classes ytr, TMM against their reference, the prior's scale) and applied
+// to each test sample against that frozen reference. It returns the kept genes.
+func normaliseCounts(ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr, xte *mat.Dense) ([]int, error) {
+	rows := make(counts.Counts, len(s.Train))
+	for i, r := range s.Train {
+		rows[i] = ds.Counts.RawRowView(r)
+	}
+	norm, err := counts.Fit(rows, ytr)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		norm.LogCPM(rows[i], xtr.RawRowView(i))
+	}
+	if xte == nil {
+		return norm.Kept, nil
+	}
+	src, idx := ds.Counts, s.Test
+	if test != nil {
+		if test.Counts == nil {
+			return nil, fmt.Errorf("the test set holds no read counts to normalise as the training set's")
+		}
+		src, idx = test.Counts, nil
+		for i := range test.Labels {
+			idx = append(idx, i)
+		}
+	}
+	for i, r := range idx {
+		norm.LogCPM(src.RawRowView(r), xte.RawRowView(i))
+	}
+	return norm.Kept, nil
 }

@@ -284,18 +284,34 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 }
 
 // prepare copies the training and test samples (test's, when given, for a split with
-// test samples), z-scored with the training statistics when asked.
-func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, order, keep []int) {
+// test samples), z-scored with the training statistics when asked. Counts (ds.Counts)
+// are normalised first by edgeR's pipeline fitted on the training samples
+// (normaliseCounts); keep then holds the genes its filter kept, order them first.
+func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, order, keep []int, err error) {
 	xtr, ytr = dataset.SelectSamples(ds.X, ds.Labels, s.Train)
-	if cfg.TopVariance > 0 { // chosen on the training samples, before z-scoring
-		order = varianceOrder(xtr, ds.Features)
-		keep = mostVariable(order, cfg.TopVariance)
-	}
 	switch {
 	case len(s.Test) > 0 && test != nil:
 		xte, yte = mat.DenseCopyOf(test.X), test.Labels
 	case len(s.Test) > 0:
 		xte, yte = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
+	}
+	var kept []int
+	if ds.Counts != nil {
+		if kept, err = normaliseCounts(ds, test, s, ytr, xtr, xte); err != nil {
+			return
+		}
+	}
+	if cfg.TopVariance > 0 || kept != nil { // chosen on the training samples, before z-scoring
+		order = keptFirst(varianceOrder(xtr, ds.Features), kept)
+		if keep = kept; len(kept) == len(order) {
+			keep = nil
+		}
+		if n := cfg.TopVariance; n > 0 {
+			if kept != nil {
+				n = min(n, len(kept))
+			}
+			keep = mostVariable(order, n)
+		}
 	}
 	if cfg.ZScore {
 		dataset.Standardize(xtr, xte)
@@ -314,7 +330,10 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	if err != nil {
 		return taskOut{}, err
 	}
-	xtr, ytr, xte, yte, order, keep := prepare(cfg, ds, test, t.split)
+	xtr, ytr, xte, yte, order, keep, err := prepare(cfg, ds, test, t.split)
+	if err != nil {
+		return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
+	}
 	x := filterColumns(xtr, keep)
 	if v := d.fitted[t.method]; v != nil {
 		ranker = method.WithFitted(ranker, v)

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
+	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 )
@@ -81,9 +82,14 @@ type Model struct {
 	// Ref[g] are gene g's training values after the preprocessing, a value a training
 	// sample, and RefY the training samples' classes: the reference a cohort's shift is
 	// measured against and ComBat harmonises to.
-	Ref    [][]float64 `json:"ref,omitempty"`
-	RefY   []int       `json:"refY,omitempty"`
-	SHA256 string      `json:"sha256"`
+	Ref  [][]float64 `json:"ref,omitempty"`
+	RefY []int       `json:"refY,omitempty"`
+	// Norm is the read counts' normalisation (Prep.TMM) fitted on all training samples,
+	// frozen: its reference library on the genes NormGenes, against which a cohort's
+	// counts are normalised sample by sample (counts.Norm).
+	Norm      *counts.Norm `json:"norm,omitempty"`
+	NormGenes []string     `json:"normGenes,omitempty"`
+	SHA256    string       `json:"sha256"`
 }
 
 // Lock trains classifier cl (one of experiment.Classifiers) on all samples of ds (the
@@ -101,6 +107,11 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 			g.Symbol = ds.Symbols[j]
 		}
 		m.Genes = append(m.Genes, g)
+	}
+	if ds.Counts != nil {
+		if err := m.lockNorm(ds); err != nil {
+			return nil, err
+		}
 	}
 	x := dataset.SelectFeatures(ds.X, feats)
 	m.Prints = Fingerprints(x)
@@ -306,6 +317,22 @@ func short(s string) string {
 	return s
 }
 
+// lockNorm fits the counts' normalisation on all of ds's samples, as the study's values
+// X were, and keeps it frozen with the ids of its reference genes.
+func (m *Model) lockNorm(ds *dataset.Dataset) error {
+	n, _ := ds.Counts.Dims()
+	rows := make(counts.Counts, n)
+	for i := range rows {
+		rows[i] = ds.Counts.RawRowView(i)
+	}
+	norm, err := counts.Fit(rows, ds.Labels)
+	if err != nil {
+		return err
+	}
+	m.Norm, m.NormGenes = norm.Frozen(), dataset.Pick(ds.Features, norm.Kept)
+	return nil
+}
+
 // check reports sizes that disagree or numbers that are not finite.
 func (m *Model) check() error {
 	g, nc := len(m.Genes), len(m.Classes)
@@ -349,6 +376,18 @@ func (m *Model) check() error {
 				return fmt.Errorf("a reference sample of class %d of %d", y, nc)
 			}
 		}
+	}
+	if m.Prep.TMM != (m.Norm != nil) {
+		return fmt.Errorf("counts normalised by TMM (%v) without the normalisation's reference, or the reverse", m.Prep.TMM)
+	}
+	if m.Norm != nil {
+		if len(m.NormGenes) != len(m.Norm.Ref) || len(m.NormGenes) > 1_000_000 {
+			return fmt.Errorf("a normalisation reference of %d counts for %d genes", len(m.Norm.Ref), len(m.NormGenes))
+		}
+		if err := m.Norm.Check(); err != nil {
+			return err
+		}
+		m.Norm = m.Norm.Frozen()
 	}
 	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
 		return fmt.Errorf("a probability map for %d classes, or not finite", nc)

@@ -181,6 +181,9 @@ func subset(ds *dataset.Dataset, rows []int) *dataset.Dataset {
 	if ds.Samples != nil {
 		s.Samples = dataset.Pick(ds.Samples, rows)
 	}
+	if ds.Counts != nil {
+		s.Counts, _ = dataset.SelectSamples(ds.Counts, ds.Labels, rows)
+	}
 	return s
 }
 

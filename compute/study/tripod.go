@@ -63,6 +63,8 @@ func (s *Signature) HowToApply() string {
 	switch {
 	case m.Prep.Log2:
 		prep = "log2-transformed (values below 1 raised to 1)"
+	case m.Prep.LogCPM && m.Norm != nil:
+		prep = fmt.Sprintf("its read counts normalised against the model's frozen reference (the library size and TMM factor over the %d reference genes, as edgeR's .calcFactorTMM against the reference library, divided by the training scale %.6g; then log2 counts per million with a prior of 2 L f / %.6g)", len(m.NormGenes), m.Norm.Scale, m.Norm.MeanEff)
 	case m.Prep.LogCPM:
 		prep = "turned into log2 counts per million"
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"steadfast/compute/dataset"
 	"steadfast/compute/signature"
 	"steadfast/internal/text"
@@ -46,7 +48,12 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 	} else if digest, err = dataset.FileSHA256(path); err != nil {
 		return nil, err
 	}
-	ds, err := cohortPrep(raw, m.Prep, o.Log2, matchable(m, raw))
+	var ds *dataset.Dataset
+	if m.Norm != nil {
+		ds, err = cohortCounts(raw, m)
+	} else {
+		ds, err = cohortPrep(raw, m.Prep, o.Log2, matchable(m, raw))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +66,9 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	notes := slices.Clone(raw.Notes)
+	if m.Norm != nil {
+		notes = slices.Clone(ds.Notes) // with how the counts were normalised
+	}
 	if w := scaleWarning(m, raw, v, o.Log2); w != "" {
 		notes = append(notes, w)
 	}
@@ -92,6 +102,56 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (
 	}
 	ds, _ := dataset.Preprocess(raw, prep)
 	return ds, nil
+}
+
+// cohortCounts normalises a cohort's read counts as the model's training counts were,
+// each sample against the model's frozen TMM reference alone (counts.Norm): its library
+// size and factor over the reference genes the cohort has (matched by id), then every
+// feature's log-CPM with the training prior's scale. It refuses values that are not
+// counts, and a cohort holding under half of the reference genes (its genes named
+// otherwise, or another kind of data); a note says how many it holds.
+func cohortCounts(raw *dataset.Dataset, m *signature.Model) (*dataset.Dataset, error) {
+	counted, err := dataset.CheckCounts(raw)
+	if err != nil {
+		return nil, fmt.Errorf("the model normalises read counts as its training data were, but %v", err)
+	}
+	col := make(map[string]int, len(counted.Features))
+	for j, f := range counted.Features {
+		col[f] = j
+	}
+	present := make([]bool, len(m.NormGenes))
+	var at []int
+	for i, g := range m.NormGenes {
+		if j, ok := col[g]; ok {
+			present[i] = true
+			at = append(at, j)
+		}
+	}
+	if len(at)*2 < len(m.NormGenes) {
+		return nil, fmt.Errorf("%s: only %d of the %d genes of the model's normalisation reference (its training data's genes with enough reads) are in the cohort, by id; TMM needs most of them: give the cohort's counts with the training data's gene ids (e.g. %s)", raw.Name, len(at), len(m.NormGenes), strings.Join(m.NormGenes[:min(3, len(m.NormGenes))], ", "))
+	}
+	norm := m.Norm.Restricted(present)
+	n, p := counted.Dims()
+	out := *counted
+	out.X = mat.NewDense(n, p, nil)
+	ref := make([]float64, len(m.NormGenes))
+	for i := 0; i < n; i++ {
+		row := counted.X.RawRowView(i)
+		for k, j := range at {
+			ref[norm.Kept[k]] = row[j]
+		}
+		eff, prior := norm.Effective(ref)
+		dst := out.X.RawRowView(i)
+		for j, v := range row {
+			dst[j] = math.Log2((v + prior) / (eff + 2*prior) * 1e6)
+		}
+	}
+	note := fmt.Sprintf("read counts normalised against the model's TMM reference, sample by sample: %d of its %d genes are in the cohort", len(at), len(m.NormGenes))
+	if len(at) < len(m.NormGenes) {
+		note += " (library sizes and factors over those alone)"
+	}
+	out.Notes = append(slices.Clone(out.Notes), note)
+	return &out, nil
 }
 
 // matchable are the cohort features that match a model gene by id or by symbol.

@@ -1,0 +1,418 @@
+package counts
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mathext"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Moderated are limma's moderated statistics of two groups, one value a gene: the
+// log2 fold change (group 1 against group 0), the average log-CPM, the moderated t, its
+// two-sided p, and the prior the empirical Bayes step estimated.
+type Moderated struct {
+	LogFC, AveExpr, T, P []float64
+	DFPrior, S2Prior     float64
+	DFTotal              float64
+}
+
+// Voom is limma's voom, lmFit and eBayes (Law et al. 2014; Smyth 2004) for the design
+// ~ group of two groups (group[s] 0 or 1), on the counts c (samples as rows, the kept
+// genes) with effective library sizes lib (lib.size x norm.factors):
+//
+//   - y = log2((x + 0.5) / (lib + 1) 10^6); an unweighted fit of each gene gives its
+//     residual SD s and average A;
+//   - the trend lowess(A + mean log2(lib + 1) - log2 10^6, sqrt s, f = 0.5) (R's
+//     lowess, genes of no read left out), linear between its points and flat beyond;
+//   - weights 1 / trend(log2 fitted count)^4, the fitted count 2^(fitted y) (lib + 1)/10^6;
+//   - a weighted fit of each gene: the coefficient of group 1, its unscaled SD and s^2
+//     on n - 2 degrees of freedom;
+//   - eBayes: d0 and s0^2 by fitFDist's moments (log s^2 against digamma and trigamma),
+//     s~^2 = (d s^2 + d0 s0^2) / (d + d0), t = coef / (unscaled SD s~), on
+//     min(d + d0, the pooled d) degrees of freedom.
+func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
+	n := len(c)
+	if n < 3 || len(lib) != n || len(group) != n {
+		return nil, fmt.Errorf("voom needs at least 3 samples with a library size and a group each")
+	}
+	g := len(c[0])
+	if g < 2 {
+		return nil, fmt.Errorf("voom needs at least two genes to fit a mean-variance trend")
+	}
+	n1 := 0
+	for _, v := range group {
+		n1 += v
+	}
+	if n1 == 0 || n1 == n {
+		return nil, fmt.Errorf("voom compares two groups; one is empty")
+	}
+	y := make([][]float64, g) // genes x samples
+	logLib := 0.0
+	for s := range lib {
+		logLib += math.Log2(lib[s]+1) / float64(n)
+	}
+	ones := make([]float64, n)
+	for s := range ones {
+		ones[s] = 1
+	}
+	var sx, sy []float64
+	fitted := make([][]float64, g)
+	for j := range g {
+		y[j] = make([]float64, n)
+		total := 0.0
+		for s := range n {
+			y[j][s] = math.Log2((c[s][j] + 0.5) / (lib[s] + 1) * 1e6)
+			total += c[s][j]
+		}
+		b0, b1, s2, _ := wls(y[j], group, ones)
+		fitted[j] = []float64{b0, b0 + b1}
+		if total > 0 {
+			mean := 0.0
+			for _, v := range y[j] {
+				mean += v / float64(n)
+			}
+			sx = append(sx, mean+logLib-math.Log2(1e6))
+			sy = append(sy, math.Sqrt(math.Sqrt(s2)))
+		}
+	}
+	trend := approx(Lowess(sx, sy, 0.5, 3))
+	m := &Moderated{LogFC: make([]float64, g), AveExpr: make([]float64, g), T: make([]float64, g), P: make([]float64, g)}
+	s2 := make([]float64, g)
+	unscaled := make([]float64, g)
+	w := make([]float64, n)
+	for j := range g {
+		for s := range n {
+			count := math.Pow(2, fitted[j][group[s]]) * (lib[s] + 1) / 1e6
+			w[s] = 1 / math.Pow(trend(math.Log2(count)), 4)
+		}
+		var b1 float64
+		_, b1, s2[j], unscaled[j] = wls(y[j], group, w)
+		m.LogFC[j] = b1
+		for _, v := range y[j] {
+			m.AveExpr[j] += v / float64(n)
+		}
+	}
+	d := float64(n - 2)
+	m.DFPrior, m.S2Prior = fitFDist(s2, d)
+	m.DFTotal = math.Min(d+m.DFPrior, d*float64(g))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: m.DFTotal}
+	for j := range g {
+		post := m.S2Prior
+		if !math.IsInf(m.DFPrior, 1) {
+			post = (d*s2[j] + m.DFPrior*m.S2Prior) / (d + m.DFPrior)
+		}
+		m.T[j] = m.LogFC[j] / unscaled[j] / math.Sqrt(post)
+		m.P[j] = 2 * t.CDF(-math.Abs(m.T[j]))
+	}
+	return m, nil
+}
+
+// wls is the weighted least-squares fit of y on an intercept and the group indicator:
+// the intercept, the group-1 coefficient, the residual variance sum w r^2 / (n - 2) and
+// the coefficient's unscaled SD sqrt([(X'WX)^-1]_22).
+func wls(y []float64, group []int, w []float64) (b0, b1, s2, unscaled float64) {
+	var sw, sw1, swy, swy1 float64
+	for s, v := range y {
+		sw += w[s]
+		swy += w[s] * v
+		if group[s] == 1 {
+			sw1 += w[s]
+			swy1 += w[s] * v
+		}
+	}
+	sw0 := sw - sw1
+	mean0, mean1 := (swy-swy1)/sw0, swy1/sw1
+	b0, b1 = mean0, mean1-mean0
+	for s, v := range y {
+		r := v - mean0
+		if group[s] == 1 {
+			r = v - mean1
+		}
+		s2 += w[s] * r * r
+	}
+	s2 /= float64(len(y) - 2)
+	return b0, b1, s2, math.Sqrt(1/sw0 + 1/sw1)
+}
+
+// fitFDist is limma's fitFDist without a covariate, for variances x on df1 degrees of
+// freedom each: with z = log(max(x, 10^-5 median x)) and e = z - digamma(df1/2) +
+// log(df1/2), evar = var(e) - trigamma(df1/2); d0 = 2 trigammaInverse(evar) and s0^2 =
+// exp(mean e + digamma(d0/2) - log(d0/2)) when evar > 0, else d0 = Inf and s0^2 = mean
+// of the x.
+func fitFDist(x []float64, df1 float64) (df2, scale float64) {
+	v := make([]float64, len(x))
+	for i, s := range x {
+		v[i] = math.Max(s, 0)
+	}
+	sorted := append([]float64(nil), v...)
+	sort.Float64s(sorted)
+	med := median(sorted)
+	if med == 0 {
+		med = 1
+	}
+	e := make([]float64, len(v))
+	mean := 0.0
+	for i, s := range v {
+		v[i] = math.Max(s, 1e-5*med)
+		e[i] = math.Log(v[i]) - mathext.Digamma(df1/2) + math.Log(df1/2)
+		mean += e[i] / float64(len(e))
+	}
+	evar := 0.0
+	for _, x := range e {
+		evar += (x - mean) * (x - mean)
+	}
+	evar = evar/float64(len(e)-1) - trigamma(df1/2)
+	if evar > 0 {
+		df2 = 2 * trigammaInverse(evar)
+		return df2, math.Exp(mean + mathext.Digamma(df2/2) - math.Log(df2/2))
+	}
+	s := 0.0
+	for _, x := range v {
+		s += x / float64(len(v))
+	}
+	return math.Inf(1), s
+}
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// trigamma is the derivative of digamma: the recurrence psi1(x) = psi1(x + 1) + 1/x^2 up
+// to x >= 10, then the asymptotic series in 1/x (Bernoulli numbers).
+func trigamma(x float64) float64 {
+	acc := 0.0
+	for ; x < 10; x++ {
+		acc += 1 / (x * x)
+	}
+	z := 1 / (x * x)
+	series := 1/x + z/2 + z/x*(1.0/6+z*(-1.0/30+z*(1.0/42+z*(-1.0/30+z*(5.0/66+z*(-691.0/2730+z*7.0/6))))))
+	return acc + series
+}
+
+// tetragamma is the second derivative of digamma, as trigamma: psi2(x) = psi2(x + 1) -
+// 2/x^3, then -1/x^2 - 1/x^3 - sum of B_2k (2k + 1)/x^(2k + 2).
+func tetragamma(x float64) float64 {
+	acc := 0.0
+	for ; x < 10; x++ {
+		acc -= 2 / (x * x * x)
+	}
+	z := 1 / (x * x)
+	series := -z - z/x - z*z*(1.0/2+z*(-1.0/6+z*(1.0/6+z*(-3.0/10+z*(5.0/6+z*(-691.0/210+z*35.0/2))))))
+	return acc + series
+}
+
+// trigammaInverse is limma's: the y with trigamma(y) = x, by Newton's method from 0.5 +
+// 1/x (1/sqrt(x) above 10^7, 1/x below 10^-6).
+func trigammaInverse(x float64) float64 {
+	switch {
+	case x > 1e7:
+		return 1 / math.Sqrt(x)
+	case x < 1e-6:
+		return 1 / x
+	}
+	y := 0.5 + 1/x
+	for iter := 0; iter < 50; iter++ {
+		tri := trigamma(y)
+		dif := tri * (1 - tri/x) / tetragamma(y)
+		y += dif
+		if -dif/y < 1e-8 {
+			break
+		}
+	}
+	return y
+}
+
+// Lowess is R's lowess(x, y, f, iter) (Cleveland 1979, R's clowess with delta =
+// 0.01 range(x)): the points sorted by x (ties in their order), each fitted by a
+// tricube-weighted local line through the f n nearest, iter robustness passes with
+// bisquare weights of 6 MAD; it returns the sorted x and the fitted values.
+func Lowess(x, y []float64, f float64, iter int) (xs, ys []float64) {
+	n := len(x)
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+	}
+	sort.SliceStable(o, func(a, b int) bool { return x[o[a]] < x[o[b]] })
+	xs, yv := make([]float64, n), make([]float64, n)
+	for i, k := range o {
+		xs[i], yv[i] = x[k], y[k]
+	}
+	ys = make([]float64, n)
+	if n < 2 {
+		copy(ys, yv)
+		return xs, ys
+	}
+	delta := 0.01 * (xs[n-1] - xs[0])
+	ns := max(2, min(n, int(f*float64(n)+1e-7)))
+	rw, res := make([]float64, n), make([]float64, n)
+	for it := 1; it <= iter+1; it++ {
+		nleft, nright, last, i := 0, ns-1, -1, 0
+		for {
+			if nright < n-1 {
+				if d1, d2 := xs[i]-xs[nleft], xs[nright+1]-xs[i]; d1 > d2 {
+					nleft++
+					nright++
+					continue
+				}
+			}
+			v, ok := lowest(xs, yv, xs[i], nleft, nright, res, it > 1, rw)
+			ys[i] = v
+			if !ok {
+				ys[i] = yv[i]
+			}
+			if last < i-1 {
+				denom := xs[i] - xs[last]
+				for j := last + 1; j < i; j++ {
+					alpha := (xs[j] - xs[last]) / denom
+					ys[j] = alpha*ys[i] + (1-alpha)*ys[last]
+				}
+			}
+			last = i
+			cut := xs[last] + delta
+			for i = last + 1; i < n; i++ {
+				if xs[i] > cut {
+					break
+				}
+				if xs[i] == xs[last] {
+					ys[i] = ys[last]
+					last = i
+				}
+			}
+			i = max(last+1, i-1)
+			if last >= n-1 {
+				break
+			}
+		}
+		sc := 0.0
+		for j := range n {
+			res[j] = yv[j] - ys[j]
+			sc += math.Abs(res[j]) / float64(n)
+		}
+		if it > iter {
+			break
+		}
+		for j := range n {
+			rw[j] = math.Abs(res[j])
+		}
+		sorted := append([]float64(nil), rw...)
+		sort.Float64s(sorted)
+		m1 := n / 2
+		var cmad float64
+		if n%2 == 0 {
+			cmad = 3 * (sorted[m1] + sorted[n-m1-1])
+		} else {
+			cmad = 6 * sorted[m1]
+		}
+		if cmad < 1e-7*sc {
+			break
+		}
+		c9, c1 := 0.999*cmad, 0.001*cmad
+		for j := range n {
+			r := math.Abs(res[j])
+			switch {
+			case r <= c1:
+				rw[j] = 1
+			case r <= c9:
+				u := r / cmad
+				rw[j] = (1 - u*u) * (1 - u*u)
+			default:
+				rw[j] = 0
+			}
+		}
+	}
+	return xs, ys
+}
+
+// lowest is clowess's local fit at xv from the points nleft..nright (and ties beyond),
+// w the workspace of weights, rw the robustness weights when userw.
+func lowest(x, y []float64, xv float64, nleft, nright int, w []float64, userw bool, rw []float64) (float64, bool) {
+	n := len(x)
+	rng := x[n-1] - x[0]
+	h := math.Max(xv-x[nleft], x[nright]-xv)
+	h9, h1 := 0.999*h, 0.001*h
+	a := 0.0
+	j := nleft
+	for j < n {
+		w[j] = 0
+		r := math.Abs(x[j] - xv)
+		if r <= h9 {
+			if r <= h1 {
+				w[j] = 1
+			} else {
+				q := r / h
+				q = 1 - q*q*q
+				w[j] = q * q * q
+			}
+			if userw {
+				w[j] *= rw[j]
+			}
+			a += w[j]
+		} else if x[j] > xv {
+			break
+		}
+		j++
+	}
+	nrt := j - 1
+	if a <= 0 {
+		return 0, false
+	}
+	for j := nleft; j <= nrt; j++ {
+		w[j] /= a
+	}
+	if h > 0 {
+		a = 0
+		for j := nleft; j <= nrt; j++ {
+			a += w[j] * x[j]
+		}
+		b := xv - a
+		c := 0.0
+		for j := nleft; j <= nrt; j++ {
+			c += w[j] * (x[j] - a) * (x[j] - a)
+		}
+		if math.Sqrt(c) > 0.001*rng {
+			b /= c
+			for j := nleft; j <= nrt; j++ {
+				w[j] *= b*(x[j]-a) + 1
+			}
+		}
+	}
+	ys := 0.0
+	for j := nleft; j <= nrt; j++ {
+		ys += w[j] * y[j]
+	}
+	return ys, true
+}
+
+// approx is R's approxfun(x, y, rule = 2, ties = list("ordered", mean)) for x sorted:
+// the y of tied x averaged, linear between the points, the end values beyond them.
+func approx(x, y []float64) func(float64) float64 {
+	var ux, uy []float64
+	for i := 0; i < len(x); {
+		j, sum := i, 0.0
+		for ; j < len(x) && x[j] == x[i]; j++ {
+			sum += y[j]
+		}
+		ux, uy = append(ux, x[i]), append(uy, sum/float64(j-i))
+		i = j
+	}
+	return func(v float64) float64 {
+		switch {
+		case v <= ux[0]:
+			return uy[0]
+		case v >= ux[len(ux)-1]:
+			return uy[len(uy)-1]
+		}
+		k := sort.SearchFloat64s(ux, v) // ux[k-1] < v <= ux[k]
+		if ux[k] == v {
+			return uy[k]
+		}
+		t := (v - ux[k-1]) / (ux[k] - ux[k-1])
+		return uy[k-1] + t*(uy[k]-uy[k-1])
+	}
+}

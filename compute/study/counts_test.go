@@ -1,0 +1,136 @@
+package study
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/method"
+	"steadfast/compute/signature"
+)
+
+// countsCSV writes the samples cols of compute/counts/testdata/counts.csv (3,000
+// simulated genes, edgeR_ref.R) as a samples-as-rows CSV with a class column, and
+// returns its path.
+func countsCSV(t *testing.T, dir, name string, cols []int) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "counts", "testdata", "counts.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("sample,class")
+	for _, r := range recs[1:] {
+		b.WriteString("," + r[0])
+	}
+	b.WriteString("\n")
+	for _, c := range cols {
+		s := recs[0][c+1]
+		b.WriteString(s + "," + s[strings.LastIndex(s, "_")+1:])
+		for _, r := range recs[1:] {
+			b.WriteString("," + r[c+1])
+		}
+		b.WriteString("\n")
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A model locked on counts keeps edgeR's normalisation frozen, and a cohort's counts
+// are normalised against it sample by sample: trained on samples 1-5 and 8-12 of the
+// simulated counts, the four others given as a cohort get, for every signature gene,
+// the log-CPM edgeR's TMM of each against the training reference gives
+// (compute/counts/testdata/norm_ref.R, norm_logcpm.csv's test columns) to 1e-10; the
+// model file read back keeps it; a cohort without most reference genes is refused.
+func TestCountsModelNormalisesACohortAlone(t *testing.T) {
+	dir := t.TempDir()
+	train := countsCSV(t, dir, "train.csv", []int{0, 1, 2, 3, 4, 7, 8, 9, 10, 11})
+	cohort := countsCSV(t, dir, "cohort.csv", []int{5, 6, 12, 13})
+	prep := dataset.Prep{LogCPM: true, TMM: true, DropConstant: true}
+	ds, err := Open(train, dataset.Options{}, prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Prep, cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = prep, []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := sig.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelPath := filepath.Join(dir, "model.json")
+	if err := os.WriteFile(modelPath, files["model.json"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := signature.ReadModel(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Norm == nil || len(m.NormGenes) != 1657 {
+		t.Fatalf("the model's normalisation: %v, %d reference genes (edgeR keeps 1657)", m.Norm != nil, len(m.NormGenes))
+	}
+	v, err := Validate(context.Background(), m, cohort, CohortOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("..", "counts", "testdata", "norm_logcpm.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, _ := csv.NewReader(f).ReadAll()
+	want := map[string][]string{}
+	for _, r := range recs[1:] {
+		want[r[0]] = r[11:] // s06, s07, s13, s14
+	}
+	checked := 0
+	for g, mt := range v.Matches {
+		w, ok := want[m.Genes[g].ID]
+		if !ok || len(mt.Probes) != 1 {
+			t.Fatalf("signature gene %s: not among edgeR's kept genes, or not matched (%v)", m.Genes[g].ID, mt.Probes)
+		}
+		for i := range v.Samples {
+			ref, _ := strconv.ParseFloat(strings.TrimSpace(w[i]), 64)
+			if got := v.Values[g][i]; math.Abs(got-ref) > 1e-10 {
+				t.Errorf("%s %s: log-CPM %.15g, edgeR %.15g", v.Samples[i], m.Genes[g].ID, got, ref)
+			}
+			checked++
+		}
+	}
+	if !slices.ContainsFunc(v.Notes, func(n string) bool {
+		return strings.Contains(n, "normalised against the model's TMM reference, sample by sample: 1657 of its 1657 genes")
+	}) {
+		t.Errorf("notes %q", v.Notes)
+	}
+	t.Logf("%d cohort values checked", checked)
+	// the cohort's genes named otherwise: refused, naming the reference's ids
+	b, _ := os.ReadFile(cohort)
+	renamed := filepath.Join(dir, "renamed.csv")
+	os.WriteFile(renamed, []byte(strings.ReplaceAll(string(b), ",gene", ",ENSG")), 0o644)
+	if _, err := Validate(context.Background(), m, renamed, CohortOptions{}); err == nil || !strings.Contains(err.Error(), "only 0 of the 1657 genes of the model's normalisation reference") {
+		t.Errorf("a cohort of other gene ids: %v", err)
+	}
+}

@@ -30,7 +30,7 @@ type dataView struct {
 	classChoices []dataset.ClassChoice
 	log2Check    *widget.Check
 	cpmCheck     *widget.Check
-	perSample    bool // log-CPM per sample, without edgeR's TMM: a reopened run saved before it
+	perSample    bool          // log-CPM per sample, without edgeR's TMM: a reopened run saved before it
 	topVar       *widget.Entry // how many of the most variable features to keep, "" all
 	constCheck   *widget.Check
 	missCheck    *widget.Check

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/internal/text"
@@ -177,8 +178,14 @@ func frequencies(mr experiment.MethodResult, k int) (freq, rank map[int]float64)
 func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int, s Scale, positive int) []Gene {
 	mr := res.Methods[c.Method]
 	freq, rank := frequencies(mr, c.K)
-	p := allPValues(ds)
-	q := BH(p)
+	var p, q, logFC []float64
+	if s.Moderated {
+		p, q, logFC = voomStats(ds, positive)
+	}
+	if p == nil {
+		p = allPValues(ds)
+		q = BH(p)
+	}
 	groupOf := map[int][]int{}
 	for r, j := range mr.Reference.Order {
 		if r < len(mr.Reference.Groups) {
@@ -206,6 +213,9 @@ func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int
 		if hi >= 0 {
 			g.Higher, g.Against = ds.Classes[hi], ds.Classes[b]
 			g.Log2FC, g.G = s.FoldChange(groups[a], groups[b]), HedgesG(groups[a], groups[b])
+			if logFC != nil {
+				g.Log2FC = logFC[j]
+			}
 		} else {
 			g.Log2FC, g.G = math.NaN(), math.NaN()
 		}
@@ -223,6 +233,14 @@ type Scale struct {
 	Logged bool
 	Floor  float64
 	Why    string
+	// Moderated is set for read counts of two classes: the fold change, p and FDR are
+	// then limma-voom's (counts.Voom on all samples, normalised as the study's values).
+	Moderated bool
+}
+
+// VoomScale is the Scale of a study of read counts (two classes).
+func VoomScale() Scale {
+	return Scale{Logged: true, Moderated: true, Why: "limma-voom's log2 fold change (voom precision weights, design ~ class, on the TMM-normalised counts)"}
 }
 
 // LinearFloor is the floor of linear values for fold changes: 20, as MAS5 users floor
@@ -315,6 +333,52 @@ func extremes(groups [][]float64) (hi, lo int) {
 		}
 	}
 	return hi, lo
+}
+
+// voomStats are limma-voom's p, BH FDR (over the genes edgeR's filter keeps) and log2
+// fold change (positive against the other class) of every feature of a data set of
+// counts (ds.Counts), normalised on all samples as its values were; NaN for a gene
+// the filter drops. Nil when it cannot be computed (then Welch's test stands).
+func voomStats(ds *dataset.Dataset, positive int) (p, q, logFC []float64) {
+	if ds.Counts == nil || len(ds.Classes) != 2 || positive < 0 {
+		return nil, nil, nil
+	}
+	n, g := ds.Counts.Dims()
+	rows := make(counts.Counts, n)
+	for i := range rows {
+		rows[i] = ds.Counts.RawRowView(i)
+	}
+	norm, err := counts.Fit(rows, ds.Labels)
+	if err != nil {
+		return nil, nil, nil
+	}
+	kept := make(counts.Counts, n)
+	lib := make([]float64, n)
+	group := make([]int, n)
+	for i, row := range rows {
+		kept[i] = make([]float64, len(norm.Kept))
+		for k, j := range norm.Kept {
+			kept[i][k] = row[j]
+		}
+		l, f := norm.Factor(row)
+		lib[i] = l * f
+		if ds.Labels[i] == positive {
+			group[i] = 1
+		}
+	}
+	m, err := counts.Voom(kept, lib, group)
+	if err != nil {
+		return nil, nil, nil
+	}
+	p, q, logFC = make([]float64, g), make([]float64, g), make([]float64, g)
+	for j := range p {
+		p[j], q[j], logFC[j] = math.NaN(), math.NaN(), math.NaN()
+	}
+	bh := BH(m.P)
+	for k, j := range norm.Kept {
+		p[j], q[j], logFC[j] = m.P[k], bh[k], m.LogFC[k]
+	}
+	return p, q, logFC
 }
 
 // allPValues is every feature's p-value between the classes: Welch's t-test for two,

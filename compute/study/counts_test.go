@@ -134,3 +134,53 @@ func TestCountsModelNormalisesACohortAlone(t *testing.T) {
 		t.Errorf("a cohort of other gene ids: %v", err)
 	}
 }
+
+// A signature of read counts reports limma-voom's statistics: on all 14 simulated
+// samples (g2 positive) each signature gene's log2 fold change, p and BH FDR equal
+// limma 3.54's topTable after voom, lmFit and eBayes (compute/counts/testdata/voom.csv,
+// voom_ref.R) to 1e-8 relative, and the gene table names the test.
+func TestCountsSignatureUsesVoom(t *testing.T) {
+	dir := t.TempDir()
+	all := countsCSV(t, dir, "all.csv", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
+	prep := dataset.Prep{LogCPM: true, TMM: true, DropConstant: true}
+	ds, err := Open(all, dataset.Options{}, prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Prep, cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = prep, []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sig.Scale.Moderated || !slices.Contains(sig.GeneTable()[0], "limma_voom_p") {
+		t.Fatalf("not limma-voom: %+v, header %v", sig.Scale, sig.GeneTable()[0])
+	}
+	f, err := os.Open(filepath.Join("..", "counts", "testdata", "voom.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, _ := csv.NewReader(f).ReadAll()
+	ref := map[string][]string{}
+	for _, r := range recs[1:] {
+		ref[r[0]] = r
+	}
+	rel := func(a float64, s string) float64 {
+		b, _ := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		return math.Abs(a-b) / math.Abs(b)
+	}
+	for _, g := range sig.Genes {
+		r, ok := ref[g.ID]
+		if !ok {
+			t.Fatalf("%s: not among limma's genes", g.ID)
+		}
+		if rel(g.Log2FC, r[1]) > 1e-8 || rel(g.P, r[4]) > 1e-8 || rel(g.FDR, r[5]) > 1e-8 {
+			t.Errorf("%s: logFC %.12g p %.12g FDR %.12g, limma %s %s %s", g.ID, g.Log2FC, g.P, g.FDR, r[1], r[4], r[5])
+		}
+	}
+}

@@ -176,6 +176,9 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		model.Platt = &op.Platt
 	}
 	scale := signature.ChooseScale(ds, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
+	if ds.Counts != nil && pos >= 0 {
+		scale = signature.VoomScale()
+	}
 	genes := signature.Describe(res, ds, c, feats, scale, pos)
 	if model.W != nil && len(ds.Classes) == 2 {
 		sign := 1.0 // the model's w'z + b > 0 is class 1
@@ -248,6 +251,9 @@ func (s *Signature) GeneTable() [][]string {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
 		test, fc, g = "welch_p", "log2_fold_change_"+pos+"_vs_"+ref, "hedges_g_"+pos+"_vs_"+ref
 		weight = "svm_weight_toward_" + pos
+		if s.Scale.Moderated {
+			test = "limma_voom_p"
+		}
 	}
 	rows := [][]string{{"gene", "symbol", "selection_frequency", "mean_rank", weight, "higher_in", "against", fc, g, test, "bh_fdr", "group_members"}}
 	for _, gn := range s.Genes {
@@ -276,6 +282,9 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
 		test, fc, g = "Welch p", "log2 fold change "+pos+" vs "+ref, "Hedges' g "+pos+" vs "+ref
 		weight = "SVM weight (+ favours " + pos + ")"
+		if s.Scale.Moderated {
+			test = "limma-voom p"
+		}
 	}
 	header = []string{"gene", "gene symbol", "selected in (share of resamples)", "mean rank", weight, "higher in"}
 	if s.Positive < 0 {

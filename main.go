@@ -16,10 +16,12 @@ import (
 	"clocale"
 
 	"steadfast/cli"
+	"steadfast/compute/memlimit"
 )
 
 func main() {
 	clocale.Restore() // LANG=C.UTF-8 back, after Fyne's initialisation read it as C
+	memlimit.SetSoft()
 	args := os.Args[1:]
 	if len(args) > 0 && (cli.IsCommand(args[0]) || cli.LooksLikeCommand(args[0])) {
 		attachConsole()                               // the Windows build is windowed: its output goes to the console it was typed in

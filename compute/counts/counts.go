@@ -6,6 +6,8 @@ package counts
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"steadfast/compute/rstat"
 )
@@ -97,24 +99,27 @@ func (c Counts) TMM(lib []float64) (f []float64, ref int) {
 			}
 		}
 	}
-	f = make([]float64, n)
-	if len(genes) == 0 || n == 1 {
-		for s := range f {
-			f[s] = 1
-		}
-		return f, 0
-	}
-	col := func(s int) []float64 {
+	return tmm(n, func(s int) []float64 {
 		v := make([]float64, len(genes))
 		for i, g := range genes {
 			v[i] = c[s][g]
 		}
 		return v
+	}, lib)
+}
+
+// tmm is TMM's factors and reference of n samples, col(s) sample s's counts of the genes
+// with a read (a fresh slice: it is called from several goroutines).
+func tmm(n int, col func(s int) []float64, lib []float64) (f []float64, ref int) {
+	f = make([]float64, n)
+	if n == 1 || len(col(0)) == 0 {
+		for s := range f {
+			f[s] = 1
+		}
+		return f, 0
 	}
 	f75 := make([]float64, n)
-	for s := range f75 {
-		f75[s] = rstat.Quantile(col(s), 0.75) / lib[s]
-	}
+	parallel(n, func(s int) { f75[s] = rstat.Quantile(col(s), 0.75) / lib[s] })
 	if rstat.Median(f75) < 1e-20 {
 		best := math.Inf(-1)
 		for s := 0; s < n; s++ {
@@ -139,9 +144,11 @@ func (c Counts) TMM(lib []float64) (f []float64, ref int) {
 		}
 	}
 	r := col(ref)
-	for s := 0; s < n; s++ {
-		f[s] = tmmFactor(col(s), r, lib[s], lib[ref])
+	logRef := make([]float64, len(r))
+	for i, v := range r {
+		logRef[i] = rstat.Log2(v / lib[ref])
 	}
+	parallel(n, func(s int) { f[s] = tmmFactor(col(s), r, lib[s], lib[ref], logRef) })
 	logMean := 0.0
 	for _, v := range f {
 		logMean += math.Log(v) / float64(n)
@@ -152,12 +159,15 @@ func (c Counts) TMM(lib []float64) (f []float64, ref int) {
 	return f, ref
 }
 
-// tmmFactor is edgeR's .calcFactorTMM of obs against ref.
-func tmmFactor(obs, ref []float64, nO, nR float64) float64 {
+// tmmFactor is edgeR's .calcFactorTMM of obs against ref, logRef the log2(ref / nR).
+func tmmFactor(obs, ref []float64, nO, nR float64, logRef []float64) float64 {
 	var logR, absE, v []float64
 	for i := range obs {
+		if obs[i] == 0 || ref[i] == 0 { // a log-ratio of 0 or Inf: left out, as edgeR does
+			continue
+		}
 		lr := rstat.Log2((obs[i] / nO) / (ref[i] / nR)) // R's log2: ties as edgeR's ranks see them
-		ae := (rstat.Log2(obs[i]/nO) + rstat.Log2(ref[i]/nR)) / 2
+		ae := (rstat.Log2(obs[i]/nO) + logRef[i]) / 2
 		if math.IsNaN(lr) || math.IsInf(lr, 0) || math.IsNaN(ae) || math.IsInf(ae, 0) || !(ae > -1e10) {
 			continue
 		}
@@ -210,4 +220,26 @@ func (c Counts) LogCPM(lib, f []float64, prior float64) [][]float64 {
 		}
 	}
 	return out
+}
+
+// parallel calls do(0..n-1) on as many goroutines as there are cores; each call writes
+// its own results, so the outcome does not depend on their number.
+func parallel(n int, do func(i int)) {
+	workers := min(runtime.NumCPU(), n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				do(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }

@@ -3,6 +3,8 @@ package counts
 import (
 	"fmt"
 	"math"
+
+	"steadfast/compute/rstat"
 )
 
 // PriorCount is the prior count of the log-CPM values, edgeR's cpm default.
@@ -30,6 +32,9 @@ type Norm struct {
 	MeanEff float64   `json:"meanEff"` // mean of the training samples' L f
 	// RefSample is the training sample chosen as TMM's reference (its index among them).
 	RefSample int `json:"refSample"`
+	// trainLib and trainF are the training samples' library sizes and factors (Fit's).
+	trainLib, trainF []float64
+	logRef           []float64 // log2(Ref / RefLib), as R computes it, shared by every factor
 }
 
 // Fit fits Norm on the training counts c (samples as rows) of the classes group.
@@ -46,24 +51,40 @@ func Fit(c Counts, group []int) (*Norm, error) {
 	if len(n.Kept) == 0 {
 		return nil, fmt.Errorf("no gene has enough reads to keep (edgeR's filterByExpr: at least 10 reads in the smallest class's number of samples)")
 	}
-	kept := make(Counts, len(c))
+	lib := make([]float64, len(c))
 	for s, row := range c {
-		kept[s] = n.pick(row)
-	}
-	lib := kept.LibSizes()
-	for s, l := range lib {
-		if l <= 0 {
+		for _, g := range n.Kept {
+			lib[s] += row[g]
+		}
+		if lib[s] <= 0 {
 			return nil, fmt.Errorf("training sample %d has no read in the %d kept genes", s+1, len(n.Kept))
 		}
 	}
-	f, ref := kept.TMM(lib)
-	n.Ref, n.RefLib, n.RefSample = kept[ref], lib[ref], ref
+	// every kept gene has reads (filterByExpr asks 15 at least), so TMM's genes are they
+	f, ref := tmm(len(c), func(s int) []float64 { return n.pick(c[s]) }, lib)
+	n.Ref, n.RefLib, n.RefSample = n.pick(c[ref]), lib[ref], ref
+	n.prepare()
 	// TMM's factors are raw / (geometric mean of raw): recover the scale from one sample
-	n.Scale = tmmFactor(kept[ref], n.Ref, lib[ref], n.RefLib) / f[ref]
+	n.Scale = tmmFactor(n.Ref, n.Ref, lib[ref], n.RefLib, n.logRef) / f[ref]
 	for s := range lib {
 		n.MeanEff += lib[s] * f[s] / float64(len(lib))
 	}
+	n.trainLib, n.trainF = lib, f
 	return n, nil
+}
+
+// prepare computes what every factor against the reference shares.
+func (n *Norm) prepare() {
+	n.logRef = make([]float64, len(n.Ref))
+	for i, v := range n.Ref {
+		n.logRef[i] = rstat.Log2(v / n.RefLib)
+	}
+}
+
+// TrainLogCPM is LogCPM of Fit's training sample s (row its counts), from the factor
+// Fit computed.
+func (n *Norm) TrainLogCPM(s int, row, out []float64) {
+	n.logCPM(row, out, n.trainLib[s]*n.trainF[s])
 }
 
 // pick is row's counts on the kept genes.
@@ -85,7 +106,10 @@ func (n *Norm) Factor(row []float64) (lib, f float64) {
 	if lib <= 0 {
 		return 0, math.NaN()
 	}
-	return lib, tmmFactor(kept, n.Ref, lib, n.RefLib) / n.Scale
+	if n.logRef == nil {
+		n.prepare()
+	}
+	return lib, tmmFactor(kept, n.Ref, lib, n.RefLib, n.logRef) / n.Scale
 }
 
 // Effective is a sample's effective library size L f and its prior count p = 2 L f /
@@ -99,7 +123,12 @@ func (n *Norm) Effective(row []float64) (eff, prior float64) {
 // LogCPM writes row's log-CPM values (every gene) into out; NaN when the sample has no
 // read in the kept genes.
 func (n *Norm) LogCPM(row, out []float64) {
-	eff, p := n.Effective(row)
+	eff, _ := n.Effective(row)
+	n.logCPM(row, out, eff)
+}
+
+func (n *Norm) logCPM(row, out []float64, eff float64) {
+	p := PriorCount * eff / n.MeanEff
 	for g, v := range row {
 		out[g] = math.Log2((v + p) / (eff + 2*p) * 1e6)
 	}
@@ -109,6 +138,7 @@ func (n *Norm) LogCPM(row, out []float64) {
 // genes alone (Kept all of them, in order).
 func (n *Norm) Frozen() *Norm {
 	out := *n
+	out.trainLib, out.trainF = nil, nil
 	out.Keep, out.Kept = nil, make([]int, len(n.Ref))
 	for i := range out.Kept {
 		out.Kept[i] = i
@@ -121,7 +151,7 @@ func (n *Norm) Frozen() *Norm {
 // the training scale and mean effective library kept.
 func (n *Norm) Restricted(present []bool) *Norm {
 	out := *n
-	out.Ref, out.RefLib, out.Kept = nil, 0, nil
+	out.Ref, out.RefLib, out.Kept, out.logRef, out.trainLib, out.trainF = nil, 0, nil, nil, nil, nil
 	for i, ok := range present {
 		if ok {
 			out.Ref = append(out.Ref, n.Ref[i])

@@ -93,7 +93,7 @@ func preprocessCounts(d *Dataset, o Prep) (*Dataset, []string) {
 	}
 	if norm, err := counts.Fit(rows, d.Labels); err == nil {
 		for i := range rows {
-			norm.LogCPM(rows[i], out.X.RawRowView(i))
+			norm.TrainLogCPM(i, rows[i], out.X.RawRowView(i))
 		}
 		out.Notes = append(out.Notes, fmt.Sprintf("RNA-seq counts, normalised as edgeR does: filterByExpr keeps %d of %d genes on all samples (the others are ranked last), TMM factors and log-CPM with a prior count of 2; every training set filters and normalises its own, its test samples against its reference", len(norm.Kept), len(keep)))
 	} else {

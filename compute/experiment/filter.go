@@ -125,7 +125,7 @@ func normaliseCounts(ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr,
 		return nil, err
 	}
 	for i := range rows {
-		norm.LogCPM(rows[i], xtr.RawRowView(i))
+		norm.TrainLogCPM(i, rows[i], xtr.RawRowView(i))
 	}
 	if xte == nil {
 		return norm.Kept, nil

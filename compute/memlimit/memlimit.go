@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -80,4 +81,15 @@ func Size(b float64) string {
 		return fmt.Sprintf("%.1f GB", b/1e9)
 	}
 	return fmt.Sprintf("%.0f MB", b/1e6)
+}
+
+// SetSoft asks Go's garbage collector to keep the process within Budget (three
+// quarters of the machine's memory) unless GOMEMLIMIT says otherwise: by default the
+// heap may grow to twice what is live, so reading a large table (a 60,000 x 1,000 count
+// table: 2.8 GB live at its peak) reached 4 GB where the work fits in less. The limit is
+// soft: work that needs more still gets it, the collector just runs more often.
+func SetSoft() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(Budget()))
+	}
 }

@@ -5,10 +5,10 @@ import "math"
 // Log2 is log2(x) rounded to the nearest double, as the C library R uses computes it
 // (glibc's log2 is correctly rounded but in rare hard cases); Go's math.Log2 can be a
 // unit in the last place off, which moves ties among thousands of log-ratios (edgeR's
-// TMM trims by their ranks). With x = m 2^e, m in [sqrt(1/2), sqrt(2)), ln m is summed
-// as 2 atanh(s) = 2 (s + s^3/3 + s^5/5 + ...), s = (m - 1)/(m + 1), in double-double
-// arithmetic (about 32 digits), then divided by ln 2 and e added before the one
-// rounding.
+// TMM trims by their ranks). With x = m 2^e, m in [sqrt(1/2), sqrt(2)) and c = m
+// rounded to 1/128: ln m = ln c + 2 atanh(s), s = (m - c)/(m + c), |s| < 1/360, the
+// series s + s^3/3 + ... and ln c (a table) in double-double arithmetic (about 32
+// digits); then divided by ln 2 and e added before the one rounding.
 func Log2(x float64) float64 {
 	switch {
 	case math.IsNaN(x) || x < 0:
@@ -25,20 +25,38 @@ func Log2(x float64) float64 {
 	if m == 1 {
 		return float64(e)
 	}
-	s := ddDiv(dd{m - 1, 0}, twoSum(m, 1)) // m - 1 is exact here
+	k := int(math.Round(m * 128))
+	c := float64(k) / 128
+	ln := ddAdd(lnTable[k-lnTableFirst], atanh2(ddDiv(dd{m - c, 0}, twoSum(m, c)))) // m - c is exact
+	r := ddAdd(dd{float64(e), 0}, ddMul(ln, invLn2))
+	return r.hi + r.lo
+}
+
+// lnTableFirst is the first k of lnTable: ln(k/128) for k/128 from sqrt(1/2) to sqrt(2).
+const lnTableFirst = 90
+
+var lnTable = func() []dd {
+	var t []dd
+	for k := lnTableFirst; k <= 182; k++ {
+		c := float64(k) / 128
+		t = append(t, atanh2(ddDiv(dd{c - 1, 0}, twoSum(c, 1))))
+	}
+	return t
+}()
+
+// atanh2 is 2 atanh(s) = ln((1 + s)/(1 - s)) = 2 (s + s^3/3 + s^5/5 + ...) for |s| < 0.18.
+func atanh2(s dd) dd {
 	s2 := ddMul(s, s)
 	sum, term := s, s
 	for k := 3.0; k < 200; k += 2 {
 		term = ddMul(term, s2)
 		t := ddDivF(term, k)
 		sum = ddAdd(sum, t)
-		if math.Abs(t.hi) < 1e-36*math.Abs(sum.hi) {
+		if math.Abs(t.hi) <= 1e-36*math.Abs(sum.hi) {
 			break
 		}
 	}
-	ln := dd{2 * sum.hi, 2 * sum.lo}
-	r := ddAdd(dd{float64(e), 0}, ddMul(ln, invLn2))
-	return r.hi + r.lo
+	return dd{2 * sum.hi, 2 * sum.lo}
 }
 
 // dd is an unevaluated sum hi + lo with |lo| <= ulp(hi)/2.

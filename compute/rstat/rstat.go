@@ -4,6 +4,8 @@
 package rstat
 
 import (
+	"cmp"
+	"slices"
 	"math"
 	"sort"
 )
@@ -33,7 +35,7 @@ func Ranks(x []float64) []float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) }) // ties get one rank: order among them is moot
 	r := make([]float64, len(x))
 	for a := 0; a < len(idx); {
 		b := a

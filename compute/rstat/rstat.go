@@ -5,8 +5,8 @@ package rstat
 
 import (
 	"cmp"
-	"slices"
 	"math"
+	"slices"
 	"sort"
 )
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +59,7 @@ func newDataView(u *UI) *dataView {
 	})
 	prepChanged := func(bool) { u.applyPrep() }
 	v.log2Check = widget.NewCheck("log2 (values below 1 raised to 1)", prepChanged)
-	v.cpmCheck = widget.NewCheck("RNA-seq counts (edgeR: filter, TMM, log-CPM in every training set)", prepChanged)
+	v.cpmCheck = widget.NewCheck("RNA-seq counts (edgeR: TMM, log-CPM)", prepChanged)
 	v.topVar = widget.NewEntry()
 	v.topVar.SetPlaceHolder("all")
 	v.constCheck = widget.NewCheck("drop constant features", prepChanged)
@@ -86,7 +87,7 @@ func newDataView(u *UI) *dataView {
 			),
 			v.summary,
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
-			widget.NewCard("", "Preprocessing", container.NewVBox(v.log2Check, v.cpmCheck, v.constCheck, v.missCheck, v.zCheck,
+			widget.NewCard("", "Preprocessing", container.NewVBox(v.log2Check, container.NewHBox(v.cpmCheck, u.explain("RNA-seq counts")), v.constCheck, v.missCheck, v.zCheck,
 				container.NewBorder(nil, nil, widget.NewLabel("rank only the most variable (in each training set):"), nil, v.topVar))),
 			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		), nil, nil, nil, v.preview.Table)
@@ -266,18 +267,23 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 	}
 	switch {
 	case s.Counts && v.advised == "log-CPM" && v.cpmCheck.Checked:
-		b.WriteString("\nlog-CPM is ticked: every value is a whole number and some are large, as RNA-seq counts are. Untick it to analyse the values as they are.")
+		b.WriteString("\nRNA-seq counts is ticked: every value is a whole number and some are large, as read counts are. Untick it to analyse the values as they are.")
 	case s.Unlogged && v.advised == "log2" && v.log2Check.Checked:
 		b.WriteString("\nlog2 is ticked: no value is negative and some exceed 1000, as in unlogged intensities, where a few bright probes dominate. Untick it to analyse the values as they are.")
 	}
 	if s.Counts && !v.cpmCheck.Checked {
-		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick log-CPM to analyse them.")
+		b.WriteString("\nEvery value is a whole number and some are large: this looks like RNA-seq counts. Tick RNA-seq counts to analyse them as counts.")
 	}
 	if s.Unlogged && !v.log2Check.Checked && !v.cpmCheck.Checked {
 		b.WriteString("\nNo value is negative and some exceed 1000: these look like unlogged intensities, where a few bright probes dominate. Tick log2 to analyse them.")
 	}
 	for _, note := range s.Notes {
 		b.WriteString("\nNote: " + note)
+	}
+	for _, note := range data.Notes { // what the preprocessing did (edgeR's filter on counts)
+		if !slices.Contains(s.Notes, note) && !strings.Contains(note, "dropped (constant or incomplete)") {
+			b.WriteString("\nNote: " + note)
+		}
 	}
 	if len(s.Classes) < 2 {
 		b.WriteString("\nOnly one class: a stability study needs two or more.")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,10 +21,22 @@ import (
 // checked accessions and names): the cached one, else a fresh download kept only when
 // whole. It records the file and its SHA-256 in f.
 func (c *Client) file(ctx context.Context, rel string, f *Fetched) (string, error) {
+	return c.fileAt(ctx, c.at(rel), rel, f)
+}
+
+// at is the address of rel on the server.
+func (c *Client) at(rel string) *url.URL {
+	u := *c.Base
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/" + rel
+	return &u
+}
+
+// fileAt is file for the address u, kept in the cache as rel.
+func (c *Client) fileAt(ctx context.Context, u *url.URL, rel string, f *Fetched) (string, error) {
 	local := filepath.Join(c.Cache, filepath.FromSlash(rel))
 	fromCache := true
 	if _, err := os.Stat(local); err != nil {
-		if err := c.download(ctx, rel, local); err != nil {
+		if err := c.download(ctx, u, local); err != nil {
 			return "", err
 		}
 		fromCache = false
@@ -39,8 +52,8 @@ func (c *Client) file(ctx context.Context, rel string, f *Fetched) (string, erro
 // download fetches rel into local through a temporary file in the same folder, renamed
 // into place only when it holds the announced length and, for gzip, decompresses to the
 // end (its CRC checked) within the readers' limit.
-func (c *Client) download(ctx context.Context, rel, local string) error {
-	body, err := c.get(ctx, rel)
+func (c *Client) download(ctx context.Context, u *url.URL, local string) error {
+	body, err := c.getAt(ctx, u)
 	if err != nil {
 		return err
 	}
@@ -185,8 +198,11 @@ var errStalled = errors.New("stalled")
 // get asks the server for rel and returns the body of a 200 answer; other answers are
 // errors a biologist can act on.
 func (c *Client) get(ctx context.Context, rel string) (*response, error) {
-	u := *c.Base
-	u.Path = strings.TrimSuffix(u.Path, "/") + "/" + rel
+	return c.getAt(ctx, c.at(rel))
+}
+
+// getAt is get for the address u.
+func (c *Client) getAt(ctx context.Context, u *url.URL) (*response, error) {
 	rctx, cancel := context.WithCancelCause(ctx)
 	req, err := http.NewRequestWithContext(rctx, http.MethodGet, u.String(), nil)
 	if err != nil {

@@ -60,6 +60,9 @@ type File struct {
 type Fetched struct {
 	Accession, Platform string
 	Data, Symbols       string // local paths; Symbols "" when none
+	// Counts is the raw counts GEO computed for an RNA-seq series (its matrix, Data,
+	// holding only the sample annotations); "" otherwise.
+	Counts string
 	SymbolsFile         string // the annotation's name in GEO's layout
 	Files               []File
 	Notes               []string
@@ -131,6 +134,16 @@ func (c *Client) Fetch(ctx context.Context, acc, platform string) (*Fetched, err
 	if f.Platform = seriesMatrix.FindStringSubmatch(name)[3]; f.Platform == "" {
 		f.Platform = platformOf(f.Data)
 	}
+	if emptyMatrix(f.Data) { // RNA-seq: the values are counts, GEO's own or the submitter's
+		ok, err := c.rnaseqCounts(ctx, a, f)
+		if err != nil {
+			return nil, c.explain(a, err)
+		}
+		if !ok {
+			return nil, c.noCounts(ctx, a)
+		}
+		return f, ctx.Err()
+	}
 	if f.Platform != "" {
 		c.annotation(ctx, f)
 	}
@@ -199,6 +212,21 @@ func (c *Client) annotation(ctx context.Context, f *Fetched) {
 		}
 	}
 	f.Notes = append(f.Notes, fmt.Sprintf("GEO has no annotation for %s (neither %s nor %s): the probes keep their ids", f.Platform, annotPath(f.Platform), softPath(f.Platform)))
+}
+
+// noCounts is the refusal of an RNA-seq series GEO computed no counts for: its
+// supplementary files, listed (those that look like count tables first), to download
+// and open by hand.
+func (c *Client) noCounts(ctx context.Context, gse string) error {
+	where := c.Base.String() + "/" + supplDir(gse)
+	names, err := c.listing(ctx, supplDir(gse))
+	if err != nil || len(names) == 0 {
+		return fmt.Errorf("%s is an RNA-seq series (its series matrix holds no values) and GEO computed no counts for it; its supplementary files are at %s: download the count table there and open it (File > Open data...)", gse, where)
+	}
+	sort.SliceStable(names, func(a, b int) bool {
+		return strings.Contains(strings.ToLower(names[a]), "count") && !strings.Contains(strings.ToLower(names[b]), "count")
+	})
+	return fmt.Errorf("%s is an RNA-seq series (its series matrix holds no values) and GEO computed no counts for it; its supplementary files (%s) are %s: download the count table among them and open it (File > Open data...), with the classes in its first row or a column", gse, where, strings.Join(names[:min(len(names), 8)], ", "))
 }
 
 // platformOf reads a series matrix's !Series_platform_id ("" if none).

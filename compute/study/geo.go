@@ -50,7 +50,12 @@ func ReadData(ctx context.Context, where string, o dataset.Options, progress geo
 	if read.SymbolsPath == "" && f.Symbols != "" {
 		read.SymbolsPath = f.Symbols
 	}
-	ds, err := dataset.ReadFile(f.Data, read)
+	var ds *dataset.Dataset
+	if f.Counts != "" {
+		ds, err = dataset.ReadSeriesCounts(f.Data, f.Counts, read)
+	} else {
+		ds, err = dataset.ReadFile(f.Data, read)
+	}
 	if err != nil {
 		var pe *dataset.ParseError
 		if errors.As(err, &pe) && strings.Contains(pe.Msg, "supplementary files") && f.Suppl != "" {

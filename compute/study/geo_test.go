@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -37,4 +38,111 @@ func TestRNASeqSeriesSaysWhereTheCountsAre(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "supplementary files") || !strings.Contains(err.Error(), srv.URL+"/geo/series/GSE3nnn/GSE3000/suppl/") {
 		t.Errorf("an RNA-seq series: %v", err)
 	}
+}
+
+// An RNA-seq series for which GEO computed counts: the series matrix (annotations only,
+// its samples in another order than the counts' columns and one more sample), GEO's
+// download page linking the raw counts and the genome's annotation, both files served
+// as GEO's download service serves them (real-shaped: GeneID then a column a GSM id;
+// GeneID, Symbol, Description, ...). The counts are read with the classes joined by GSM
+// id, the gene symbols from the annotation, the sample without counts named; every file
+// is recorded with its digest, and the cache serves it all again with the server gone.
+func TestRNASeqSeriesReadsGEOsCounts(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	// 6 samples x 40 genes of counts; class a for GSM11-13, b for GSM14-16 (GSM17 no counts)
+	var counts strings.Builder
+	counts.WriteString("GeneID")
+	for s := 11; s <= 16; s++ {
+		fmt.Fprintf(&counts, "\tGSM%d", s)
+	}
+	var annot strings.Builder
+	annot.WriteString("GeneID\tSymbol\tDescription\tTaxID\tStatus\tSynonyms\tGeneType\tEnsemblGeneID\n")
+	for g := 0; g < 40; g++ {
+		fmt.Fprintf(&counts, "\n%d", 1000+g)
+		for s := 0; s < 6; s++ {
+			v := 20 + 3*g + 7*s
+			if g < 5 && s >= 3 {
+				v *= 8 // up in class b
+			}
+			fmt.Fprintf(&counts, "\t%d", v)
+		}
+		fmt.Fprintf(&annot, "%d\tGENE%d\tgene %d\t9606\tlive\t-\tprotein-coding\tENSG%011d\n", 1000+g, g, g, g)
+	}
+	counts.WriteString("\n")
+	matrix := "!Series_geo_accession\t\"GSE3001\"\n!Series_platform_id\t\"GPL16791\"\n" +
+		"!Sample_geo_accession\t\"GSM17\"\t\"GSM16\"\t\"GSM15\"\t\"GSM14\"\t\"GSM13\"\t\"GSM12\"\t\"GSM11\"\n" +
+		"!Sample_characteristics_ch1\t\"tissue: b\"\t\"tissue: b\"\t\"tissue: b\"\t\"tissue: b\"\t\"tissue: a\"\t\"tissue: a\"\t\"tissue: a\"\n" +
+		"!series_matrix_table_begin\n\"ID_REF\"\t\"GSM17\"\t\"GSM16\"\t\"GSM15\"\t\"GSM14\"\t\"GSM13\"\t\"GSM12\"\t\"GSM11\"\n!series_matrix_table_end\n"
+	files := map[string][]byte{
+		"GSE3001_raw_counts_GRCh38.p13_NCBI.tsv.gz": gz(counts.String()),
+		"Human.GRCh38.p13.annot.tsv.gz":             gz(annot.String()),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		switch {
+		case r.URL.Path == "/geo/series/GSE3nnn/GSE3001/matrix/":
+			w.Write([]byte(`<a href="GSE3001_series_matrix.txt.gz">GSE3001_series_matrix.txt.gz</a>`))
+		case r.URL.Path == "/geo/series/GSE3nnn/GSE3001/matrix/GSE3001_series_matrix.txt.gz":
+			w.Write(gz(matrix))
+		case r.URL.Path == "/geo/download/" && q.Get("format") == "" && q.Get("acc") == "GSE3001":
+			w.Write([]byte(`<html><body><h2>NCBI-generated data</h2><table>
+<tr><td><a href="/geo/download/?type=rnaseq_counts&amp;acc=GSE3001&amp;format=file&amp;file=GSE3001_raw_counts_GRCh38.p13_NCBI.tsv.gz">GSE3001_raw_counts_GRCh38.p13_NCBI.tsv.gz</a></td><td>Series RNA-seq raw counts matrix</td></tr>
+<tr><td><a href="/geo/download/?format=file&amp;type=rnaseq_counts&amp;file=Human.GRCh38.p13.annot.tsv.gz">Human.GRCh38.p13.annot.tsv.gz</a></td><td>Human gene annotation table</td></tr>
+</table></body></html>`))
+		case r.URL.Path == "/geo/download/" && q.Get("format") == "file" && q.Get("type") == "rnaseq_counts" && files[q.Get("file")] != nil:
+			w.Write(files[q.Get("file")])
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Setenv("STEADFAST_GEO_URL", srv.URL+"/geo")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	check := func(ds *dataset.Dataset) {
+		t.Helper()
+		if n, p := ds.Dims(); n != 6 || p != 40 {
+			t.Fatalf("%d samples x %d genes, want 6 x 40", n, p)
+		}
+		for i, s := range ds.Samples {
+			want := "a"
+			if s >= "GSM14" {
+				want = "b"
+			}
+			if ds.Classes[ds.Labels[i]] != want {
+				t.Errorf("%s is %s, its characteristics say %s", s, ds.Classes[ds.Labels[i]], want)
+			}
+		}
+		if ds.Symbols == nil || ds.Symbols[3] != "GENE3" || ds.Features[3] != "1003" || ds.X.At(3, 3) != 8*(20+9+21) {
+			t.Errorf("gene 4: %s %v, GSM14 %v", ds.Features[3], ds.Symbols != nil && ds.Symbols[3] == "GENE3", ds.X.At(3, 3))
+		}
+		if ds.Source == nil || len(ds.Source.Files) != 3 {
+			t.Fatalf("source %+v, want the matrix, the counts and the annotation", ds.Source)
+		}
+		notes := strings.Join(ds.Notes, "\n")
+		for _, want := range []string{"RNA-seq counts computed by GEO", "1 sample of the series has no counts from GEO and is left out: GSM17"} {
+			if !strings.Contains(notes, want) {
+				t.Errorf("notes lack %q:\n%s", want, notes)
+			}
+		}
+	}
+	ds, err := ReadData(context.Background(), "GSE3001", dataset.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(ds)
+	prepared, _, err := Prepare(ds, dataset.Prep{LogCPM: true, TMM: true, DropConstant: true})
+	if err != nil || prepared.Counts == nil {
+		t.Fatalf("normalising GEO's counts: %v", err)
+	}
+	srv.Close() // offline: the cache has it all
+	again, err := ReadData(context.Background(), "GSE3001", dataset.Options{}, nil)
+	if err != nil {
+		t.Fatalf("from the cache: %v", err)
+	}
+	check(again)
 }

@@ -62,11 +62,11 @@ type Fetched struct {
 	Data, Symbols       string // local paths; Symbols "" when none
 	// Counts is the raw counts GEO computed for an RNA-seq series (its matrix, Data,
 	// holding only the sample annotations); "" otherwise.
-	Counts string
-	SymbolsFile         string // the annotation's name in GEO's layout
-	Files               []File
-	Notes               []string
-	Suppl               string // a series' supplementary files' address
+	Counts      string
+	SymbolsFile string // the annotation's name in GEO's layout
+	Files       []File
+	Notes       []string
+	Suppl       string // a series' supplementary files' address
 }
 
 // Source is what f used, as the data's record.

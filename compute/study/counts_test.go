@@ -184,3 +184,55 @@ func TestCountsSignatureUsesVoom(t *testing.T) {
 		}
 	}
 }
+
+// Counts and intensities do not mix, and the outputs say so: a count-trained model
+// refuses a cohort whose values are not whole numbers (microarray intensities), naming
+// what to do; a microarray-trained model (Colon) given whole-number counts warns that
+// the scales differ and offers the remedies.
+func TestCountsAndMicroarraysDoNotMix(t *testing.T) {
+	dir := t.TempDir()
+	train := countsCSV(t, dir, "train.csv", []int{0, 1, 2, 3, 4, 7, 8, 9, 10, 11})
+	prep := dataset.Prep{LogCPM: true, TMM: true, DropConstant: true}
+	ds, err := Open(train, dataset.Options{}, prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Prep, cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = prep, []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohort := countsCSV(t, dir, "cohort.csv", []int{5, 6, 12, 13})
+	b, _ := os.ReadFile(cohort)
+	var out []string
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if i == 0 {
+			out = append(out, l)
+			continue
+		}
+		f := strings.Split(l, ",")
+		for j := 2; j < len(f); j++ {
+			v, _ := strconv.ParseFloat(f[j], 64)
+			f[j] = strconv.FormatFloat(math.Log2(v+1)+0.37, 'f', 4, 64) // logged intensities
+		}
+		out = append(out, strings.Join(f, ","))
+	}
+	intensities := filepath.Join(dir, "intensities.csv")
+	os.WriteFile(intensities, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	if _, err := Validate(context.Background(), sig.Model, intensities, CohortOptions{}); err == nil || !strings.Contains(err.Error(), "are not whole numbers") {
+		t.Errorf("a count model on intensities: %v", err)
+	}
+	s := newColonSplit(t, false)
+	counted := s.write(t, dir, "colon-counts.csv", cohortFile{samples: s.cohort, value: func(i, j int) string {
+		return strconv.Itoa(int(math.Round(s.raw.X.At(i, j))))
+	}})
+	v := s.validate(t, counted, CohortOptions{})
+	if !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "as RNA-seq read counts are, while the model was trained on microarray values") }) {
+		t.Errorf("a microarray model on counts: notes %q", v.Notes)
+	}
+}

@@ -130,6 +130,9 @@ func cohortCounts(raw *dataset.Dataset, m *signature.Model) (*dataset.Dataset, e
 	if len(at)*2 < len(m.NormGenes) {
 		return nil, fmt.Errorf("%s: only %d of the %d genes of the model's normalisation reference (its training data's genes with enough reads) are in the cohort, by id; TMM needs most of them: give the cohort's counts with the training data's gene ids (e.g. %s)", raw.Name, len(at), len(m.NormGenes), strings.Join(m.NormGenes[:min(3, len(m.NormGenes))], ", "))
 	}
+	if frac, example := fractional(counted.X, at); frac > 0.01 {
+		return nil, fmt.Errorf("%s: the model was trained on RNA-seq read counts and normalises a cohort's counts against its reference, but %.0f%% of this cohort's values of the reference genes are not whole numbers (e.g. %g): these look like microarray intensities or normalised values, which cannot be put on a count reference; validate this signature on counts, or build one on this platform's data (a k-TSP signature needs no common scale)", raw.Name, 100*frac, example)
+	}
 	norm := m.Norm.Restricted(present)
 	n, p := counted.Dims()
 	out := *counted
@@ -152,6 +155,27 @@ func cohortCounts(raw *dataset.Dataset, m *signature.Model) (*dataset.Dataset, e
 	}
 	out.Notes = append(slices.Clone(out.Notes), note)
 	return &out, nil
+}
+
+// fractional is the share of x's values in the columns cols that are not whole
+// numbers, and one of them.
+func fractional(x *mat.Dense, cols []int) (float64, float64) {
+	n, _ := x.Dims()
+	bad, all, example := 0, 0, 0.0
+	for i := 0; i < n; i++ {
+		for _, j := range cols {
+			if v := x.At(i, j); !math.IsNaN(v) {
+				all++
+				if v != math.Trunc(v) {
+					bad, example = bad+1, v
+				}
+			}
+		}
+	}
+	if all == 0 {
+		return 0, 0
+	}
+	return float64(bad) / float64(all), example
 }
 
 // matchable are the cohort features that match a model gene by id or by symbol.
@@ -200,6 +224,8 @@ func scaleWarning(m *signature.Model, raw *dataset.Dataset, v *signature.Validat
 	switch {
 	case m.Prep.LogCPM:
 		return ""
+	case dataset.Summarize(raw).Counts:
+		return fmt.Sprintf("warning: the cohort's values are whole numbers up to %.4g, as RNA-seq read counts are, while the model was trained on microarray values: counts and intensities are on different scales (and counts need normalising by library size), so the predictions at the model's threshold are meaningless; harmonise the cohort to the training data (--harmonize combat, or the Validate dialog's Harmonisation) after turning its counts into log-CPM, or validate a k-TSP signature, which compares genes within a sample", hi)
 	case m.Prep.Log2 && hi < 100:
 		return fmt.Sprintf("warning: the cohort's values of the signature genes lie between %.3g and %.3g, as if already logged, but the model log2-transforms them as it did its training data (unlogged intensities): if they are logged, the predictions are meaningless; give the cohort's unlogged values", lo, hi)
 	case !m.Prep.Log2 && !log2 && cohortUnlogged && tHi < 100:

@@ -232,7 +232,9 @@ func TestCountsAndMicroarraysDoNotMix(t *testing.T) {
 		return strconv.Itoa(int(math.Round(s.raw.X.At(i, j))))
 	}})
 	v := s.validate(t, counted, CohortOptions{})
-	if !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "as RNA-seq read counts are, while the model was trained on microarray values") }) {
+	if !slices.ContainsFunc(v.Notes, func(n string) bool {
+		return strings.Contains(n, "as RNA-seq read counts are, while the model was trained on microarray values")
+	}) {
 		t.Errorf("a microarray model on counts: notes %q", v.Notes)
 	}
 }

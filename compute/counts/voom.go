@@ -5,8 +5,9 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"steadfast/compute/rstat"
 )
 
 // Moderated are limma's moderated statistics of two groups, one value a gene: the
@@ -29,9 +30,8 @@ type Moderated struct {
 //   - weights 1 / trend(log2 fitted count)^4, the fitted count 2^(fitted y) (lib + 1)/10^6;
 //   - a weighted fit of each gene: the coefficient of group 1, its unscaled SD and s^2
 //     on n - 2 degrees of freedom;
-//   - eBayes: d0 and s0^2 by fitFDist's moments (log s^2 against digamma and trigamma),
-//     s~^2 = (d s^2 + d0 s0^2) / (d + d0), t = coef / (unscaled SD s~), on
-//     min(d + d0, the pooled d) degrees of freedom.
+//   - eBayes: s~^2 = (d s^2 + d0 s0^2) / (d + d0) (rstat.SqueezeVar), t = coef /
+//     (unscaled SD s~), on min(d + d0, the pooled d) degrees of freedom.
 func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 	n := len(c)
 	if n < 3 || len(lib) != n || len(group) != n {
@@ -95,15 +95,12 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 		}
 	}
 	d := float64(n - 2)
-	m.DFPrior, m.S2Prior = fitFDist(s2, d)
+	var post []float64
+	post, m.DFPrior, m.S2Prior = rstat.SqueezeVar(s2, d)
 	m.DFTotal = math.Min(d+m.DFPrior, d*float64(g))
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: m.DFTotal}
 	for j := range g {
-		post := m.S2Prior
-		if !math.IsInf(m.DFPrior, 1) {
-			post = (d*s2[j] + m.DFPrior*m.S2Prior) / (d + m.DFPrior)
-		}
-		m.T[j] = m.LogFC[j] / unscaled[j] / math.Sqrt(post)
+		m.T[j] = m.LogFC[j] / unscaled[j] / math.Sqrt(post[j])
 		m.P[j] = 2 * t.CDF(-math.Abs(m.T[j]))
 	}
 	return m, nil
@@ -134,98 +131,6 @@ func wls(y []float64, group []int, w []float64) (b0, b1, s2, unscaled float64) {
 	}
 	s2 /= float64(len(y) - 2)
 	return b0, b1, s2, math.Sqrt(1/sw0 + 1/sw1)
-}
-
-// fitFDist is limma's fitFDist without a covariate, for variances x on df1 degrees of
-// freedom each: with z = log(max(x, 10^-5 median x)) and e = z - digamma(df1/2) +
-// log(df1/2), evar = var(e) - trigamma(df1/2); d0 = 2 trigammaInverse(evar) and s0^2 =
-// exp(mean e + digamma(d0/2) - log(d0/2)) when evar > 0, else d0 = Inf and s0^2 = mean
-// of the x.
-func fitFDist(x []float64, df1 float64) (df2, scale float64) {
-	v := make([]float64, len(x))
-	for i, s := range x {
-		v[i] = math.Max(s, 0)
-	}
-	sorted := append([]float64(nil), v...)
-	sort.Float64s(sorted)
-	med := median(sorted)
-	if med == 0 {
-		med = 1
-	}
-	e := make([]float64, len(v))
-	mean := 0.0
-	for i, s := range v {
-		v[i] = math.Max(s, 1e-5*med)
-		e[i] = math.Log(v[i]) - mathext.Digamma(df1/2) + math.Log(df1/2)
-		mean += e[i] / float64(len(e))
-	}
-	evar := 0.0
-	for _, x := range e {
-		evar += (x - mean) * (x - mean)
-	}
-	evar = evar/float64(len(e)-1) - trigamma(df1/2)
-	if evar > 0 {
-		df2 = 2 * trigammaInverse(evar)
-		return df2, math.Exp(mean + mathext.Digamma(df2/2) - math.Log(df2/2))
-	}
-	s := 0.0
-	for _, x := range v {
-		s += x / float64(len(v))
-	}
-	return math.Inf(1), s
-}
-
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
-}
-
-// trigamma is the derivative of digamma: the recurrence psi1(x) = psi1(x + 1) + 1/x^2 up
-// to x >= 10, then the asymptotic series in 1/x (Bernoulli numbers).
-func trigamma(x float64) float64 {
-	acc := 0.0
-	for ; x < 10; x++ {
-		acc += 1 / (x * x)
-	}
-	z := 1 / (x * x)
-	series := 1/x + z/2 + z/x*(1.0/6+z*(-1.0/30+z*(1.0/42+z*(-1.0/30+z*(5.0/66+z*(-691.0/2730+z*7.0/6))))))
-	return acc + series
-}
-
-// tetragamma is the second derivative of digamma, as trigamma: psi2(x) = psi2(x + 1) -
-// 2/x^3, then -1/x^2 - 1/x^3 - sum of B_2k (2k + 1)/x^(2k + 2).
-func tetragamma(x float64) float64 {
-	acc := 0.0
-	for ; x < 10; x++ {
-		acc -= 2 / (x * x * x)
-	}
-	z := 1 / (x * x)
-	series := -z - z/x - z*z*(1.0/2+z*(-1.0/6+z*(1.0/6+z*(-3.0/10+z*(5.0/6+z*(-691.0/210+z*35.0/2))))))
-	return acc + series
-}
-
-// trigammaInverse is limma's: the y with trigamma(y) = x, by Newton's method from 0.5 +
-// 1/x (1/sqrt(x) above 10^7, 1/x below 10^-6).
-func trigammaInverse(x float64) float64 {
-	switch {
-	case x > 1e7:
-		return 1 / math.Sqrt(x)
-	case x < 1e-6:
-		return 1 / x
-	}
-	y := 0.5 + 1/x
-	for iter := 0; iter < 50; iter++ {
-		tri := trigamma(y)
-		dif := tri * (1 - tri/x) / tetragamma(y)
-		y += dif
-		if -dif/y < 1e-8 {
-			break
-		}
-	}
-	return y
 }
 
 // Lowess is R's lowess(x, y, f, iter) (Cleveland 1979, R's clowess with delta =

@@ -68,7 +68,7 @@ func Camera(x *mat.Dense, labels []int, index [][]int) ([]CameraSet, error) {
 		unscaled[g] = (m1 - m0) * math.Sqrt(n0*n1/float64(n))
 		sigma2[g] = ss / df
 	}
-	post, df2 := squeezeVar(sigma2, df)
+	post, df2, _ := rstat.SqueezeVar(sigma2, df)
 	dfTotal := math.Min(df+df2, float64(G)*df)
 	stat := make([]float64, G)
 	for g := range stat {
@@ -123,54 +123,6 @@ func studentT(t, nu float64) (lower, upper float64) {
 	return tail, 1 - tail
 }
 
-// squeezeVar is limma's squeezeVar(var, df) without a covariate: the prior (s0^2, d0)
-// fitted to the variances by fitFDist's moments of log variances, and the posterior
-// variances (d s^2 + d0 s0^2) / (d + d0); d0 is +Inf (the posterior s0^2) when the
-// log variances vary no more than chance.
-func squeezeVar(v []float64, df float64) (post []float64, d0 float64) {
-	n := float64(len(v))
-	x := make([]float64, len(v))
-	for i, a := range v {
-		x[i] = math.Max(a, 0)
-	}
-	med := rstat.Median(x)
-	if med == 0 {
-		med = 1
-	}
-	emean := 0.0
-	e := make([]float64, len(x))
-	for i, a := range x {
-		a = math.Max(a, 1e-5*med)
-		x[i] = a
-		e[i] = math.Log(a) - mathext.Digamma(df/2) + math.Log(df/2)
-		emean += e[i] / n
-	}
-	evar := 0.0
-	for _, a := range e {
-		evar += (a - emean) * (a - emean) / (n - 1)
-	}
-	evar -= trigamma(df / 2)
-	var s20 float64
-	if evar > 0 {
-		d0 = 2 * trigammaInverse(evar)
-		s20 = math.Exp(emean + mathext.Digamma(d0/2) - math.Log(d0/2))
-	} else {
-		d0 = math.Inf(1)
-		for _, a := range x {
-			s20 += a / n
-		}
-	}
-	post = make([]float64, len(v))
-	for i, a := range v {
-		if math.IsInf(d0, 1) {
-			post[i] = s20
-		} else {
-			post[i] = (df*a + d0*s20) / (df + d0)
-		}
-	}
-	return post, d0
-}
-
 // zscoreTHill is limma's .zscoreTHill: Hill's (1970) approximation of the standard
 // normal quantile of a t statistic x on df degrees of freedom.
 func zscoreTHill(x, df float64) float64 {
@@ -185,48 +137,4 @@ func zscoreTHill(x, df float64) float64 {
 		return 0
 	}
 	return z
-}
-
-// trigammaInverse is limma's: y with trigamma(y) = x, by Newton's method from 0.5 + 1/x.
-func trigammaInverse(x float64) float64 {
-	switch {
-	case x > 1e7:
-		return 1 / math.Sqrt(x)
-	case x < 1e-6:
-		return 1 / x
-	}
-	y := 0.5 + 1/x
-	for iter := 0; iter < 50; iter++ {
-		tri := trigamma(y)
-		dif := tri * (1 - tri/x) / tetragamma(y)
-		y += dif
-		if -dif/y < 1e-8 {
-			break
-		}
-	}
-	return y
-}
-
-// trigamma is psi'(x) for x > 0: the recurrence psi'(x) = psi'(x+1) + 1/x^2 up to x >= 20,
-// then the asymptotic series 1/x + 1/(2x^2) + sum B_2k / x^(2k+1).
-func trigamma(x float64) float64 {
-	s := 0.0
-	for x < 20 {
-		s += 1 / (x * x)
-		x++
-	}
-	x2 := 1 / (x * x)
-	return s + 1/x + x2/2 + (1.0/6-x2*(1.0/30-x2*(1.0/42-x2*(1.0/30-x2*5.0/66))))/(x*x*x)
-}
-
-// tetragamma is psi”(x) for x > 0: psi”(x) = psi”(x+1) - 2/x^3 up to x >= 20, then
-// -1/x^2 - 1/x^3 - sum (2k+1) B_2k / x^(2k+2).
-func tetragamma(x float64) float64 {
-	s := 0.0
-	for x < 20 {
-		s -= 2 / (x * x * x)
-		x++
-	}
-	x2 := 1 / (x * x)
-	return s - x2 - x2/x - x2*x2*(0.5-x2*(1.0/6-x2*(1.0/6-x2*(3.0/10-x2*5.0/6))))
 }

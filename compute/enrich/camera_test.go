@@ -88,18 +88,3 @@ func TestCameraEqualsLimma(t *testing.T) {
 	}
 	t.Logf("largest relative difference from limma: %.2g; the first set %s, P %.3g %s", worst, ids[got[0].Index], got[0].P, got[0].Direction)
 }
-
-// The special functions against values from R 4.2.2: trigamma(2.5) =
-// 0.49035775610023491, psigamma(2.5, 2) = -0.23620405164172742,
-// limma::trigammaInverse(0.49035775610023491) = 2.5.
-func TestPolygamma(t *testing.T) {
-	if d := math.Abs(trigamma(2.5) - 0.49035775610023491); d > 1e-15 {
-		t.Errorf("trigamma(2.5) off by %g", d)
-	}
-	if d := math.Abs(tetragamma(2.5) + 0.23620405164172742); d > 1e-15 {
-		t.Errorf("psigamma(2.5, 2) off by %g", d)
-	}
-	if d := math.Abs(trigammaInverse(0.49035775610023491) - 2.5); d > 1e-8 {
-		t.Errorf("trigammaInverse off by %g", d)
-	}
-}

@@ -1,6 +1,7 @@
 // Package rstat holds the few statistics Steadfast computes as R does, so that results
 // checked against R packages (pROC, edgeR, limma) share one definition: quantiles of
-// type 7, ranks with ties averaged, and Wilson's score interval.
+// type 7, ranks with ties averaged, Wilson's score interval, a correctly rounded log2,
+// and limma's variance moderation (squeezeVar) with the polygamma functions it needs.
 package rstat
 
 import (

@@ -74,3 +74,18 @@ func TestLog2TableEqualsSeries(t *testing.T) {
 		}
 	}
 }
+
+// The special functions against values from R 4.2.2: trigamma(2.5) =
+// 0.49035775610023491, psigamma(2.5, 2) = -0.23620405164172742,
+// limma::trigammaInverse(0.49035775610023491) = 2.5.
+func TestPolygamma(t *testing.T) {
+	if d := math.Abs(Trigamma(2.5) - 0.49035775610023491); d > 1e-15 {
+		t.Errorf("Trigamma(2.5) off by %g", d)
+	}
+	if d := math.Abs(Tetragamma(2.5) + 0.23620405164172742); d > 1e-15 {
+		t.Errorf("psigamma(2.5, 2) off by %g", d)
+	}
+	if d := math.Abs(TrigammaInverse(0.49035775610023491) - 2.5); d > 1e-8 {
+		t.Errorf("trigammaInverse off by %g", d)
+	}
+}

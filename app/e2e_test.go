@@ -89,7 +89,7 @@ func TestEndToEndUnderX(t *testing.T) {
 	}
 	var win string
 	waitFor(t, "the window", 60*time.Second, func() bool {
-		out, err := exec.Command("xdotool", "search", "--name", "^Steadfast$").Output()
+		out, err := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^Steadfast$").Output()
 		win = strings.TrimSpace(strings.Split(string(out), "\n")[0])
 		return err == nil && win != ""
 	})
@@ -104,7 +104,18 @@ func TestEndToEndUnderX(t *testing.T) {
 		}
 	}
 	key := func(keys ...string) {
-		xdo("windowfocus", "--sync", win)
+		// focusing can fail (BadMatch) while the window manager-less server is still
+		// mapping the window or a dialog on a loaded machine: try again for a few seconds
+		for try := 0; ; try++ {
+			out, err := exec.Command("xdotool", "windowfocus", "--sync", win).CombinedOutput()
+			if err == nil {
+				break
+			}
+			if try == 10 {
+				t.Fatalf("xdotool windowfocus %s: %v %s", win, err, out)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
 		xdo(append([]string{"key", "--clearmodifiers"}, keys...)...)
 		time.Sleep(700 * time.Millisecond)
 	}

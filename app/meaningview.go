@@ -110,7 +110,7 @@ func (m *meaningView) compute() {
 		if err != nil {
 			return nil, err
 		}
-		e, err := study.Enrich(run, sig.Choice.Method, sig.Choice.K, c)
+		e, err := study.Enrich(run, sig.Choice.Method, sig.Choice.K, sig.Choice.Frequent, c)
 		if err != nil {
 			return nil, err
 		}

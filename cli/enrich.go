@@ -18,6 +18,7 @@ func enrichCommand(c *call) error {
 	outDir := c.fs.String("o", "", "output folder (replaced as a whole when everything is written)")
 	name := c.fs.String("method", "", "the method, by its label or name (default: the advice's)")
 	k := c.fs.Int("k", 0, "the number of top genes (default: the advice's k)")
+	frequent := c.fs.Bool("frequent", false, "test the k genes selected most often over the resamples (as signature --frequent), not the method's top k on all samples")
 	cl := c.fs.String("classifier", "svm", "the classifier whose advice chooses method and k")
 	coll := c.fs.String("collection", "go", "the gene sets: go (the three ontologies), go-bp, go-mf, go-cc, or a GMT file (MSigDB, Reactome, WikiPathways)")
 	camera := c.fs.Bool("camera", false, "also test every set over the whole ranking with limma's camera (competitive, inter-gene correlation 0.01): reads the run's data; camera.csv")
@@ -52,7 +53,7 @@ func enrichCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	e, err := study.Enrich(res, m, kk, sets)
+	e, err := study.Enrich(res, m, kk, *frequent, sets)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,13 @@ func TestEnrichCommand(t *testing.T) {
 	if st, err := os.Stat(filepath.Join(out, "enrichment-dotplot.png")); err != nil || st.Size() < 1000 {
 		t.Errorf("the dot plot: %v", err)
 	}
+	// --frequent: the 50 genes selected most often, as a signature --frequent takes them,
+	// and said so
+	freq := filepath.Join(dir, "freq")
+	code, _, errw = cmd("enrich", filepath.Join(run, "result.json"), "-o", freq, "--method", "fstat", "--k", "50", "--collection", "go-bp", "--frequent")
+	if code != 0 || !strings.Contains(errw, "the 50 genes F-statistic selected most often over the resamples") {
+		t.Fatalf("enrich --frequent: exit %d, %s", code, errw)
+	}
 	// --camera: every GO BP set over the whole ranking, directions of RCC
 	cam := filepath.Join(dir, "cam")
 	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", cam, "--method", "fstat", "--k", "50", "--collection", "go-bp", "--camera"); code != 0 || !strings.Contains(errw, "camera (limma's, inter-gene correlation 0.01) over all") {

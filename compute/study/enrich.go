@@ -9,6 +9,7 @@ import (
 	"steadfast/compute/dataset"
 	"steadfast/compute/enrich"
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 )
 
 // Collection opens the gene sets named: "go" (the three ontologies), "go-bp", "go-mf",
@@ -31,15 +32,16 @@ func Collection(name string) (*enrich.Collection, error) {
 // the genes it selects on all samples in each set of a collection, against the genes the
 // platform measured, with each term's stability over the run's resamples.
 type Enrichment struct {
-	Method string
-	K      int
+	Method   string
+	K        int
+	Frequent bool // the genes tested are the K selected most often over the resamples
 	*enrich.Result
 }
 
 // Enrich tests method m's top k genes on all samples of the run res for
 // over-representation in c, and each resample's own top k for the terms' stability. The
 // run's data must carry gene symbols (the platform's annotation).
-func Enrich(res *experiment.Result, m, k int, c *enrich.Collection) (*Enrichment, error) {
+func Enrich(res *experiment.Result, m, k int, frequent bool, c *enrich.Collection) (*Enrichment, error) {
 	sym := res.Data.Symbols
 	if sym == nil {
 		return nil, fmt.Errorf("%s has no gene symbols, which gene sets are matched by: give the platform's annotation (Gene symbols on the Data tab, --symbols FILE, or a GEO file with its platform) and run the study again", res.Data.Name)
@@ -61,13 +63,21 @@ func Enrich(res *experiment.Result, m, k int, c *enrich.Collection) (*Enrichment
 		return out
 	}
 	u := enrich.NewUniverse(c, sym)
-	r := u.Test(symbols(mr.Reference.Order))
+	tested := mr.Reference.Order
+	if frequent { // the signature's genes when it took the most frequent ones
+		feats, err := signature.Select(res, signature.Choice{Method: m, K: k, Frequent: true})
+		if err != nil {
+			return nil, err
+		}
+		tested = feats
+	}
+	r := u.Test(symbols(tested))
 	var runs [][]string
 	for _, run := range mr.Runs {
 		runs = append(runs, symbols(run.Order))
 	}
 	u.Stability(r, runs)
-	return &Enrichment{Method: mr.Label, K: k, Result: r}, nil
+	return &Enrichment{Method: mr.Label, K: k, Frequent: frequent, Result: r}, nil
 }
 
 // Table is enrichment.csv: a term a row, most significant first.
@@ -89,8 +99,12 @@ func (e *Enrichment) CSV() []byte { return csvOf(e.Table()) }
 // enrich.Alpha with their stability.
 func (e *Enrichment) Says() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s's top %d genes, %d of them in the universe (%s; %s, %s), tested for over-representation in %d sets (one-sided hypergeometric, Benjamini-Hochberg q over the sets)",
-		e.Method, e.K, e.Selected(), e.UniverseNote, e.Collection.Source, e.Collection.Species, len(e.Terms))
+	genes := fmt.Sprintf("%s's top %d genes", e.Method, e.K)
+	if e.Frequent {
+		genes = fmt.Sprintf("the %d genes %s selected most often over the resamples", e.K, e.Method)
+	}
+	fmt.Fprintf(&b, "%s, %d of them in the universe (%s; %s, %s), tested for over-representation in %d sets (one-sided hypergeometric, Benjamini-Hochberg q over the sets)",
+		genes, e.Selected(), e.UniverseNote, e.Collection.Source, e.Collection.Species, len(e.Terms))
 	if e.Resamples > 0 {
 		fmt.Fprintf(&b, "; stability: the share of the %d resamples whose own top %d makes the term significant", e.Resamples, e.K)
 	}

@@ -18,7 +18,7 @@ import (
 // counts of a sample the matrix does not list are refused.
 func ReadSeriesCounts(matrixPath, countsPath string, o Options) (*Dataset, error) {
 	co := Options{Orientation: SamplesAsColumns, Unlabelled: true, SymbolsPath: o.SymbolsPath}
-	ds, err := ReadFile(countsPath, co)
+	ds, err := readCounts(countsPath, co)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +42,9 @@ func ReadSeriesCounts(matrixPath, countsPath string, o Options) (*Dataset, error
 	}
 	if len(sc.ids) == 0 {
 		return nil, &ParseError{File: file, Msg: "the series matrix has no !Sample_geo_accession line, so its classes cannot be joined to the counts' samples by GSM id"}
+	}
+	if err := sc.nameByGSM(file, ds); err != nil {
+		return nil, err
 	}
 	kept, absent, err := sc.keepSamples(file, ds.Samples)
 	if err != nil {
@@ -110,4 +113,165 @@ func (sc seriesScan) keepSamples(file string, samples []string) (seriesScan, []s
 		}
 	}
 	return out, absent, nil
+}
+
+// nameByGSM renames ds's samples (a count table's columns) to the series' GSM ids: a
+// column named by a GSM id keeps it, one named by a sample's title (!Sample_title) takes
+// that sample's id; columns naming neither (a gene length, a symbol) are left out when
+// at least half the columns are samples, and a note names them. Else it refuses,
+// naming both kinds of names, for the columns cannot be joined by position.
+func (sc seriesScan) nameByGSM(file string, ds *Dataset) error {
+	isID := map[string]bool{}
+	for _, id := range sc.ids {
+		isID[id] = true
+	}
+	byTitle := map[string]string{}
+	if k, ok := sc.byKey["title"]; ok {
+		for i, t := range sc.anns[k].values {
+			if i < len(sc.ids) && strings.TrimSpace(t) != "" {
+				byTitle[strings.TrimSpace(t)] = sc.ids[i]
+			}
+		}
+	}
+	var keep []int
+	var names, other []string
+	seen := map[string]string{}
+	titled := 0
+	for i, s := range ds.Samples {
+		id := strings.TrimSpace(s)
+		if !isID[id] {
+			if id = byTitle[id]; id != "" {
+				titled++
+			}
+		}
+		if id == "" {
+			other = append(other, s)
+			continue
+		}
+		if was, twice := seen[id]; twice {
+			return &ParseError{File: file, Msg: fmt.Sprintf("the count table's columns %q and %q are both sample %s", was, s, id)}
+		}
+		seen[id] = s
+		keep, names = append(keep, i), append(names, id)
+	}
+	if len(keep) < 2 || 2*len(keep) < len(ds.Samples) {
+		var titles []string
+		for t := range byTitle {
+			titles = append(titles, t)
+		}
+		slices.Sort(titles)
+		return &ParseError{File: ds.Name, Msg: fmt.Sprintf("the count table's columns (%s) name neither the series' samples' GSM ids (%s) nor their titles (%s), so its values cannot be joined to the samples' classes; name each column by its GSM id and open the table with the classes (File > Open data...)", listNames(ds.Samples, 4), listNames(sc.ids, 4), listNames(titles, 4))}
+	}
+	if len(other) > 0 {
+		ds.keepSamples(keep)
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%s of the count table left out, naming no sample of the series: %s", text.Count(len(other), "column"), listNames(other, 6)))
+	}
+	if titled > 0 {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%s of the count table matched to the series' samples by their titles", text.Count(titled, "column")))
+	}
+	ds.Samples = names
+	return nil
+}
+
+// readCounts reads a count table as ReadFile does (samples as columns), first leaving
+// out of a text table the columns that hold no number at all (a submitter's table
+// often carries gene names, chromosomes and strands beside the counts, as
+// featureCounts writes them), named in a note.
+func readCounts(path string, o Options) (*Dataset, error) {
+	name := filepath.Base(path)
+	b, err := ReadLimited(path, MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	if b, _, err = gunzip(name, b, decompressLimit()); err != nil {
+		return nil, err
+	}
+	if isXLSX(b) {
+		return ReadFile(path, o)
+	}
+	b, _ = toUTF8(b)
+	if err := checkTextMemory(name, b); err != nil {
+		return nil, err
+	}
+	b, dropped, err := dropTextColumns(name, b)
+	if err != nil {
+		return nil, err
+	}
+	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ")
+	ds, err := readAs(path, plain, name, b, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(dropped) > 0 {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%s of the count table %s text, not counts, and %s left out: %s", text.Count(len(dropped), "column"), text.Plural(len(dropped), "holds|hold"), text.Plural(len(dropped), "is|are"), listNames(dropped, 6)))
+	}
+	if o.SymbolsPath != "" {
+		sym, used, err := ReadSymbols(o.SymbolsPath)
+		if err != nil {
+			return nil, err
+		}
+		found := ds.SetSymbols(sym)
+		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols for %d of %d genes from %s (%s)", found, len(ds.Features), filepath.Base(o.SymbolsPath), used))
+	}
+	return ds, nil
+}
+
+// dropTextColumns is the table b without the columns after the first that hold no
+// number in any line (missing cells aside), and their headers.
+func dropTextColumns(file string, b []byte) ([]byte, []string, error) {
+	ls, _, err := lines(file, b)
+	if err != nil || len(ls) < 2 {
+		return b, nil, err
+	}
+	sep := detectSep(ls)
+	rows := make([][]string, len(ls))
+	for i, l := range ls {
+		rows[i] = splitFields(l, sep)
+	}
+	text := make([]bool, len(rows[0]))
+	for c := 1; c < len(text); c++ {
+		text[c] = true
+		for _, r := range rows[1:] {
+			if c < len(r) && !isMissingCell(r[c]) {
+				if _, ok := parseCell(r[c], sep != ','); ok {
+					text[c] = false
+					break
+				}
+			}
+		}
+	}
+	var dropped []string
+	for c, t := range text {
+		if t {
+			dropped = append(dropped, rows[0][c])
+		}
+	}
+	if len(dropped) == 0 {
+		return b, nil, nil
+	}
+	var out strings.Builder
+	for _, r := range rows {
+		first := true
+		for c, f := range r {
+			if c < len(text) && text[c] {
+				continue
+			}
+			if !first {
+				out.WriteByte(sep)
+			}
+			out.WriteString(quoteField(f, sep))
+			first = false
+		}
+		out.WriteByte('\n')
+	}
+	return []byte(out.String()), dropped, nil
+}
+
+// quoteField writes a field back as a delimited file holds it: quoted when it holds
+// the separator, a quote or a line break.
+func quoteField(f string, sep byte) string {
+	if strings.ContainsAny(f, string(sep)+"\"\n\r") {
+		return `"` + strings.ReplaceAll(f, `"`, `""`) + `"`
+	}
+	return f
 }

@@ -61,12 +61,14 @@ type Fetched struct {
 	Accession, Platform string
 	Data, Symbols       string // local paths; Symbols "" when none
 	// Counts is the raw counts GEO computed for an RNA-seq series (its matrix, Data,
-	// holding only the sample annotations); "" otherwise.
-	Counts      string
-	SymbolsFile string // the annotation's name in GEO's layout
-	Files       []File
-	Notes       []string
-	Suppl       string // a series' supplementary files' address
+	// holding only the sample annotations), or the submitter's count table among its
+	// supplementary files (SubmitterCounts); "" otherwise.
+	Counts          string
+	SubmitterCounts bool
+	SymbolsFile     string // the annotation's name in GEO's layout
+	Files           []File
+	Notes           []string
+	Suppl           string // a series' supplementary files' address
 }
 
 // Source is what f used, as the data's record.
@@ -136,6 +138,9 @@ func (c *Client) Fetch(ctx context.Context, acc, platform string) (*Fetched, err
 	}
 	if emptyMatrix(f.Data) { // RNA-seq: the values are counts, GEO's own or the submitter's
 		ok, err := c.rnaseqCounts(ctx, a, f)
+		if err == nil && !ok {
+			ok, err = c.submitterCounts(ctx, a, f)
+		}
 		if err != nil {
 			return nil, c.explain(a, err)
 		}

@@ -144,3 +144,41 @@ func emptyMatrix(path string) bool {
 	}
 	return false
 }
+
+// countTable matches a supplementary file that looks like a count table: "count" in its
+// name, a text (.txt, .tsv, .csv, gzipped or not) or Excel file; archives (RAW.tar)
+// are not read.
+var countTable = regexp.MustCompile(`(?i)count.*\.(txt|tsv|csv)(\.gz)?$|count.*\.xlsx$`)
+
+// submitterCounts fetches the count table among the series' supplementary files (the
+// first whose name says raw counts, else counts) and sets f.Counts; false when none
+// looks like one.
+func (c *Client) submitterCounts(ctx context.Context, gse string, f *Fetched) (bool, error) {
+	names, err := c.listing(ctx, supplDir(gse))
+	if err != nil {
+		var nf *notFound
+		if errors.As(err, &nf) {
+			return false, nil
+		}
+		return false, err
+	}
+	pick := ""
+	for _, n := range names {
+		if !countTable.MatchString(n) {
+			continue
+		}
+		if pick == "" || strings.Contains(strings.ToLower(n), "raw") && !strings.Contains(strings.ToLower(pick), "raw") {
+			pick = n
+		}
+	}
+	if pick == "" {
+		return false, nil
+	}
+	path, err := c.file(ctx, supplDir(gse)+pick, f)
+	if err != nil {
+		return false, err
+	}
+	f.Counts, f.SubmitterCounts = path, true
+	f.Notes = append(f.Notes, fmt.Sprintf("GEO computed no counts for %s: the submitter's count table %s from its supplementary files is read (its columns joined to the series' samples by GSM id or title)", gse, pick))
+	return true, nil
+}

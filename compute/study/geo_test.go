@@ -146,3 +146,79 @@ func TestRNASeqSeriesReadsGEOsCounts(t *testing.T) {
 	}
 	check(again)
 }
+
+// An RNA-seq series for which GEO computed no counts: the submitter's count table among
+// the supplementary files (the one named raw counts, beside a RAW.tar and a normalised
+// table) is fetched and read, its columns named by the samples' titles joined to their
+// GSM ids and classes, its text columns (chromosome, gene name) and gene lengths left
+// out and named; a table whose columns name no sample is refused, naming the ids and
+// titles it could have used.
+func TestRNASeqSeriesReadsTheSubmittersCounts(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	table := "Geneid\tChr\tgene_name\tLength\ttumour 1\ttumour 2\ttumour 3\tnormal 1\tnormal 2\tnormal 3\n" // as featureCounts writes it
+	for g := 0; g < 30; g++ {
+		table += fmt.Sprintf("ENSG%011d\tchr1;chr1\tGENE%d\t%d", g, g, 1000+g)
+		for s := 0; s < 6; s++ {
+			table += fmt.Sprintf("\t%d", 30+g*5+s*3)
+		}
+		table += "\n"
+	}
+	matrix := "!Series_geo_accession\t\"GSE3002\"\n!Series_platform_id\t\"GPL24676\"\n" +
+		"!Sample_title\t\"normal 3\"\t\"normal 2\"\t\"normal 1\"\t\"tumour 3\"\t\"tumour 2\"\t\"tumour 1\"\n" +
+		"!Sample_geo_accession\t\"GSM26\"\t\"GSM25\"\t\"GSM24\"\t\"GSM23\"\t\"GSM22\"\t\"GSM21\"\n" +
+		"!Sample_characteristics_ch1\t\"tissue: normal\"\t\"tissue: normal\"\t\"tissue: normal\"\t\"tissue: tumour\"\t\"tissue: tumour\"\t\"tissue: tumour\"\n" +
+		"!series_matrix_table_begin\n\"ID_REF\"\t\"GSM26\"\t\"GSM25\"\t\"GSM24\"\t\"GSM23\"\t\"GSM22\"\t\"GSM21\"\n!series_matrix_table_end\n"
+	counts := gz(table)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/geo/series/GSE3nnn/GSE3002/matrix/":
+			w.Write([]byte(`<a href="GSE3002_series_matrix.txt.gz">GSE3002_series_matrix.txt.gz</a>`))
+		case "/geo/series/GSE3nnn/GSE3002/matrix/GSE3002_series_matrix.txt.gz":
+			w.Write(gz(matrix))
+		case "/geo/series/GSE3nnn/GSE3002/suppl/":
+			w.Write([]byte(`<a href="GSE3002_RAW.tar">GSE3002_RAW.tar</a> <a href="GSE3002_normalized_counts_TPM.csv.gz">x</a> <a href="GSE3002_raw_counts.txt.gz">x</a>`))
+		case "/geo/series/GSE3nnn/GSE3002/suppl/GSE3002_raw_counts.txt.gz":
+			w.Write(counts)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("STEADFAST_GEO_URL", srv.URL+"/geo")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ds, err := ReadData(context.Background(), "GSE3002", dataset.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, p := ds.Dims(); n != 6 || p != 30 {
+		t.Fatalf("%d samples x %d genes, want 6 x 30 (the length column left out)", n, p)
+	}
+	for i, s := range ds.Samples {
+		want := map[bool]string{true: "tumour", false: "normal"}[s <= "GSM23"]
+		if ds.Classes[ds.Labels[i]] != want {
+			t.Errorf("%s is %s, its characteristics say %s", s, ds.Classes[ds.Labels[i]], want)
+		}
+	}
+	if ds.Samples[0] != "GSM21" || ds.X.At(0, 0) != 30 { // "tumour 1", the table's first sample column
+		t.Errorf("first sample %s with %v reads", ds.Samples[0], ds.X.At(0, 0))
+	}
+	notes := strings.Join(ds.Notes, "\n")
+	for _, want := range []string{"the submitter's count table GSE3002_raw_counts.txt.gz", "1 column of the count table left out, naming no sample of the series: Length",
+		"2 columns of the count table hold text, not counts, and are left out: Chr, gene_name", "6 columns of the count table matched to the series' samples by their titles"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	// columns named otherwise: refused
+	counts = gz(strings.ReplaceAll(strings.ReplaceAll(table, "tumour ", "T"), "normal ", "N"))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if _, err := ReadData(context.Background(), "GSE3002", dataset.Options{}, nil); err == nil || !strings.Contains(err.Error(), "name neither the series' samples' GSM ids") {
+		t.Errorf("a table of unknown column names: %v", err)
+	}
+}

@@ -9,11 +9,30 @@ import (
 	"runtime"
 	"sync"
 
+	"gonum.org/v1/gonum/mat"
+
 	"steadfast/compute/rstat"
 )
 
 // Counts are read counts, Counts[s][g] of gene g in sample s (non-negative, finite).
 type Counts [][]float64
+
+// Rows are the rows idx of x as counts, sharing x's storage (every row when idx is nil).
+func Rows(x *mat.Dense, idx []int) Counts {
+	if idx == nil {
+		n, _ := x.Dims()
+		out := make(Counts, n)
+		for i := range out {
+			out[i] = x.RawRowView(i)
+		}
+		return out
+	}
+	out := make(Counts, len(idx))
+	for i, r := range idx {
+		out[i] = x.RawRowView(r)
+	}
+	return out
+}
 
 // LibSizes are the samples' total counts.
 func (c Counts) LibSizes() []float64 {

@@ -158,7 +158,7 @@ func TestVoomEqualsLimma(t *testing.T) {
 	kept := make(Counts, len(c))
 	lib := make([]float64, len(c))
 	for s, row := range c {
-		kept[s] = n.pick(row)
+		kept[s] = n.Pick(row)
 		l, f := n.Factor(row)
 		lib[s] = l * f
 	}
@@ -249,7 +249,7 @@ func TestCountsAndVoomOnPickrell(t *testing.T) {
 		if l != wantL || math.Abs(fac-wantF) > 1e-10 {
 			t.Errorf("%s: library %v factor %.15g, edgeR %v %.15g", r[0], l, fac, wantL, wantF)
 		}
-		kept[s], lib[s] = norm.pick(c[s]), l*fac
+		kept[s], lib[s] = norm.Pick(c[s]), l*fac
 	}
 	m, err := Voom(kept, lib, group)
 	if err != nil {

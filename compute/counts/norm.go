@@ -61,8 +61,8 @@ func Fit(c Counts, group []int) (*Norm, error) {
 		}
 	}
 	// every kept gene has reads (filterByExpr asks 15 at least), so TMM's genes are they
-	f, ref := tmm(len(c), func(s int) []float64 { return n.pick(c[s]) }, lib)
-	n.Ref, n.RefLib, n.RefSample = n.pick(c[ref]), lib[ref], ref
+	f, ref := tmm(len(c), func(s int) []float64 { return n.Pick(c[s]) }, lib)
+	n.Ref, n.RefLib, n.RefSample = n.Pick(c[ref]), lib[ref], ref
 	n.prepare()
 	// TMM's factors are raw / (geometric mean of raw): recover the scale from one sample
 	n.Scale = tmmFactor(n.Ref, n.Ref, lib[ref], n.RefLib, n.logRef) / f[ref]
@@ -81,14 +81,18 @@ func (n *Norm) prepare() {
 	}
 }
 
+// TrainFactor is Fit's training sample s's library size over the kept genes and its
+// factor, as Factor gives them, without computing TMM again.
+func (n *Norm) TrainFactor(s int) (lib, f float64) { return n.trainLib[s], n.trainF[s] }
+
 // TrainLogCPM is LogCPM of Fit's training sample s (row its counts), from the factor
 // Fit computed.
 func (n *Norm) TrainLogCPM(s int, row, out []float64) {
-	n.logCPM(row, out, n.trainLib[s]*n.trainF[s])
+	n.LogCPMWith(row, out, n.trainLib[s]*n.trainF[s])
 }
 
-// pick is row's counts on the kept genes.
-func (n *Norm) pick(row []float64) []float64 {
+// Pick is row's counts on the kept genes.
+func (n *Norm) Pick(row []float64) []float64 {
 	out := make([]float64, len(n.Kept))
 	for i, g := range n.Kept {
 		out[i] = row[g]
@@ -99,7 +103,7 @@ func (n *Norm) pick(row []float64) []float64 {
 // Factor is a sample's library size over the kept genes and its normalisation factor
 // against the frozen reference (row holds every gene of the training data's order).
 func (n *Norm) Factor(row []float64) (lib, f float64) {
-	kept := n.pick(row)
+	kept := n.Pick(row)
 	for _, v := range kept {
 		lib += v
 	}
@@ -124,10 +128,13 @@ func (n *Norm) Effective(row []float64) (eff, prior float64) {
 // read in the kept genes.
 func (n *Norm) LogCPM(row, out []float64) {
 	eff, _ := n.Effective(row)
-	n.logCPM(row, out, eff)
+	n.LogCPMWith(row, out, eff)
 }
 
-func (n *Norm) logCPM(row, out []float64, eff float64) {
+// LogCPMWith writes the log-CPM values of the counts row (any genes) into out for a
+// sample of effective library size eff (Effective's): log2((x + p) / (eff + 2 p) 10^6),
+// p = 2 eff / MeanEff.
+func (n *Norm) LogCPMWith(row, out []float64, eff float64) {
 	p := PriorCount * eff / n.MeanEff
 	for g, v := range row {
 		out[g] = math.Log2((v + p) / (eff + 2*p) * 1e6)

@@ -87,10 +87,7 @@ func preprocessCounts(d *Dataset, o Prep) (*Dataset, []string) {
 		out.Symbols = Pick(d.Symbols, keep)
 	}
 	out.X = mat.NewDense(n, max(len(keep), 1), nil).Slice(0, n, 0, len(keep)).(*mat.Dense)
-	rows := make(counts.Counts, n)
-	for i := range rows {
-		rows[i] = out.Counts.RawRowView(i)
-	}
+	rows := counts.Rows(out.Counts, nil)
 	if norm, err := counts.Fit(rows, d.Labels); err == nil {
 		for i := range rows {
 			norm.TrainLogCPM(i, rows[i], out.X.RawRowView(i))

@@ -138,7 +138,11 @@ func bytesText(n int64) string {
 
 // ReadFile reads a dataset, choosing the reader by the file's extension:
 // .gct (with its .cls), .arff, anything else as delimited text.
-func ReadFile(path string, o Options) (*Dataset, error) {
+func ReadFile(path string, o Options) (*Dataset, error) { return readFile(path, o, nil) }
+
+// readFile is ReadFile with edit applied to a text file's contents before the table is
+// read (nil: none); edit's note joins the data's notes.
+func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, string, error)) (*Dataset, error) {
 	name := filepath.Base(path)
 	if err := o.Check(); err != nil {
 		return nil, err
@@ -152,15 +156,24 @@ func ReadFile(path string, o Options) (*Dataset, error) {
 		return nil, err
 	}
 	b, note := toUTF8(b)
+	edited := ""
 	if !isXLSX(b) { // a workbook's parts are checked as they are unzipped
 		if err := checkTextMemory(name, b); err != nil {
 			return nil, err
+		}
+		if edit != nil {
+			if b, edited, err = edit(name, b); err != nil {
+				return nil, err
+			}
 		}
 	}
 	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ") // the name without .gz
 	ds, err := readAs(path, plain, name, b, o)
 	if err != nil {
 		return nil, err
+	}
+	if edited != "" {
+		ds.Notes = append(ds.Notes, edited)
 	}
 	if o.GroupName != "" && ds.Groups == nil {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("samples cannot be grouped by %q in this kind of file: groups come from a column of a CSV, TSV or workbook, a GCT 1.3 column annotation, or a GEO sample characteristic", o.GroupName)}

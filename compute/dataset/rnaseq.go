@@ -178,42 +178,13 @@ func (sc seriesScan) nameByGSM(file string, ds *Dataset) error {
 // often carries gene names, chromosomes and strands beside the counts, as
 // featureCounts writes them), named in a note.
 func readCounts(path string, o Options) (*Dataset, error) {
-	name := filepath.Base(path)
-	b, err := ReadLimited(path, MaxFileSize)
-	if err != nil {
-		return nil, err
-	}
-	if b, _, err = gunzip(name, b, decompressLimit()); err != nil {
-		return nil, err
-	}
-	if isXLSX(b) {
-		return ReadFile(path, o)
-	}
-	b, _ = toUTF8(b)
-	if err := checkTextMemory(name, b); err != nil {
-		return nil, err
-	}
-	b, dropped, err := dropTextColumns(name, b)
-	if err != nil {
-		return nil, err
-	}
-	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ")
-	ds, err := readAs(path, plain, name, b, o)
-	if err != nil {
-		return nil, err
-	}
-	if len(dropped) > 0 {
-		ds.Notes = append(ds.Notes, fmt.Sprintf("%s of the count table %s text, not counts, and %s left out: %s", text.Count(len(dropped), "column"), text.Plural(len(dropped), "holds|hold"), text.Plural(len(dropped), "is|are"), listNames(dropped, 6)))
-	}
-	if o.SymbolsPath != "" {
-		sym, used, err := ReadSymbols(o.SymbolsPath)
-		if err != nil {
-			return nil, err
+	return readFile(path, o, func(name string, b []byte) ([]byte, string, error) {
+		b, dropped, err := dropTextColumns(name, b)
+		if err != nil || len(dropped) == 0 {
+			return b, "", err
 		}
-		found := ds.SetSymbols(sym)
-		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols for %d of %d genes from %s (%s)", found, len(ds.Features), filepath.Base(o.SymbolsPath), used))
-	}
-	return ds, nil
+		return b, fmt.Sprintf("%s of the count table %s text, not counts, and %s left out: %s", text.Count(len(dropped), "column"), text.Plural(len(dropped), "holds|hold"), text.Plural(len(dropped), "is|are"), listNames(dropped, 6)), nil
+	})
 }
 
 // dropTextColumns is the table b without the columns after the first that hold no

@@ -116,10 +116,7 @@ func keptFirst(order, kept []int) []int {
 // with their classes ytr, TMM against their reference, the prior's scale) and applied
 // to each test sample against that frozen reference. It returns the kept genes.
 func normaliseCounts(ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr, xte *mat.Dense) ([]int, error) {
-	rows := make(counts.Counts, len(s.Train))
-	for i, r := range s.Train {
-		rows[i] = ds.Counts.RawRowView(r)
-	}
+	rows := counts.Rows(ds.Counts, s.Train)
 	norm, err := counts.Fit(rows, ytr)
 	if err != nil {
 		return nil, err

@@ -344,10 +344,7 @@ func voomStats(ds *dataset.Dataset, positive int) (p, q, logFC []float64) {
 		return nil, nil, nil
 	}
 	n, g := ds.Counts.Dims()
-	rows := make(counts.Counts, n)
-	for i := range rows {
-		rows[i] = ds.Counts.RawRowView(i)
-	}
+	rows := counts.Rows(ds.Counts, nil)
 	norm, err := counts.Fit(rows, ds.Labels)
 	if err != nil {
 		return nil, nil, nil
@@ -356,11 +353,8 @@ func voomStats(ds *dataset.Dataset, positive int) (p, q, logFC []float64) {
 	lib := make([]float64, n)
 	group := make([]int, n)
 	for i, row := range rows {
-		kept[i] = make([]float64, len(norm.Kept))
-		for k, j := range norm.Kept {
-			kept[i][k] = row[j]
-		}
-		l, f := norm.Factor(row)
+		kept[i] = norm.Pick(row)
+		l, f := norm.TrainFactor(i) // Fit's: no second TMM pass
 		lib[i] = l * f
 		if ds.Labels[i] == positive {
 			group[i] = 1

@@ -320,12 +320,7 @@ func short(s string) string {
 // lockNorm fits the counts' normalisation on all of ds's samples, as the study's values
 // X were, and keeps it frozen with the ids of its reference genes.
 func (m *Model) lockNorm(ds *dataset.Dataset) error {
-	n, _ := ds.Counts.Dims()
-	rows := make(counts.Counts, n)
-	for i := range rows {
-		rows[i] = ds.Counts.RawRowView(i)
-	}
-	norm, err := counts.Fit(rows, ds.Labels)
+	norm, err := counts.Fit(counts.Rows(ds.Counts, nil), ds.Labels)
 	if err != nil {
 		return err
 	}

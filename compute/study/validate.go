@@ -143,11 +143,8 @@ func cohortCounts(raw *dataset.Dataset, m *signature.Model) (*dataset.Dataset, e
 		for k, j := range at {
 			ref[norm.Kept[k]] = row[j]
 		}
-		eff, prior := norm.Effective(ref)
-		dst := out.X.RawRowView(i)
-		for j, v := range row {
-			dst[j] = math.Log2((v + prior) / (eff + 2*prior) * 1e6)
-		}
+		eff, _ := norm.Effective(ref)
+		norm.LogCPMWith(row, out.X.RawRowView(i), eff)
 	}
 	note := fmt.Sprintf("read counts normalised against the model's TMM reference, sample by sample: %d of its %d genes are in the cohort", len(at), len(m.NormGenes))
 	if len(at) < len(m.NormGenes) {

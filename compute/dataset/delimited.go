@@ -66,25 +66,25 @@ func ReadDelimited(file string, b []byte, o Options) (*Dataset, error) {
 	}
 	ls, lineOf := joinQuoted(ls)
 	sep := detectSep(ls)
-	rows := make([][]string, len(ls))
-	parallel.For(context.Background(), 0, len(ls), func(i int) error { rows[i] = splitFields(ls[i], sep); return nil })
+	g := splitGrid(ls, sep)
 	width := 0
-	for _, r := range rows {
-		width = max(width, len(r))
+	for _, r := range g.recs {
+		width = max(width, r.width())
 	}
-	if len(rows) < 2 || width < 2 {
+	if len(g.recs) < 2 || width < 2 {
 		return nil, &ParseError{File: file, Msg: "needs a header line and at least one data line with two or more columns; is the separator a comma, semicolon or tab?"}
 	}
-	for i, r := range rows {
+	head := g.recs[0].width()
+	for i, r := range g.recs {
 		if strings.TrimSpace(ls[i]) == "" {
 			return nil, &ParseError{File: file, Line: lineOf[i], Msg: "empty line inside the table"}
 		}
-		if len(r) != len(rows[0]) {
-			return nil, &ParseError{File: file, Line: lineOf[i], Column: min(len(r), len(rows[0])) + 1,
-				Msg: fmt.Sprintf("has %d fields but the header has %d (ragged row)", len(r), len(rows[0]))}
+		if r.width() != head {
+			return nil, &ParseError{File: file, Line: lineOf[i], Column: min(r.width(), head) + 1,
+				Msg: fmt.Sprintf("has %d fields but the header has %d (ragged row)", r.width(), head)}
 		}
 	}
-	return fromTable(file, rows, lineOf, notes, sep != ',', sep, o)
+	return fromTable(file, g, lineOf, notes, sep != ',', sep, o)
 }
 
 // joinQuoted joins the lines of a record whose quoted field holds line breaks (RFC 4180)
@@ -106,18 +106,18 @@ func joinQuoted(ls []string) ([]string, []int) {
 
 // fromTable reads a rectangular table of cells (a delimited file's, a worksheet's):
 // orientation, class and features as ReadDelimited describes.
-func fromTable(file string, rows [][]string, lineOf []int, notes []string, decimalComma bool, sep byte, o Options) (*Dataset, error) {
+func fromTable(file string, g grid, lineOf []int, notes []string, decimalComma bool, sep byte, o Options) (*Dataset, error) {
 	orient := o.Orientation
 	classIdx := -1
 	if o.ClassName != "" {
-		for j, h := range rows[0] {
-			if h == o.ClassName {
+		for j := range g.cols() {
+			if g.at(0, j) == o.ClassName {
 				classIdx, orient = j, SamplesAsRows
 			}
 		}
 		if classIdx < 0 {
-			for i, r := range rows {
-				if r[0] == o.ClassName {
+			for i := range g.rows() {
+				if g.at(i, 0) == o.ClassName {
 					classIdx, orient = i, SamplesAsColumns
 				}
 			}
@@ -126,11 +126,11 @@ func fromTable(file string, rows [][]string, lineOf []int, notes []string, decim
 			return nil, &ParseError{File: file, Msg: fmt.Sprintf("no column or row is named %q", o.ClassName)}
 		}
 	}
-	if classIdx < 0 && o.Unlabelled && !namesClass(rows) {
+	if classIdx < 0 && o.Unlabelled && !namesClass(g) {
 		classIdx = noClass
 		if orient == Auto {
 			orient = SamplesAsRows
-			if len(rows) > len(rows[0]) { // expression tables have more features than samples
+			if g.rows() > g.cols() { // expression tables have more features than samples
 				orient = SamplesAsColumns
 			}
 		}
@@ -138,15 +138,15 @@ func fromTable(file string, rows [][]string, lineOf []int, notes []string, decim
 	}
 	if orient == Auto {
 		var note string
-		orient, note = detectOrientation(rows)
+		orient, note = detectOrientation(g)
 		if note != "" {
 			notes = append(notes, note)
 		}
 	}
 	if orient == SamplesAsColumns {
-		rows = transpose(rows)
+		g = g.transposed()
 	}
-	ds, err := fromRows(file, rows, lineOf, orient, classIdx, decimalComma, sep, o.GroupName)
+	ds, err := fromRows(file, g, lineOf, orient, classIdx, decimalComma, sep, o.GroupName)
 	if err != nil {
 		return nil, err
 	}
@@ -158,11 +158,8 @@ func fromTable(file string, rows [][]string, lineOf []int, notes []string, decim
 const noClass = -2
 
 // namesClass reports whether a column or a row is named like a class.
-func namesClass(rows [][]string) bool {
-	if slices.ContainsFunc(rows[0], isClassName) {
-		return true
-	}
-	return slices.ContainsFunc(rows, func(r []string) bool { return isClassName(r[0]) })
+func namesClass(g grid) bool {
+	return slices.ContainsFunc(g.row(0), isClassName) || slices.ContainsFunc(g.column(0, 0), isClassName)
 }
 
 // detectOrientation decides whether samples are rows or columns when the user has not
@@ -170,23 +167,17 @@ func namesClass(rows [][]string) bool {
 // last column or last row that looks like a class (text, or a few small integers such
 // as 0/1) does; else the shape does (expression tables have more features than samples).
 // The note says what was assumed.
-func detectOrientation(rows [][]string) (Orientation, string) {
-	for _, h := range rows[0] {
-		if isClassName(h) {
-			return SamplesAsRows, ""
-		}
+func detectOrientation(g grid) (Orientation, string) {
+	header, first := g.row(0), g.column(0, 0)
+	if slices.ContainsFunc(header, isClassName) {
+		return SamplesAsRows, ""
 	}
-	for _, r := range rows {
-		if isClassName(r[0]) {
-			return SamplesAsColumns, ""
-		}
+	if slices.ContainsFunc(first, isClassName) {
+		return SamplesAsColumns, ""
 	}
-	last := len(rows[0]) - 1
-	col := make([]string, 0, len(rows)-1)
-	for _, r := range rows[1:] {
-		col = append(col, r[last])
-	}
-	row := rows[len(rows)-1][1:]
+	last, bottom := len(header)-1, len(first)-1
+	col := g.column(last, 1)
+	row := g.row(bottom)[1:]
 	colText, rowText := allText(col[:min(len(col), 20)]), allText(row)
 	switch {
 	case colText:
@@ -197,14 +188,14 @@ func detectOrientation(rows [][]string) (Orientation, string) {
 	colCodes, rowCodes := classCodes(col), classCodes(row)
 	switch {
 	case colCodes && !rowCodes:
-		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q (values %s) was taken as the class, samples as rows", rows[0][last], codeList(col))
+		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q (values %s) was taken as the class, samples as rows", header[last], codeList(col))
 	case rowCodes && !colCodes:
-		return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q (values %s) was taken as the class, samples as columns", rows[len(rows)-1][0], codeList(row))
+		return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q (values %s) was taken as the class, samples as columns", first[bottom], codeList(row))
 	}
-	if len(rows[0]) >= len(rows) {
-		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q was taken as the class and samples as rows (the table is wider than long); name the class column \"class\" to be sure", rows[0][last])
+	if len(header) >= len(first) {
+		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q was taken as the class and samples as rows (the table is wider than long); name the class column \"class\" to be sure", header[last])
 	}
-	return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q was taken as the class and samples as columns (the table is longer than wide); name the class row \"class\" to be sure", rows[len(rows)-1][0])
+	return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q was taken as the class and samples as columns (the table is longer than wide); name the class row \"class\" to be sure", first[bottom])
 }
 
 // allText reports whether no value is a number.
@@ -246,21 +237,10 @@ func codeList(vals []string) string {
 	return strings.Join(out, ", ")
 }
 
-func transpose(rows [][]string) [][]string {
-	t := make([][]string, len(rows[0]))
-	for j := range t {
-		t[j] = make([]string, len(rows))
-		for i := range rows {
-			t[j][i] = rows[i][j]
-		}
-	}
-	return t
-}
-
 // fromRows builds a dataset from a table with samples as rows after the header row.
 // Positions in errors are mapped back to the file for transposed tables.
-func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte, groupName string) (*Dataset, error) {
-	header := rows[0]
+func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte, groupName string) (*Dataset, error) {
+	header := g.row(0)
 	line := func(r int) int { // a row of the file -> its line
 		if r < len(lineOf) {
 			return lineOf[r]
@@ -283,7 +263,7 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 	if classIdx == -1 {
 		classIdx = len(header) - 1
 	}
-	idCol, skip, notes := idColumns(rows, classIdx, orient)
+	idCol, skip, notes := idColumns(g, header, classIdx, orient)
 	groupIdx := -1
 	if groupName != "" {
 		for j, h := range header {
@@ -296,7 +276,7 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 		}
 		skip[groupIdx] = true
 	}
-	if note := textColumns(rows, classIdx, idCol, skip, decimalComma, orient); note != "" {
+	if note := textColumns(g, header, classIdx, idCol, skip, decimalComma, orient); note != "" {
 		notes = append(notes, note)
 	}
 	var featCols []int
@@ -307,51 +287,41 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 			names = append(names, h)
 		}
 	}
-	if err := headerless(file, rows, featCols, classIdx, orient); err != nil {
+	if err := headerless(file, g, header, featCols, classIdx, orient); err != nil {
 		return nil, err
 	}
-	n, p := len(rows)-1, len(featCols)
+	n, p := g.rows()-1, len(featCols)
 	if p == 0 {
 		return nil, &ParseError{File: file, Msg: "no feature columns besides the class"}
 	}
 	x := mat.NewDense(n, p, nil)
 	ds := &Dataset{Name: file, X: x, Notes: notes}
 	labels := make([]string, n)
-	for i, r := range rows[1:] {
+	for i := range n {
 		if classIdx >= 0 {
-			labels[i] = strings.TrimSpace(r[classIdx])
+			labels[i] = g.at(i+1, classIdx)
 		}
 		if idCol >= 0 {
-			ds.Samples = append(ds.Samples, r[idCol])
+			ds.Samples = append(ds.Samples, g.at(i+1, idCol))
 		} else {
 			ds.Samples = append(ds.Samples, fmt.Sprintf("sample%d", i+1))
 		}
 	}
 	ds.setLabels(labels)
 	if groupIdx >= 0 {
-		for _, r := range rows[1:] {
-			ds.Groups = append(ds.Groups, strings.TrimSpace(r[groupIdx]))
-		}
+		ds.Groups = g.column(groupIdx, 1)
 		ds.Notes = append(ds.Notes, groupNote(groupName, ds.Groups))
 	}
-	err := parallel.For(context.Background(), 0, n, func(i int) error {
-		r := rows[i+1]
-		row := x.RawRowView(i)
-		for jj, j := range featCols {
-			v, ok := parseCell(r[j], decimalComma)
-			if !ok {
-				l, c := pos(i+1, j)
-				msg := fmt.Sprintf("%q in feature %q is not a number", r[j], header[j])
-				if sep == ',' && strings.Count(r[j], ".") == 0 && isNumber(strings.Replace(r[j], ",", ".", 1)) {
-					msg += " (decimal comma? use ; or tab as separator)"
-				}
-				return &ParseError{File: file, Line: l, Column: c, Msg: msg}
-			}
-			row[jj] = v
+	bad := func(i, j int) error {
+		cell := g.at(i, j)
+		l, c := pos(i, j)
+		msg := fmt.Sprintf("%q in feature %q is not a number", cell, header[j])
+		if sep == ',' && strings.Count(cell, ".") == 0 && isNumber(strings.Replace(cell, ",", ".", 1)) {
+			msg += " (decimal comma? use ; or tab as separator)"
 		}
-		return nil
-	})
-	if err != nil {
+		return &ParseError{File: file, Line: l, Column: c, Msg: msg}
+	}
+	if err := parseCells(g, x, featCols, decimalComma, bad); err != nil {
 		return nil, err
 	}
 	note, uniq := uniqueNames(names, "feature")
@@ -368,18 +338,59 @@ func fromRows(file string, rows [][]string, lineOf []int, orient Orientation, cl
 	return ds, nil
 }
 
+// parseCells parses the feature columns featCols of g's data rows (all rows but the
+// header) into x; an error is bad of the first cell, in the file's order, that is not a
+// number. A transposed grid is parsed 64 features (the file's lines) at a time, every
+// sample through them, so that the block's records stay in the cache.
+func parseCells(g grid, x *mat.Dense, featCols []int, decimalComma bool, bad func(i, j int) error) error {
+	n := g.rows() - 1
+	if !g.t {
+		return parallel.For(context.Background(), 0, n, func(i int) error {
+			row := x.RawRowView(i)
+			for jj, j := range featCols {
+				v, ok := parseCell(g.at(i+1, j), decimalComma)
+				if !ok {
+					return bad(i+1, j)
+				}
+				row[jj] = v
+			}
+			return nil
+		})
+	}
+	const block = 64
+	return parallel.For(context.Background(), 0, (len(featCols)+block-1)/block, func(b int) error {
+		cols := featCols[b*block : min(len(featCols), (b+1)*block)]
+		ok := true
+		for i := range n {
+			row := x.RawRowView(i)[b*block:]
+			for jj, j := range cols {
+				v, good := parseCell(g.at(i+1, j), decimalComma)
+				row[jj], ok = v, ok && good
+			}
+		}
+		for _, j := range cols { // the file's order: line by line
+			for i := 1; i <= n && !ok; i++ {
+				if _, good := parseCell(g.at(i, j), decimalComma); !good {
+					return bad(i, j)
+				}
+			}
+		}
+		return nil
+	})
+}
+
 // textColumns marks in skip the columns (rows, when samples are columns) besides the
 // class and the ids that hold text or dates and no number at all: annotations such as
 // a sex or a sampling date, not measurements. The note names them.
-func textColumns(rows [][]string, classIdx, idCol int, skip map[int]bool, decimalComma bool, orient Orientation) string {
+func textColumns(g grid, header []string, classIdx, idCol int, skip map[int]bool, decimalComma bool, orient Orientation) string {
 	var names []string
-	for j := range rows[0] {
+	for j := range header {
 		if j == classIdx || j == idCol || skip[j] {
 			continue
 		}
 		text := false
-		for _, r := range rows[1:] {
-			c := strings.TrimSpace(r[j])
+		for i := 1; i < g.rows(); i++ {
+			c := g.at(i, j)
 			if _, ok := parseCell(c, decimalComma); ok || isNumber(strings.Replace(c, ",", ".", 1)) {
 				if !isMissingCell(c) {
 					text = false
@@ -391,7 +402,7 @@ func textColumns(rows [][]string, classIdx, idCol int, skip map[int]bool, decima
 		}
 		if text {
 			skip[j] = true
-			names = append(names, fmt.Sprintf("%q", rows[0][j]))
+			names = append(names, fmt.Sprintf("%q", header[j]))
 		}
 	}
 	if len(names) == 0 {
@@ -419,30 +430,30 @@ var idNames = []string{"", "id", "ids", "sample", "samples", "sample_id", "sampl
 // first column when it is text, or distinct integers under an id-like header (id,
 // sample, index, an empty one as R writes row names); other id-like columns of
 // distinct integers are skipped. Notes say which were taken.
-func idColumns(rows [][]string, classIdx int, orient Orientation) (idCol int, skip map[int]bool, notes []string) {
+func idColumns(g grid, header []string, classIdx int, orient Orientation) (idCol int, skip map[int]bool, notes []string) {
 	idCol, skip = -1, map[int]bool{}
 	what := func(j int) string {
 		if orient == SamplesAsColumns {
-			return fmt.Sprintf("row %d (%q)", j+1, rows[0][j])
+			return fmt.Sprintf("row %d (%q)", j+1, header[j])
 		}
-		return fmt.Sprintf("column %d (%q)", j+1, rows[0][j])
+		return fmt.Sprintf("column %d (%q)", j+1, header[j])
 	}
-	for j := range rows[0] {
+	for j := range header {
 		if j == classIdx {
 			continue
 		}
-		idLike := slices.Contains(idNames, strings.ToLower(strings.TrimSpace(rows[0][j])))
+		idLike := slices.Contains(idNames, strings.ToLower(header[j]))
 		if j > 0 && !idLike {
 			continue
 		}
-		text, distinct := columnKind(rows, j)
+		text, distinct := columnKind(g, j)
 		switch {
 		case j == 0 && text:
 			idCol = 0
 		case j == 0 && distinct && idLike:
 			idCol = 0
 			notes = append(notes, fmt.Sprintf("%s numbers the samples: taken as sample names, not as a feature", what(j)))
-		case j > 0 && distinct && idLike && rows[0][j] != "":
+		case j > 0 && distinct && idLike && header[j] != "":
 			skip[j] = true
 			notes = append(notes, fmt.Sprintf("%s numbers the samples: left out of the features", what(j)))
 		}
@@ -452,11 +463,11 @@ func idColumns(rows [][]string, classIdx int, orient Orientation) (idCol int, sk
 
 // columnKind reports whether column j of the data rows is all text, or all distinct
 // integers.
-func columnKind(rows [][]string, j int) (text, distinct bool) {
+func columnKind(g grid, j int) (text, distinct bool) {
 	text, distinct = true, true
 	seen := map[int]bool{}
-	for _, r := range rows[1:] {
-		v := strings.TrimSpace(r[j])
+	for i := 1; i < g.rows(); i++ {
+		v := g.at(i, j)
 		if isNumber(v) {
 			text = false
 		}
@@ -477,19 +488,19 @@ func columnKind(rows [][]string, j int) (text, distinct bool) {
 // whose first sample would become the names): every feature name a number and the
 // class cell one of the class values below it. Numeric names alone are fine: m/z values
 // of a spectrum, Entrez gene ids.
-func headerless(file string, rows [][]string, featCols []int, classIdx int, orient Orientation) error {
+func headerless(file string, g grid, header []string, featCols []int, classIdx int, orient Orientation) error {
 	for _, j := range featCols {
-		if !isNumber(strings.TrimSpace(rows[0][j])) {
+		if !isNumber(header[j]) {
 			return nil
 		}
 	}
 	if classIdx < 0 { // numeric names alone are fine (m/z values)
 		return nil
 	}
-	classCell := strings.TrimSpace(rows[0][classIdx])
+	classCell := header[classIdx]
 	isLabel := false
-	for _, r := range rows[1:] {
-		if strings.TrimSpace(r[classIdx]) == classCell {
+	for i := 1; i < g.rows(); i++ {
+		if g.at(i, classIdx) == classCell {
 			isLabel = true
 			break
 		}
@@ -497,7 +508,7 @@ func headerless(file string, rows [][]string, featCols []int, classIdx int, orie
 	if !isLabel {
 		return nil
 	}
-	msg := fmt.Sprintf("holds numbers (%s) where the feature names belong: the file seems to have no header. Add a first line naming every feature (and \"class\" for the class)", trunc(strings.Join(rows[0][:min(4, len(rows[0]))], ", ")))
+	msg := fmt.Sprintf("holds numbers (%s) where the feature names belong: the file seems to have no header. Add a first line naming every feature (and \"class\" for the class)", trunc(strings.Join(header[:min(4, len(header))], ", ")))
 	if orient == SamplesAsColumns {
 		return &ParseError{File: file, Msg: "column 1 " + strings.Replace(msg, "a first line", "a first column", 1)}
 	}

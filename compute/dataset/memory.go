@@ -8,18 +8,19 @@ import (
 	"steadfast/compute/memlimit"
 )
 
-// The readers hold a file whole: its text, a string copy of it, its lines and their
-// fields, and the values. textMemory counts what that comes to, from the text alone,
-// so a file too large for the machine (a 1.5 MB gzip that inflates to 170 million
-// rows) is refused with its estimate before it is parsed, rather than swapping or being
-// killed. The constants are fitted to the peak resident memory of reading (dataset.ReadFile
-// under /usr/bin/time): a CSV of 10 million lines of three fields (110 MB) peaked at
-// 3.08 GB, 286 bytes a line beside its text, estimated at 3.18 GB; Chowdary (104 lines
-// of 22,284 fields, 10.9 MB) peaked at 83 MB, estimated at 153 MB.
+// The readers hold a file whole: its text, a string copy of it, its lines, the offsets
+// of their fields (a grid) and the values. textMemory counts what that comes to, from the
+// text alone, so a file too large for the machine (a 1.5 MB gzip that inflates to 170
+// million rows) is refused with its estimate before it is parsed, rather than swapping
+// or being killed. The constants are fitted to the peak resident memory of reading
+// (dataset.ReadFile under /usr/bin/time): a CSV of 10 million lines of three fields
+// (169 MB, samples as rows) peaked at 2.75 GB, estimated at 3.3 GB; a count table of
+// 60,001 lines of 1,001 fields (189 MB, samples as columns) at 1.07 GB, estimated at
+// 1.6 GB; Chowdary (104 lines of 22,284 fields, 10.9 MB) at 62 MB, estimated at 68 MB.
 const (
 	perTextByte = 2   // the bytes read and their string copy
-	perLine     = 128 // a line's strings, record, line number and row headers
-	perCell     = 56  // a field's string header, its value and the copies the table readers make
+	perLine     = 240 // a line's string, record, line number, sample name and label
+	perCell     = 20  // a field's offset (4 bytes) and value (8), and the garbage collector's slack
 )
 
 // textMemory estimates the bytes reading text b takes at its peak: perTextByte a byte,

@@ -57,7 +57,7 @@ func ReadXLSX(file string, b []byte, o Options) (*Dataset, error) {
 	if trimmed != "" {
 		notes = append(notes, trimmed)
 	}
-	ds, err := fromTable(file, rows, nil, notes, false, ',', o)
+	ds, err := fromTable(file, gridOf(rows), nil, notes, false, ',', o)
 	if err != nil && len(wb.sheets) > 1 && o.Sheet == "" {
 		return nil, fmt.Errorf("%w (read sheet %q%s)", err, sheet, wb.otherSheets(at))
 	}

@@ -32,19 +32,23 @@ func Median(x []float64) float64 { return Quantile(x, 0.5) }
 
 // Ranks are R's rank(x): 1 to n, ties given their mean rank.
 func Ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
+	type pair struct {
+		v float64
+		i int
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) }) // ties get one rank: order among them is moot
+	p := make([]pair, len(x))
+	for i, v := range x {
+		p[i] = pair{v, i}
+	}
+	slices.SortFunc(p, func(a, b pair) int { return cmp.Compare(a.v, b.v) }) // ties get one rank: order among them is moot
 	r := make([]float64, len(x))
-	for a := 0; a < len(idx); {
+	for a := 0; a < len(p); {
 		b := a
-		for b+1 < len(idx) && x[idx[b+1]] == x[idx[a]] {
+		for b+1 < len(p) && p[b+1].v == p[a].v {
 			b++
 		}
 		for k := a; k <= b; k++ {
-			r[idx[k]] = float64(a+b)/2 + 1
+			r[p[k].i] = float64(a+b)/2 + 1
 		}
 		a = b + 1
 	}

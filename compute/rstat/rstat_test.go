@@ -89,3 +89,48 @@ func TestPolygamma(t *testing.T) {
 		t.Errorf("trigammaInverse off by %g", d)
 	}
 }
+
+// Log2's short road (a float64 tail, checked against its slack) gives what the whole
+// series gives on two million doubles: ratios of counts to library sizes as TMM takes
+// them, values spread over 600 binades and values near the table's points and near 1;
+// the long road is taken in under 1% of them.
+func TestLog2ShortEqualsLong(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	long := 0
+	for i := range 2_000_000 {
+		var x float64
+		switch i % 4 {
+		case 0:
+			x = float64(1+r.IntN(5000)) / float64(1_000_000+r.IntN(90_000_000))
+		case 1:
+			x = math.Ldexp(0.5+r.Float64(), r.IntN(600)-300)
+		case 2:
+			x = float64(90+r.IntN(93))/128 + (r.Float64()-0.5)*1e-9
+		default:
+			x = 1 + (r.Float64()-0.5)*1e-9
+		}
+		m, e := math.Frexp(x)
+		if m < math.Sqrt2/2 {
+			m, e = 2*m, e-1
+		}
+		if m == 1 {
+			continue
+		}
+		k := int(math.Round(m * 128))
+		c := float64(k) / 128
+		s := ddDiv(dd{m - c, 0}, twoSum(m, c))
+		want := log2Long(e, k, s)
+		got, ok := log2Short(e, k, s)
+		if !ok {
+			long++
+			continue
+		}
+		if got != want {
+			t.Fatalf("log2(%.17g): short road %.17g, long road %.17g", x, got, want)
+		}
+	}
+	if long > 20_000 {
+		t.Errorf("the long road was taken %d times in 2,000,000", long)
+	}
+	t.Logf("long road: %d of 2,000,000", long)
+}

@@ -182,20 +182,29 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)
 	}
 	if o.SymbolsPath != "" {
-		sym, used, err := ReadSymbols(o.SymbolsPath)
-		if err != nil {
+		if err := ds.joinSymbols(o.SymbolsPath); err != nil {
 			return nil, err
 		}
-		found := ds.SetSymbols(sym)
-		if found == 0 {
-			return nil, &ParseError{File: filepath.Base(o.SymbolsPath), Msg: fmt.Sprintf("names none of the %d features of %s; is it the annotation of this platform?", len(ds.Features), name)}
-		}
-		ds.Notes = append(ds.Notes, fmt.Sprintf("gene symbols for %d of %d features from %s (%s)", found, len(ds.Features), filepath.Base(o.SymbolsPath), used))
 	}
 	if note != "" {
 		ds.Notes = append([]string{note}, ds.Notes...)
 	}
 	return ds, nil
+}
+
+// joinSymbols gives d's features the gene symbols of the annotation at path, with a
+// note; an annotation naming none of them is refused.
+func (d *Dataset) joinSymbols(path string) error {
+	sym, used, err := ReadSymbols(path)
+	if err != nil {
+		return err
+	}
+	found := d.SetSymbols(sym)
+	if found == 0 {
+		return &ParseError{File: filepath.Base(path), Msg: fmt.Sprintf("names none of the %d features of %s; is it the annotation of this platform?", len(d.Features), d.Name)}
+	}
+	d.Notes = append(d.Notes, fmt.Sprintf("gene symbols for %d of %d features from %s (%s)", found, len(d.Features), filepath.Base(path), used))
+	return nil
 }
 
 // readAs reads the text b of the file at path with the reader its extension (without a

@@ -9,16 +9,25 @@ import (
 	"steadfast/internal/text"
 )
 
-// ReadSeriesCounts reads a GEO series of RNA-seq: the raw counts GEO's own pipeline
-// computed (countsPath: GSE..._raw_counts_GRCh38.p13_NCBI.tsv.gz, the gene ids as rows
-// and a column a GSM id) with the class and the other sample annotations of the
-// series matrix (matrixPath, whose own table is empty), joined by GSM id, never by
-// position; o.SymbolsPath is the genome's annotation (Human.GRCh38.p13.annot.tsv.gz:
-// GeneID and Symbol). The matrix's samples without counts are left out, named in a note;
-// counts of a sample the matrix does not list are refused.
-func ReadSeriesCounts(matrixPath, countsPath string, o Options) (*Dataset, error) {
-	co := Options{Orientation: SamplesAsColumns, Unlabelled: true, SymbolsPath: o.SymbolsPath}
-	ds, err := readCounts(countsPath, co)
+// ReadSeriesCounts reads a GEO series of RNA-seq: its raw counts, either one table
+// (counts[0]: GEO's own GSE..._raw_counts_GRCh38.p13_NCBI.tsv.gz or the submitter's, the
+// gene ids as rows and a column a sample) or one file a sample (readSampleCounts), with
+// the class and the other sample annotations of the series matrix (matrixPath, whose own
+// table is empty), joined by GSM id, never by position; o.SymbolsPath is the genome's
+// annotation (Human.GRCh38.p13.annot.tsv.gz: GeneID and Symbol). origin says where the
+// counts came from, for the notes. The matrix's samples without counts are left out,
+// named in a note; counts of a sample the matrix does not list are refused.
+func ReadSeriesCounts(matrixPath string, counts []string, origin string, o Options) (*Dataset, error) {
+	var ds *Dataset
+	var err error
+	if len(counts) == 1 {
+		ds, err = readCounts(counts[0], Options{Orientation: SamplesAsColumns, Unlabelled: true, SymbolsPath: o.SymbolsPath})
+	} else {
+		ds, err = readSampleCounts(counts)
+		if err == nil && o.SymbolsPath != "" {
+			err = ds.joinSymbols(o.SymbolsPath)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +63,7 @@ func ReadSeriesCounts(matrixPath, countsPath string, o Options) (*Dataset, error
 	if err != nil {
 		return nil, err
 	}
-	notes := append(sc.notes, fmt.Sprintf("RNA-seq counts computed by GEO (NCBI's pipeline: HISAT2 alignment, featureCounts) from %s, joined by GSM id to the sample annotations of %s", filepath.Base(countsPath), file))
+	notes := append(sc.notes, fmt.Sprintf("%s, joined by GSM id to the sample annotations of %s", origin, file))
 	if note != "" {
 		notes = append(notes, note)
 	}

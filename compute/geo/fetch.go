@@ -62,10 +62,12 @@ type Fetched struct {
 	Data, Symbols       string // local paths; Symbols "" when none
 	// Counts is the raw counts GEO computed for an RNA-seq series (its matrix, Data,
 	// holding only the sample annotations), or the submitter's count table among its
-	// supplementary files (SubmitterCounts); "" otherwise.
-	Counts          string
-	SubmitterCounts bool
-	SymbolsFile     string // the annotation's name in GEO's layout
+	// supplementary files; "" otherwise. CountFiles are instead one count file a
+	// sample, unpacked from the series' RAW.tar. CountsOrigin says where they came from.
+	Counts       string
+	CountFiles   []string
+	CountsOrigin string
+	SymbolsFile  string // the annotation's name in GEO's layout
 	Files           []File
 	Notes           []string
 	Suppl           string // a series' supplementary files' address

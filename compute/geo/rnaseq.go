@@ -48,17 +48,28 @@ func (c *Client) rnaseqCounts(ctx context.Context, gse string, f *Fetched) (bool
 	names := filepath.Join(c.Cache, filepath.FromSlash(dir), listingFile)
 	var raw, ann string
 	if b, err := os.ReadFile(names); err == nil {
-		if fs := strings.Fields(string(b)); len(fs) == 2 && rawCounts.MatchString(fs[0]) && genomeAnn.MatchString(fs[1]) {
+		fs := strings.Fields(string(b))
+		if len(fs) == 1 && fs[0] == noneComputed {
+			return false, nil
+		}
+		if len(fs) == 2 && rawCounts.MatchString(fs[0]) && genomeAnn.MatchString(fs[1]) {
 			raw, ann = fs[0], fs[1]
 		}
 	}
 	if raw == "" {
 		var err error
-		if raw, ann, err = c.countsNames(ctx, gse); err != nil || raw == "" {
+		if raw, ann, err = c.countsNames(ctx, gse); err != nil {
 			return false, err
 		}
+		keep := raw + "\n" + ann + "\n"
+		if raw == "" {
+			keep = noneComputed + "\n"
+		}
 		if err := os.MkdirAll(filepath.Dir(names), 0o755); err == nil {
-			writeAtomic(names, []byte(raw+"\n"+ann+"\n"))
+			writeAtomic(names, []byte(keep))
+		}
+		if raw == "" {
+			return false, nil
 		}
 	}
 	u := c.service()
@@ -67,7 +78,7 @@ func (c *Client) rnaseqCounts(ctx context.Context, gse string, f *Fetched) (bool
 	if err != nil {
 		return false, err
 	}
-	f.Counts = path
+	f.Counts, f.CountsOrigin = path, "RNA-seq counts computed by GEO (NCBI's pipeline: HISAT2 alignment, featureCounts), "+raw
 	if ann != "" {
 		u := c.service()
 		u.RawQuery = url.Values{"format": {"file"}, "type": {"rnaseq_counts"}, "file": {ann}}.Encode()
@@ -79,6 +90,10 @@ func (c *Client) rnaseqCounts(ctx context.Context, gse string, f *Fetched) (bool
 	}
 	return true, nil
 }
+
+// noneComputed is what the cache keeps for a series GEO's page offers no counts for,
+// so that the cache answers offline (clearing it asks GEO again).
+const noneComputed = "none"
 
 // countsNames reads GEO's download page of gse for the names of its raw counts file
 // and of its genome's annotation; "" when the page offers none.
@@ -151,8 +166,8 @@ func emptyMatrix(path string) bool {
 var countTable = regexp.MustCompile(`(?i)count.*\.(txt|tsv|csv)(\.gz)?$|count.*\.xlsx$`)
 
 // submitterCounts fetches the count table among the series' supplementary files (the
-// first whose name says raw counts, else counts) and sets f.Counts; false when none
-// looks like one.
+// first whose name says raw counts, else counts) and sets f.Counts; without one, the
+// per-sample count files in its RAW.tar (rawCounts); false when neither is there.
 func (c *Client) submitterCounts(ctx context.Context, gse string, f *Fetched) (bool, error) {
 	names, err := c.listing(ctx, supplDir(gse))
 	if err != nil {
@@ -172,13 +187,13 @@ func (c *Client) submitterCounts(ctx context.Context, gse string, f *Fetched) (b
 		}
 	}
 	if pick == "" {
-		return false, nil
+		return c.rawCounts(ctx, gse, names, f)
 	}
 	path, err := c.file(ctx, supplDir(gse)+pick, f)
 	if err != nil {
 		return false, err
 	}
-	f.Counts, f.SubmitterCounts = path, true
+	f.Counts, f.CountsOrigin = path, "the submitter's RNA-seq count table "+pick
 	f.Notes = append(f.Notes, fmt.Sprintf("GEO computed no counts for %s: the submitter's count table %s from its supplementary files is read (its columns joined to the series' samples by GSM id or title)", gse, pick))
 	return true, nil
 }

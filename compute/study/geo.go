@@ -51,9 +51,12 @@ func ReadData(ctx context.Context, where string, o dataset.Options, progress geo
 		read.SymbolsPath = f.Symbols
 	}
 	var ds *dataset.Dataset
-	if f.Counts != "" {
-		ds, err = dataset.ReadSeriesCounts(f.Data, f.Counts, read)
-	} else {
+	switch {
+	case f.Counts != "":
+		ds, err = dataset.ReadSeriesCounts(f.Data, []string{f.Counts}, f.CountsOrigin, read)
+	case f.CountFiles != nil:
+		ds, err = dataset.ReadSeriesCounts(f.Data, f.CountFiles, f.CountsOrigin, read)
+	default:
 		ds, err = dataset.ReadFile(f.Data, read)
 	}
 	if err != nil {

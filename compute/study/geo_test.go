@@ -5,11 +5,17 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
 )
 
@@ -221,4 +227,104 @@ func TestRNASeqSeriesReadsTheSubmittersCounts(t *testing.T) {
 	if _, err := ReadData(context.Background(), "GSE3002", dataset.Options{}, nil); err == nil || !strings.Contains(err.Error(), "name neither the series' samples' GSM ids") {
 		t.Errorf("a table of unknown column names: %v", err)
 	}
+}
+
+// A series whose counts are one file a sample inside its RAW.tar (GSE63310, the real
+// archive: 11 files of EntrezID, GeneLength and Count) is read by accession: the files
+// are chosen from GEO's filelist.txt, unpacked, joined to the series' samples by the GSM
+// id opening each name, and the classes come from the matrix (constructed, see
+// testdata/gse63310/make_fixture.py; the two samples the RNAseq123 workflow leaves out
+// have no class and are left out here too). Expected: every sample's library size as
+// readDGE gives it, the 16,624 genes filterByExpr keeps and the TMM factors of edgeR
+// 3.40 (testdata/gse63310/gse63310_ref.R), to 1e-10; the same without filelist.txt,
+// and again from the cache with the server closed.
+func TestRNASeqSeriesReadsRAWTar(t *testing.T) {
+	dir := filepath.Join("testdata", "gse63310")
+	file := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	listing := `<a href="GSE63310_RAW.tar">GSE63310_RAW.tar</a> <a href="filelist.txt">filelist.txt</a>`
+	var requests []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests = append(requests, r.URL.Path)
+		switch r.URL.Path {
+		case "/geo/series/GSE63nnn/GSE63310/matrix/":
+			w.Write([]byte(`<a href="GSE63310_series_matrix.txt.gz">GSE63310_series_matrix.txt.gz</a>`))
+		case "/geo/series/GSE63nnn/GSE63310/matrix/GSE63310_series_matrix.txt.gz":
+			w.Write(file("GSE63310_series_matrix.txt.gz"))
+		case "/geo/series/GSE63nnn/GSE63310/suppl/":
+			w.Write([]byte(listing))
+		case "/geo/series/GSE63nnn/GSE63310/suppl/filelist.txt":
+			w.Write(file("filelist.txt"))
+		case "/geo/series/GSE63nnn/GSE63310/suppl/GSE63310_RAW.tar":
+			w.Write(file("GSE63310_RAW.tar"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("STEADFAST_GEO_URL", srv.URL+"/geo")
+	ref := readCSV(t, filepath.Join(dir, "ref_norm.csv"))[1:]
+	keptRef, _ := strconv.Atoi(strings.TrimSpace(string(file("ref_kept.txt"))))
+	check := func(what string) {
+		t.Helper()
+		ds, err := ReadData(context.Background(), "GSE63310", dataset.Options{}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if n, p := ds.Dims(); n != 9 || p != 27179 {
+			t.Fatalf("%s: %d samples x %d genes, want 9 x 27179", what, n, p)
+		}
+		notes := strings.Join(ds.Notes, "\n")
+		for _, want := range []string{"the 11 per-sample count files in GSE63310_RAW.tar are read", `the counts are the column "Count" of each sample's file`, "2 samples without a class (NA or empty) left out: GSM1545537, GSM1545543"} {
+			if !strings.Contains(notes, want) {
+				t.Errorf("%s: notes lack %q:\n%s", what, want, notes)
+			}
+		}
+		rows := counts.Rows(ds.X, nil)
+		norm, err := counts.Fit(rows, ds.Labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(norm.Kept) != keptRef {
+			t.Errorf("%s: filterByExpr keeps %d genes, edgeR %d", what, len(norm.Kept), keptRef)
+		}
+		for s, r := range ref {
+			if ds.Samples[s] != r[0] {
+				t.Fatalf("%s: sample %d is %s, edgeR's %s", what, s, ds.Samples[s], r[0])
+			}
+			full := 0.0
+			for _, v := range rows[s] {
+				full += v
+			}
+			lib, f := norm.Factor(rows[s])
+			wantFull, _ := strconv.ParseFloat(r[1], 64)
+			wantLib, _ := strconv.ParseFloat(r[2], 64)
+			wantF, _ := strconv.ParseFloat(r[3], 64)
+			if full != wantFull || lib != wantLib || math.Abs(f-wantF) > 1e-10 {
+				t.Errorf("%s: %s library %v (kept genes %v), factor %.15g; edgeR %v, %v, %.15g", what, r[0], full, lib, f, wantFull, wantLib, wantF)
+			}
+		}
+		if want := map[string]string{"GSM1545535": "LP", "GSM1545538": "Basal", "GSM1545544": "ML"}; true {
+			for i, s := range ds.Samples {
+				if c, ok := want[s]; ok && ds.Classes[ds.Labels[i]] != c {
+					t.Errorf("%s: %s is %s, the matrix says %s", what, s, ds.Classes[ds.Labels[i]], c)
+				}
+			}
+		}
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	check("with filelist.txt")
+	if !slices.Contains(requests, "/geo/series/GSE63nnn/GSE63310/suppl/filelist.txt") {
+		t.Errorf("filelist.txt was not read: %v", requests)
+	}
+	listing = `<a href="GSE63310_RAW.tar">GSE63310_RAW.tar</a>`
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	check("without filelist.txt")
+	srv.Close()
+	check("from the cache, offline")
 }

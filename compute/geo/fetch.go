@@ -68,9 +68,9 @@ type Fetched struct {
 	CountFiles   []string
 	CountsOrigin string
 	SymbolsFile  string // the annotation's name in GEO's layout
-	Files           []File
-	Notes           []string
-	Suppl           string // a series' supplementary files' address
+	Files        []File
+	Notes        []string
+	Suppl        string // a series' supplementary files' address
 }
 
 // Source is what f used, as the data's record.

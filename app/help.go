@@ -45,6 +45,7 @@ var glossary = map[string]string{
 	"Hedges' g":                     "The difference of the two classes' means in units of their pooled standard deviation, corrected for small samples: 0.2 small, 0.8 large, whatever the scale of the values.",
 	"RNA-seq counts":                "Read counts are normalised as edgeR does, inside every training set: genes with too few reads are set aside (filterByExpr, ranked last), each library is scaled by its TMM factor against the training samples' reference, and the values are log2 counts per million; a test sample or a new patient is normalised against that same reference alone. The signature's p-values are then limma-voom's.",
 	"limma-voom p":                  "For read counts: limma's moderated t-test on voom's precision-weighted log-CPM, on all samples after the selection (Law et al. 2014): it describes the gene, it does not test the signature.",
+	"limma-voom F p":                "For read counts of three classes or more: limma's moderated F-test of the classes (design ~ class, topTable over its coefficients) on voom's precision-weighted log-CPM, on all samples after the selection (Law et al. 2014): it describes the gene, it does not test the signature.",
 	"Welch p":                       "Welch's t-test of the gene between the two classes (ANOVA's F test with more classes), on all samples after the selection: it describes the gene, it does not test the signature.",
 	"FDR":                           "The Benjamini-Hochberg false discovery rate of the gene's p over all genes measured: among genes at or below this value, about this share are expected to be false.",
 	"permutation test":              "The class labels shuffled many times and the whole procedure redone each time: p is the share of shuffled studies that reach the observed AUC (counting the observed one). With N permutations p cannot fall below 1/(N+1).",
@@ -133,7 +134,7 @@ func (u *UI) showGuide() {
 // signatureTerms are the glossary's terms of the Signature tab, in reading order.
 var signatureTerms = []string{"positive class", "ROC curve", "AUC", "95% CI", "range", "nested estimate", "sensitivity", "specificity", "PPV", "NPV", "operating point", "balanced accuracy",
 	"probability", "Brier score", "calibration", "enrichment",
-	"fold change", "Hedges' g", "Welch p", "limma-voom p", "FDR", "selection frequency", "k most frequent", "permutation test"}
+	"fold change", "Hedges' g", "Welch p", "limma-voom p", "limma-voom F p", "FDR", "selection frequency", "k most frequent", "permutation test"}
 
 // explainTerms is a "?" that shows terms with their sentences in one scrolling dialog.
 func (u *UI) explainTerms(title string, terms []string) *widget.Button {

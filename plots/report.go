@@ -277,6 +277,9 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	tests := "Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes"
 	if sig.Scale.Moderated {
 		tests = "limma-voom's moderated t-test (voom, lmFit and eBayes; Law et al. 2014), with Benjamini-Hochberg's FDR over the genes edgeR's filter kept"
+		if sig.Positive < 0 {
+			tests = "limma-voom's moderated F-test of the classes (voom, lmFit and eBayes, design ~ class; Law et al. 2014), with Benjamini-Hochberg's FDR over the genes edgeR's filter kept"
+		}
 	}
 	fmt.Fprintf(&b, " The genes' fold changes (%s), Hedges' g and p-values (%s) were computed on all samples after the selection: they describe the genes and do not test the signature.", sig.Scale.Why, tests)
 	return b.String()

@@ -3,35 +3,47 @@ package counts
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"steadfast/compute/rstat"
 )
 
-// Moderated are limma's moderated statistics of two groups, one value a gene: the
-// log2 fold change (group 1 against group 0), the average log-CPM, the moderated t, its
-// two-sided p, and the prior the empirical Bayes step estimated.
+// Moderated are limma's moderated statistics of the groups, one value a gene: Means
+// the groups' weighted mean log-CPM (the fitted values of design ~ group), the average
+// log-CPM, and the prior the empirical Bayes step estimated. With two groups, LogFC is
+// group 1's against group 0, T the moderated t and P its two-sided p; with more, F is
+// the moderated F of the groups (limma's topTable over coefficients 2 to K) and P its p.
 type Moderated struct {
-	LogFC, AveExpr, T, P []float64
+	Means                [][]float64
+	LogFC, AveExpr, T, F []float64
+	P                    []float64
 	DFPrior, S2Prior     float64
 	DFTotal              float64
 }
 
 // Voom is limma's voom, lmFit and eBayes (Law et al. 2014; Smyth 2004) for the design
-// ~ group of two groups (group[s] 0 or 1), on the counts c (samples as rows, the kept
-// genes) with effective library sizes lib (lib.size x norm.factors):
+// ~ group of K groups (group[s] in 0..K-1, treatment coding, group 0 the reference), on
+// the counts c (samples as rows, the kept genes) with effective library sizes lib
+// (lib.size x norm.factors):
 //
 //   - y = log2((x + 0.5) / (lib + 1) 10^6); an unweighted fit of each gene gives its
 //     residual SD s and average A;
 //   - the trend lowess(A + mean log2(lib + 1) - log2 10^6, sqrt s, f = 0.5) (R's
 //     lowess, genes of no read left out), linear between its points and flat beyond;
 //   - weights 1 / trend(log2 fitted count)^4, the fitted count 2^(fitted y) (lib + 1)/10^6;
-//   - a weighted fit of each gene: the coefficient of group 1, its unscaled SD and s^2
-//     on n - 2 degrees of freedom;
-//   - eBayes: s~^2 = (d s^2 + d0 s0^2) / (d + d0) (rstat.SqueezeVar), t = coef /
-//     (unscaled SD s~), on min(d + d0, the pooled d) degrees of freedom.
+//   - a weighted fit of each gene: its groups' weighted means m_k (coefficient k is m_k -
+//     m_0, its unscaled SD sqrt(1/W_0 + 1/W_k), W_k the group's sum of weights) and s^2
+//     on n - K degrees of freedom;
+//   - eBayes: s~^2 = (d s^2 + d0 s0^2) / (d + d0) (rstat.SqueezeVar), t_k = coef_k /
+//     (unscaled SD s~), on min(d + d0, the pooled d) degrees of freedom;
+//   - with K > 2, F = t' R^-1 t / (K - 1), R the correlation of the coefficients of the
+//     unweighted design (limma's cov.coefficients: R_kl = (1/n_0) / sqrt((1/n_0 + 1/n_k)
+//     (1/n_0 + 1/n_l))), on K - 1 and the t's degrees of freedom.
 func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 	n := len(c)
 	if n < 3 || len(lib) != n || len(group) != n {
@@ -41,12 +53,22 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 	if g < 2 {
 		return nil, fmt.Errorf("voom needs at least two genes to fit a mean-variance trend")
 	}
-	n1 := 0
+	k := 0
 	for _, v := range group {
-		n1 += v
+		if v < 0 {
+			return nil, fmt.Errorf("voom: group %d is not a group number", v)
+		}
+		k = max(k, v+1)
 	}
-	if n1 == 0 || n1 == n {
-		return nil, fmt.Errorf("voom compares two groups; one is empty")
+	size := make([]float64, k)
+	for _, v := range group {
+		size[v]++
+	}
+	if k < 2 || slices.Contains(size, 0) {
+		return nil, fmt.Errorf("voom compares two groups or more; one is empty")
+	}
+	if n <= k {
+		return nil, fmt.Errorf("voom needs more samples (%d) than groups (%d) to estimate a variance", n, k)
 	}
 	y := make([][]float64, g) // genes x samples
 	logLib := 0.0
@@ -66,8 +88,8 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 			y[j][s] = math.Log2((c[s][j] + 0.5) / (lib[s] + 1) * 1e6)
 			total += c[s][j]
 		}
-		b0, b1, s2, _ := wls(y[j], group, ones)
-		fitted[j] = []float64{b0, b0 + b1}
+		var s2 float64
+		fitted[j], s2, _ = groupFit(y[j], group, k, ones)
 		if total > 0 {
 			mean := 0.0
 			for _, v := range y[j] {
@@ -78,59 +100,102 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 		}
 	}
 	trend := approx(Lowess(sx, sy, 0.5, 3))
-	m := &Moderated{LogFC: make([]float64, g), AveExpr: make([]float64, g), T: make([]float64, g), P: make([]float64, g)}
+	m := &Moderated{Means: make([][]float64, g), AveExpr: make([]float64, g), P: make([]float64, g)}
 	s2 := make([]float64, g)
-	unscaled := make([]float64, g)
+	sumW := make([][]float64, g)
 	w := make([]float64, n)
 	for j := range g {
 		for s := range n {
 			count := math.Pow(2, fitted[j][group[s]]) * (lib[s] + 1) / 1e6
 			w[s] = 1 / math.Pow(trend(math.Log2(count)), 4)
 		}
-		var b1 float64
-		_, b1, s2[j], unscaled[j] = wls(y[j], group, w)
-		m.LogFC[j] = b1
+		m.Means[j], s2[j], sumW[j] = groupFit(y[j], group, k, w)
 		for _, v := range y[j] {
 			m.AveExpr[j] += v / float64(n)
 		}
 	}
-	d := float64(n - 2)
+	d := float64(n - k)
 	var post []float64
 	post, m.DFPrior, m.S2Prior = rstat.SqueezeVar(s2, d)
 	m.DFTotal = math.Min(d+m.DFPrior, d*float64(g))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: m.DFTotal}
+	tk := make([][]float64, g) // the moderated t of coefficients 1..K-1
 	for j := range g {
-		m.T[j] = m.LogFC[j] / unscaled[j] / math.Sqrt(post[j])
-		m.P[j] = 2 * t.CDF(-math.Abs(m.T[j]))
+		tk[j] = make([]float64, k-1)
+		for c := 1; c < k; c++ {
+			unscaled := math.Sqrt(1/sumW[j][0] + 1/sumW[j][c])
+			tk[j][c-1] = (m.Means[j][c] - m.Means[j][0]) / unscaled / math.Sqrt(post[j])
+		}
+	}
+	if k == 2 {
+		m.LogFC, m.T = make([]float64, g), make([]float64, g)
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: m.DFTotal}
+		for j := range g {
+			m.LogFC[j], m.T[j] = m.Means[j][1]-m.Means[j][0], tk[j][0]
+			m.P[j] = 2 * t.CDF(-math.Abs(m.T[j]))
+		}
+		return m, nil
+	}
+	inv := coefCorrelationInverse(size)
+	m.F = make([]float64, g)
+	d1 := float64(k - 1)
+	for j := range g {
+		q := 0.0
+		for a := range k - 1 {
+			for b := range k - 1 {
+				q += tk[j][a] * inv.At(a, b) * tk[j][b]
+			}
+		}
+		m.F[j] = q / d1
+		m.P[j] = mathext.RegIncBeta(m.DFTotal/2, d1/2, m.DFTotal/(m.DFTotal+d1*m.F[j])) // P(F > f), as R's pf(lower = FALSE)
 	}
 	return m, nil
 }
 
-// wls is the weighted least-squares fit of y on an intercept and the group indicator:
-// the intercept, the group-1 coefficient, the residual variance sum w r^2 / (n - 2) and
-// the coefficient's unscaled SD sqrt([(X'WX)^-1]_22).
-func wls(y []float64, group []int, w []float64) (b0, b1, s2, unscaled float64) {
-	var sw, sw1, swy, swy1 float64
-	for s, v := range y {
-		sw += w[s]
-		swy += w[s] * v
-		if group[s] == 1 {
-			sw1 += w[s]
-			swy1 += w[s] * v
+// coefCorrelationInverse is R^-1, R the correlation matrix of the coefficients 2..K of
+// the unweighted design ~ group (treatment coding) of groups of the given sizes:
+// cov(b_k, b_l) = 1/n_0 + [k = l]/n_k.
+func coefCorrelationInverse(size []float64) *mat.Dense {
+	r := len(size) - 1
+	cov := mat.NewSymDense(r, nil)
+	for a := range r {
+		for b := a; b < r; b++ {
+			v := 1 / size[0]
+			if a == b {
+				v += 1 / size[a+1]
+			}
+			cov.SetSym(a, b, v)
 		}
 	}
-	sw0 := sw - sw1
-	mean0, mean1 := (swy-swy1)/sw0, swy1/sw1
-	b0, b1 = mean0, mean1-mean0
-	for s, v := range y {
-		r := v - mean0
-		if group[s] == 1 {
-			r = v - mean1
+	corr := mat.NewDense(r, r, nil)
+	for a := range r {
+		for b := range r {
+			corr.Set(a, b, cov.At(a, b)/math.Sqrt(cov.At(a, a)*cov.At(b, b)))
 		}
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(corr); err != nil { // a correlation of independent-group contrasts is positive definite
+		panic(err)
+	}
+	return &inv
+}
+
+// groupFit is the weighted least-squares fit of y on the groups (design ~ group): each
+// group's weighted mean, the residual variance sum w r^2 / (n - K), and each group's sum
+// of weights.
+func groupFit(y []float64, group []int, k int, w []float64) (means []float64, s2 float64, sumW []float64) {
+	means, sumW = make([]float64, k), make([]float64, k)
+	for s, v := range y {
+		sumW[group[s]] += w[s]
+		means[group[s]] += w[s] * v
+	}
+	for c := range means {
+		means[c] /= sumW[c]
+	}
+	for s, v := range y {
+		r := v - means[group[s]]
 		s2 += w[s] * r * r
 	}
-	s2 /= float64(len(y) - 2)
-	return b0, b1, s2, math.Sqrt(1/sw0 + 1/sw1)
+	return means, s2 / float64(len(y)-k), sumW
 }
 
 // Lowess is R's lowess(x, y, f, iter) (Cleveland 1979, R's clowess with delta =

@@ -93,7 +93,6 @@ func readSampleCounts(paths []string) (*Dataset, error) {
 			row[j] = c[g]
 		}
 	}
-	notes = append(notes, fmt.Sprintf("%s read from one count file a sample (%s, ...), each joined by gene id", text.Count(len(paths), "sample"), filepath.Base(paths[0])))
 	return &Dataset{Name: filepath.Base(filepath.Dir(paths[0])), X: x, Samples: samples, Features: common, Notes: notes}, nil
 }
 

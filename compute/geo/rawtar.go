@@ -67,7 +67,8 @@ func (c *Client) rawCounts(ctx context.Context, gse string, names []string, f *F
 		return false, err
 	}
 	f.CountFiles = files
-	f.Notes = append(f.Notes, fmt.Sprintf("GEO computed no counts for %s and its supplementary files hold no count table: the %d per-sample count files in %s are read (%s, ...), each joined to its sample by the GSM id opening its name", gse, len(files), archive, filepath.Base(files[0])))
+	f.CountsOrigin = fmt.Sprintf("RNA-seq counts from the %d per-sample count files in %s (%s, ...), each a sample's by the GSM id opening its name", len(files), archive, filepath.Base(files[0]))
+	f.Notes = append(f.Notes, fmt.Sprintf("GEO computed no counts for %s and its supplementary files hold no count table: the per-sample count files in its %s are read", gse, archive))
 	return true, nil
 }
 

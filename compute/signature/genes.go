@@ -178,9 +178,10 @@ func frequencies(mr experiment.MethodResult, k int) (freq, rank map[int]float64)
 func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int, s Scale, positive int) []Gene {
 	mr := res.Methods[c.Method]
 	freq, rank := frequencies(mr, c.K)
-	var p, q, logFC []float64
+	var p, q []float64
+	var means [][]float64
 	if s.Moderated {
-		p, q, logFC = voomStats(ds, positive)
+		p, q, means = voomStats(ds)
 	}
 	if p == nil {
 		p = allPValues(ds)
@@ -213,8 +214,11 @@ func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int
 		if hi >= 0 {
 			g.Higher, g.Against = ds.Classes[hi], ds.Classes[b]
 			g.Log2FC, g.G = s.FoldChange(groups[a], groups[b]), HedgesG(groups[a], groups[b])
-			if logFC != nil {
-				g.Log2FC = logFC[j]
+			if means != nil { // voom's fitted log-CPM; NaN for a gene edgeR's filter drops
+				g.Log2FC = math.NaN()
+				if means[j] != nil {
+					g.Log2FC = means[j][a] - means[j][b]
+				}
 			}
 		} else {
 			g.Log2FC, g.G = math.NaN(), math.NaN()
@@ -233,12 +237,13 @@ type Scale struct {
 	Logged bool
 	Floor  float64
 	Why    string
-	// Moderated is set for read counts of two classes: the fold change, p and FDR are
-	// then limma-voom's (counts.Voom on all samples, normalised as the study's values).
+	// Moderated is set for read counts: the fold change, p and FDR are then limma-voom's
+	// (counts.Voom on all samples, normalised as the study's values): the moderated t's p
+	// for two classes, the moderated F's for more.
 	Moderated bool
 }
 
-// VoomScale is the Scale of a study of read counts (two classes).
+// VoomScale is the Scale of a study of read counts.
 func VoomScale() Scale {
 	return Scale{Logged: true, Moderated: true, Why: "limma-voom's log2 fold change (voom precision weights, design ~ class, on the TMM-normalised counts)"}
 }
@@ -335,12 +340,15 @@ func extremes(groups [][]float64) (hi, lo int) {
 	return hi, lo
 }
 
-// voomStats are limma-voom's p, BH FDR (over the genes edgeR's filter keeps) and log2
-// fold change (positive against the other class) of every feature of a data set of
-// counts (ds.Counts), normalised on all samples as its values were; NaN for a gene
-// the filter drops. Nil when it cannot be computed (then Welch's test stands).
-func voomStats(ds *dataset.Dataset, positive int) (p, q, logFC []float64) {
-	if ds.Counts == nil || len(ds.Classes) != 2 || positive < 0 {
+// voomStats are limma-voom's p (the moderated t's for two classes, the moderated F's
+// for more), BH FDR (over the genes edgeR's filter keeps) and each class's fitted
+// log-CPM (voom's weighted means, indexed as ds.Classes) for every feature of a data set
+// of counts (ds.Counts), normalised on all samples as its values were; NaN p and nil
+// means for a gene the filter drops. The classes are numbered as R's factor levels (by
+// name), so that the reference class, and the F with it, are limma's. Nil when it cannot
+// be computed (then Welch's test or the ANOVA stands).
+func voomStats(ds *dataset.Dataset) (p, q []float64, means [][]float64) {
+	if ds.Counts == nil || len(ds.Classes) < 2 {
 		return nil, nil, nil
 	}
 	n, g := ds.Counts.Dims()
@@ -349,30 +357,46 @@ func voomStats(ds *dataset.Dataset, positive int) (p, q, logFC []float64) {
 	if err != nil {
 		return nil, nil, nil
 	}
+	levels := make([]int, len(ds.Classes)) // levels[r] is the class of R's level r
+	for c := range levels {
+		levels[c] = c
+	}
+	sort.SliceStable(levels, func(a, b int) bool {
+		x, y := ds.Classes[levels[a]], ds.Classes[levels[b]]
+		if lx, ly := strings.ToLower(x), strings.ToLower(y); lx != ly {
+			return lx < ly
+		}
+		return x < y
+	})
+	level := make([]int, len(levels))
+	for r, c := range levels {
+		level[c] = r
+	}
 	kept := make(counts.Counts, n)
 	lib := make([]float64, n)
 	group := make([]int, n)
 	for i, row := range rows {
 		kept[i] = norm.Pick(row)
 		l, f := norm.TrainFactor(i) // Fit's: no second TMM pass
-		lib[i] = l * f
-		if ds.Labels[i] == positive {
-			group[i] = 1
-		}
+		lib[i], group[i] = l*f, level[ds.Labels[i]]
 	}
 	m, err := counts.Voom(kept, lib, group)
 	if err != nil {
 		return nil, nil, nil
 	}
-	p, q, logFC = make([]float64, g), make([]float64, g), make([]float64, g)
+	p, q, means = make([]float64, g), make([]float64, g), make([][]float64, g)
 	for j := range p {
-		p[j], q[j], logFC[j] = math.NaN(), math.NaN(), math.NaN()
+		p[j], q[j] = math.NaN(), math.NaN()
 	}
 	bh := BH(m.P)
 	for k, j := range norm.Kept {
-		p[j], q[j], logFC[j] = m.P[k], bh[k], m.LogFC[k]
+		p[j], q[j] = m.P[k], bh[k]
+		means[j] = make([]float64, len(ds.Classes))
+		for c := range means[j] {
+			means[j][c] = m.Means[k][level[c]]
+		}
 	}
-	return p, q, logFC
+	return p, q, means
 }
 
 // allPValues is every feature's p-value between the classes: Welch's t-test for two,

@@ -238,3 +238,63 @@ func TestCountsAndMicroarraysDoNotMix(t *testing.T) {
 		t.Errorf("a microarray model on counts: notes %q", v.Notes)
 	}
 }
+
+// The signature of a study of counts in three classes (GSE63310's nine samples read by
+// accession, LP, ML and Basal) describes its genes by limma-voom's moderated F-test:
+// at the genes of limma's reference (every 10th kept gene, ../counts/testdata/voom3.csv,
+// limma 3.54's topTable over coefficients 2:3) Describe gives its p and BH FDR to 1e-8
+// and the log2 fold change of the highest class against the lowest as the difference of
+// limma's fitted values to 1e-9; the gene table names the test limma_voom_F_p.
+func TestCountsSignatureOfThreeClassesUsesVoomF(t *testing.T) {
+	gse63310Server(t, func(string) {}, func() string { return `<a href="GSE63310_RAW.tar">x</a> <a href="filelist.txt">x</a>` })
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	raw, err := ReadData(context.Background(), "GSE63310", dataset.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep := dataset.Prep{LogCPM: true, TMM: true}
+	ds, _, err := Prepare(raw, prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Prep, cfg.Methods, cfg.Protocol, cfg.Ks, cfg.Classifiers = prep, []method.Spec{{Name: "fstat"}}, experiment.DRAGS2008, []int{10}, []string{"svm"}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sig.Scale.Moderated || !slices.Contains(sig.GeneTable()[0], "limma_voom_F_p") {
+		t.Fatalf("not limma-voom's F: %+v, header %v", sig.Scale, sig.GeneTable()[0])
+	}
+	f, err := os.Open(filepath.Join("..", "counts", "testdata", "voom3.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, _ := csv.NewReader(f).ReadAll()
+	at := map[string]int{}
+	for j, id := range ds.Features {
+		at[id] = j
+	}
+	var feats []int
+	for _, r := range recs[1:] {
+		feats = append(feats, at[r[0]])
+	}
+	genes := signature.Describe(res, ds, signature.Choice{Method: 0, K: 10}, feats, sig.Scale, -1)
+	num := func(s string) float64 { v, _ := strconv.ParseFloat(strings.TrimSpace(s), 64); return v }
+	col := map[string]int{"Basal": 4, "LP": 5, "ML": 6}
+	for i, g := range genes {
+		r := recs[i+1]
+		if g.ID != r[0] {
+			t.Fatalf("gene %d is %s, limma's %s", i, g.ID, r[0])
+		}
+		fc := num(r[col[g.Higher]]) - num(r[col[g.Against]])
+		if rel := math.Abs(g.P-num(r[2])) / num(r[2]); rel > 1e-8 || math.Abs(g.FDR-num(r[3]))/num(r[3]) > 1e-8 || math.Abs(g.Log2FC-fc) > 1e-9 {
+			t.Errorf("%s: p %.12g FDR %.12g log2FC %s vs %s %.12g; limma %s %s %.12g", g.ID, g.P, g.FDR, g.Higher, g.Against, g.Log2FC, r[2], r[3], fc)
+		}
+	}
+}

@@ -249,25 +249,7 @@ func TestRNASeqSeriesReadsRAWTar(t *testing.T) {
 	}
 	listing := `<a href="GSE63310_RAW.tar">GSE63310_RAW.tar</a> <a href="filelist.txt">filelist.txt</a>`
 	var requests []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests = append(requests, r.URL.Path)
-		switch r.URL.Path {
-		case "/geo/series/GSE63nnn/GSE63310/matrix/":
-			w.Write([]byte(`<a href="GSE63310_series_matrix.txt.gz">GSE63310_series_matrix.txt.gz</a>`))
-		case "/geo/series/GSE63nnn/GSE63310/matrix/GSE63310_series_matrix.txt.gz":
-			w.Write(file("GSE63310_series_matrix.txt.gz"))
-		case "/geo/series/GSE63nnn/GSE63310/suppl/":
-			w.Write([]byte(listing))
-		case "/geo/series/GSE63nnn/GSE63310/suppl/filelist.txt":
-			w.Write(file("filelist.txt"))
-		case "/geo/series/GSE63nnn/GSE63310/suppl/GSE63310_RAW.tar":
-			w.Write(file("GSE63310_RAW.tar"))
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
-	t.Setenv("STEADFAST_GEO_URL", srv.URL+"/geo")
+	srv := gse63310Server(t, func(path string) { requests = append(requests, path) }, func() string { return listing })
 	ref := readCSV(t, filepath.Join(dir, "ref_norm.csv"))[1:]
 	keptRef, _ := strconv.Atoi(strings.TrimSpace(string(file("ref_kept.txt"))))
 	check := func(what string) {
@@ -280,7 +262,7 @@ func TestRNASeqSeriesReadsRAWTar(t *testing.T) {
 			t.Fatalf("%s: %d samples x %d genes, want 9 x 27179", what, n, p)
 		}
 		notes := strings.Join(ds.Notes, "\n")
-		for _, want := range []string{"the 11 per-sample count files in GSE63310_RAW.tar are read", `the counts are the column "Count" of each sample's file`, "2 samples without a class (NA or empty) left out: GSM1545537, GSM1545543"} {
+		for _, want := range []string{"RNA-seq counts from the 11 per-sample count files in GSE63310_RAW.tar (GSM1545535_10_6_5_11.txt.gz, ...), each a sample's by the GSM id opening its name, joined by GSM id to the sample annotations of GSE63310_series_matrix.txt.gz", `the counts are the column "Count" of each sample's file`, "2 samples without a class (NA or empty) left out: GSM1545537, GSM1545543"} {
 			if !strings.Contains(notes, want) {
 				t.Errorf("%s: notes lack %q:\n%s", what, want, notes)
 			}
@@ -327,4 +309,40 @@ func TestRNASeqSeriesReadsRAWTar(t *testing.T) {
 	check("without filelist.txt")
 	srv.Close()
 	check("from the cache, offline")
+}
+
+// gse63310Server serves GSE63310 as GEO lays it out (testdata/gse63310: the matrix, the
+// RAW.tar and filelist.txt), the suppl folder's page from listing, each request's path
+// passed to seen; STEADFAST_GEO_URL points at it for the test.
+func gse63310Server(t *testing.T, seen func(string), listing func() string) *httptest.Server {
+	t.Helper()
+	dir := filepath.Join("testdata", "gse63310")
+	file := func(w http.ResponseWriter, name string) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Write(b)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen(r.URL.Path)
+		switch r.URL.Path {
+		case "/geo/series/GSE63nnn/GSE63310/matrix/":
+			w.Write([]byte(`<a href="GSE63310_series_matrix.txt.gz">GSE63310_series_matrix.txt.gz</a>`))
+		case "/geo/series/GSE63nnn/GSE63310/matrix/GSE63310_series_matrix.txt.gz":
+			file(w, "GSE63310_series_matrix.txt.gz")
+		case "/geo/series/GSE63nnn/GSE63310/suppl/":
+			w.Write([]byte(listing()))
+		case "/geo/series/GSE63nnn/GSE63310/suppl/filelist.txt":
+			file(w, "filelist.txt")
+		case "/geo/series/GSE63nnn/GSE63310/suppl/GSE63310_RAW.tar":
+			file(w, "GSE63310_RAW.tar")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("STEADFAST_GEO_URL", srv.URL+"/geo")
+	return srv
 }

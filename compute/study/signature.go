@@ -176,7 +176,7 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		model.Platt = &op.Platt
 	}
 	scale := signature.ChooseScale(ds, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
-	if ds.Counts != nil && pos >= 0 {
+	if ds.Counts != nil {
 		scale = signature.VoomScale()
 	}
 	genes := signature.Describe(res, ds, c, feats, scale, pos)
@@ -247,6 +247,9 @@ func (s *Signature) Files() (map[string][]byte, error) {
 // (higher_in, against).
 func (s *Signature) GeneTable() [][]string {
 	test, fc, g, weight := "anova_p", "log2_fold_change", "hedges_g", "svm_weight"
+	if s.Scale.Moderated {
+		test = "limma_voom_F_p"
+	}
 	if s.Positive >= 0 {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
 		test, fc, g = "welch_p", "log2_fold_change_"+pos+"_vs_"+ref, "hedges_g_"+pos+"_vs_"+ref
@@ -278,6 +281,9 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 		return header, rows
 	}
 	test, fc, g, weight := "ANOVA p", "log2 fold change (highest vs lowest)", "Hedges' g (highest vs lowest)", "SVM weight"
+	if s.Scale.Moderated {
+		test = "limma-voom F p"
+	}
 	if s.Positive >= 0 {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
 		test, fc, g = "Welch p", "log2 fold change "+pos+" vs "+ref, "Hedges' g "+pos+" vs "+ref

@@ -84,11 +84,11 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 	if err != nil {
 		return cfg, err
 	}
-	if cfg.Folds > n {
-		return cfg, fmt.Errorf("%d folds asked for but the data have %d samples", cfg.Folds, n)
-	}
-	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
+	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil { // names the smallest class and the folds it allows
 		return cfg, err
+	}
+	if cfg.Folds > n {
+		return cfg, fmt.Errorf("%d folds asked for but the data have %d samples; choose %d folds or fewer (the Protocol tab's Folds, or the configuration's folds)", cfg.Folds, n, n)
 	}
 	return cfg, nil
 }

@@ -37,7 +37,7 @@ func (u *UI) ShowOpenGEO() {
 	} else if err != nil {
 		server = err.Error()
 	}
-	note := widget.NewLabel("The series matrix (or the DataSet) is downloaded from " + server + " with its platform's annotation for gene symbols, kept in the cache and read from there next time, also offline.")
+	note := widget.NewLabel("The series matrix (or the DataSet) is downloaded from " + server + " with its platform's annotation for gene symbols (for an RNA-seq series, its read counts: GEO's own, the submitter's table or the per-sample files of its RAW.tar), kept in the cache and read from there next time, also offline.")
 	note.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	open := func() {

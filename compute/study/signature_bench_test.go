@@ -161,7 +161,7 @@ func BenchmarkPermutationAdvisedChowdary5(b *testing.B) {
 }
 
 // BenchmarkCountsOpen60kx1000 opens a 60,000-gene x 1,000-sample table of read counts
-// (a TSV of about 250 MB, genes as rows, written once outside the timing: gamma-Poisson
+// (a TSV of 189 MB, genes as rows, written once outside the timing: gamma-Poisson
 // counts around gamma(0.6, scale 400) gene means, a quarter of the genes silent, library
 // sizes 0.5x to 2x; synthetic, as no count table of that size is at hand) and prepares
 // it as a study of counts does: reading, checking the counts, filterByExpr, TMM and

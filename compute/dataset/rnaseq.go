@@ -204,16 +204,14 @@ func dropTextColumns(file string, b []byte) ([]byte, []string, error) {
 		return b, nil, err
 	}
 	sep := detectSep(ls)
-	rows := make([][]string, len(ls))
-	for i, l := range ls {
-		rows[i] = splitFields(l, sep)
-	}
-	text := make([]bool, len(rows[0]))
-	for c := 1; c < len(text); c++ {
+	g := splitGrid(ls, sep)
+	width := g.recs[0].width()
+	text := make([]bool, width)
+	for c := 1; c < width; c++ {
 		text[c] = true
-		for _, r := range rows[1:] {
-			if c < len(r) && !isMissingCell(r[c]) {
-				if _, ok := parseCell(r[c], sep != ','); ok {
+		for _, r := range g.recs[1:] {
+			if c < r.width() && !isMissingCell(r.field(c)) {
+				if _, ok := parseCell(r.field(c), sep != ','); ok {
 					text[c] = false
 					break
 				}
@@ -223,23 +221,23 @@ func dropTextColumns(file string, b []byte) ([]byte, []string, error) {
 	var dropped []string
 	for c, t := range text {
 		if t {
-			dropped = append(dropped, rows[0][c])
+			dropped = append(dropped, g.recs[0].field(c))
 		}
 	}
 	if len(dropped) == 0 {
 		return b, nil, nil
 	}
 	var out strings.Builder
-	for _, r := range rows {
+	for _, r := range g.recs {
 		first := true
-		for c, f := range r {
+		for c := range r.width() {
 			if c < len(text) && text[c] {
 				continue
 			}
 			if !first {
 				out.WriteByte(sep)
 			}
-			out.WriteString(quoteField(f, sep))
+			out.WriteString(quoteField(r.field(c), sep))
 			first = false
 		}
 		out.WriteByte('\n')

@@ -97,6 +97,10 @@ type UI struct {
 	task   string // what the running task is, for the question on quitting: "A run"
 	runID  int
 	loads  int // data loads started; a load finishing after a newer one is dropped
+	preps  int // preparations started; one finishing after a newer one is dropped
+	// preparing is set while data are being prepared in the background (log-CPM of a
+	// large count table takes seconds): Run waits for them
+	preparing bool
 	// lastErr is the last error shown in a dialog
 	lastErr error
 	// lastTable is the table whose row was selected last: Ctrl+C copies that row
@@ -281,19 +285,30 @@ func (u *UI) loadFile(path string, o dataset.Options, advise bool) {
 }
 
 // useLoaded makes ds, read from path with o, the data (the previous kept when it cannot
-// be used), with the preprocessing advised for it when advise is set.
+// be used), with the preprocessing advised for it when advise is set; the data are
+// prepared in the background.
 func (u *UI) useLoaded(ds *dataset.Dataset, path string, o dataset.Options, advise bool) {
 	restore := u.dataTab.snapshot(u.readOpt)
 	if advise && path != u.path {
 		u.dataTab.advise(ds)
 	}
 	u.dataTab.adopt(o)
+	u.prepare(ds, func(data *dataset.Dataset, dropped []string, err error) {
+		if err != nil {
+			u.showError(err)
+			restore()
+			u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
+			return
+		}
+		u.usePrepared(ds, data, dropped, path, o)
+	})
+}
+
+// usePrepared makes ds, read from path with o and prepared as data, the data, and says
+// so on the status line.
+func (u *UI) usePrepared(ds, data *dataset.Dataset, dropped []string, path string, o dataset.Options) {
 	previous := u.path
-	if !u.setData(ds, path, o) {
-		restore()
-		u.progress.Status.SetText("Could not use " + filepath.Base(path) + "; the previous data are kept.")
-		return
-	}
+	u.adopt(ds, data, dropped, path, o)
 	st := fmt.Sprintf("Read %s.", ds.Name)
 	if path != previous {
 		if undone := u.protocol.undoFoldsFix(); undone != "" {
@@ -309,14 +324,24 @@ func (u *UI) useLoaded(ds *dataset.Dataset, path string, o dataset.Options, advi
 	log.Printf("loaded %s", path)
 }
 
-// setData makes ds the current data and shows its summary; data that preprocessing
-// leaves empty are refused (false) and the previous data kept.
+// setData makes ds the current data, prepared at once (the built-in example: small),
+// and shows its summary; data that preprocessing leaves empty are refused (false) and
+// the previous data kept.
 func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	data, dropped, err := study.Prepare(ds, u.dataTab.prep())
 	if err != nil {
 		u.showError(err)
 		return false
 	}
+	u.preps++ // a preparation still running is stale now
+	u.preparing = false
+	u.adopt(ds, data, dropped, path, o)
+	return true
+}
+
+// adopt makes ds (read from path with o, data once prepared) the current data and
+// shows its summary.
+func (u *UI) adopt(ds, data *dataset.Dataset, dropped []string, path string, o dataset.Options) {
 	u.loads++ // a load still running is stale now
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
@@ -324,7 +349,49 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 	u.showSummary()
 	u.markStale()
 	u.checkFit()
-	return true
+}
+
+// prepare preprocesses raw as the Data tab says on a background goroutine (edgeR's
+// normalisation of a 60,000-gene table takes seconds), saying so on the status line,
+// and then calls done on the UI goroutine, unless another preparation has begun since.
+func (u *UI) prepare(raw *dataset.Dataset, done func(data *dataset.Dataset, dropped []string, err error)) {
+	u.preps++
+	gen, prep := u.preps, u.dataTab.prep()
+	u.preparing = true
+	u.progress.Status.SetText("Preparing " + raw.Name + " (" + prepSteps(prep) + ")...")
+	go func() {
+		data, dropped, err := study.Prepare(raw, prep)
+		u.do(func() {
+			if gen != u.preps {
+				return
+			}
+			u.preparing = false
+			done(data, dropped, err)
+		})
+	}()
+}
+
+// prepSteps says what prep does, for the status line.
+func prepSteps(p dataset.Prep) string {
+	var steps []string
+	switch {
+	case p.LogCPM && p.TMM:
+		steps = append(steps, "TMM and log-CPM")
+	case p.LogCPM:
+		steps = append(steps, "log-CPM")
+	case p.Log2:
+		steps = append(steps, "log2")
+	}
+	if p.DropConstant {
+		steps = append(steps, "constant features dropped")
+	}
+	if p.DropMissing {
+		steps = append(steps, "incomplete features dropped")
+	}
+	if len(steps) == 0 {
+		return "as read"
+	}
+	return strings.Join(steps, ", ")
 }
 
 // checkFit shows on the Protocol tab, before Run, when the data are too small for the
@@ -370,14 +437,21 @@ func (u *UI) applyPrep() {
 	if u.raw == nil {
 		return
 	}
-	data, dropped, err := study.Prepare(u.raw, u.dataTab.prep())
-	if err != nil {
-		u.showError(err)
-		return
-	}
-	u.data, u.dropped = data, dropped
-	u.showSummary()
-	u.checkFit()
+	raw := u.raw
+	u.prepare(raw, func(data *dataset.Dataset, dropped []string, err error) {
+		if raw != u.raw {
+			return // other data were opened meanwhile
+		}
+		if err != nil {
+			u.showError(err)
+			u.progress.Status.SetText("The data are kept as they were prepared before.")
+			return
+		}
+		u.data, u.dropped = data, dropped
+		u.showSummary()
+		u.checkFit()
+		u.progress.Status.SetText("Prepared " + raw.Name + " (" + prepSteps(u.dataTab.prep()) + ").")
+	})
 }
 
 // showSummary shows what the user should know of the data.
@@ -476,6 +550,10 @@ type taskWork func(ctx context.Context, report func(experiment.Progress)) (apply
 // A task that fails or is cancelled changes nothing on screen.
 func (u *UI) startTask(what string, work taskWork) {
 	if u.cancel != nil {
+		return
+	}
+	if u.preparing {
+		u.progress.Status.SetText("The data are still being prepared: start " + strings.ToLower(what[:1]) + what[1:] + " again when the status line says they are ready.")
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -672,14 +672,14 @@ func TestOpenGEODataSetWithPlatformAnnotation(t *testing.T) {
 	if got := onUI(func() []string { return u.dataTab.classOptions() }); len(got) != 2 || got[0] != "disease state (RCC 9, normal 8)" {
 		t.Errorf("class choices %v", got)
 	}
-	serialized(func() { u.dataTab.log2Check.SetChecked(false) })
-	if summary := onUI(func() string { return u.dataTab.summary.Text }); !strings.Contains(summary, "Tick log2") {
-		t.Errorf("no log2 advice after unticking log2:\n%s", summary)
-	}
+	serialized(func() { u.dataTab.log2Check.SetChecked(false) }) // prepared in the background
+	waitFor(t, "the log2 advice after unticking log2", 10*time.Second, func() bool {
+		return strings.Contains(onUI(func() string { return u.dataTab.summary.Text }), "Tick log2")
+	})
 	serialized(func() { u.dataTab.log2Check.SetChecked(true) })
-	if summary := onUI(func() string { return u.dataTab.summary.Text }); strings.Contains(summary, "Tick log2") {
-		t.Errorf("the log2 advice stays after ticking log2:\n%s", summary)
-	}
+	waitFor(t, "the log2 advice gone after ticking log2", 10*time.Second, func() bool {
+		return !strings.Contains(onUI(func() string { return u.dataTab.summary.Text }), "Tick log2")
+	})
 	if sym := onUI(func() string { return u.data.Symbols[slices.Index(u.data.Features, "228581_at")] }); sym != "KCNJ10" {
 		t.Errorf("228581_at is %q, want KCNJ10", sym)
 	}
@@ -813,5 +813,31 @@ func TestWindowNeverWritesOverWhatItRead(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(saved); string(got) != string(runBytes) {
 		t.Error("the saved run changed")
+	}
+}
+
+// Changing the preprocessing prepares the data on a background goroutine (edgeR's
+// normalisation of a large count table takes seconds and would freeze the window): the
+// status line says so at once, a run asked for meanwhile is refused with the reason,
+// and the prepared data arrive afterwards.
+func TestPreparationRunsInTheBackground(t *testing.T) {
+	u, _ := newTestUI(t)
+	before := onUI(func() *dataset.Dataset { return u.data })
+	serialized(func() { // the preparation cannot hand its result back while this holds the UI
+		u.dataTab.log2Check.SetChecked(!u.dataTab.log2Check.Checked)
+		if !u.preparing || !strings.HasPrefix(u.progress.Status.Text, "Preparing ") {
+			t.Fatalf("preparing %v, status %q", u.preparing, u.progress.Status.Text)
+		}
+		u.Run()
+		if u.cancel != nil {
+			t.Error("a run started on data still being prepared")
+		}
+		if !strings.Contains(u.progress.Status.Text, "still being prepared") {
+			t.Errorf("status %q", u.progress.Status.Text)
+		}
+	})
+	waitFor(t, "the prepared data", 10*time.Second, func() bool { return onUI(func() bool { return !u.preparing }) })
+	if st := onUI(func() string { return u.progress.Status.Text }); !strings.HasPrefix(st, "Prepared ") || onUI(func() *dataset.Dataset { return u.data }) == before {
+		t.Errorf("after preparing: status %q, data replaced %v", st, onUI(func() *dataset.Dataset { return u.data }) != before)
 	}
 }

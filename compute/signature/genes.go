@@ -212,7 +212,11 @@ func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int
 			a, b = positive, 1-positive
 		}
 		if hi >= 0 {
-			g.Higher, g.Against = ds.Classes[hi], ds.Classes[b]
+			against := lo // the class of lowest mean; of two classes, the other one (equal means too)
+			if len(groups) == 2 {
+				against = 1 - hi
+			}
+			g.Higher, g.Against = ds.Classes[hi], ds.Classes[against]
 			g.Log2FC, g.G = s.FoldChange(groups[a], groups[b]), HedgesG(groups[a], groups[b])
 			if means != nil { // voom's fitted log-CPM; NaN for a gene edgeR's filter drops
 				g.Log2FC = math.NaN()

@@ -163,8 +163,8 @@ func TestPositiveClassIgnoresFileOrder(t *testing.T) {
 	a, b := sigs[0], sigs[1]
 	for i := range a.Genes {
 		ga, gb := a.Genes[i], b.Genes[i]
-		if ga.ID != gb.ID || math.Abs(ga.Log2FC-gb.Log2FC) > 1e-12 || math.Abs(ga.G-gb.G) > 1e-12 || ga.Against != "normal" || gb.Against != "normal" {
-			t.Errorf("%s: fold change %g vs %g, g %g vs %g, against %s/%s", ga.ID, ga.Log2FC, gb.Log2FC, ga.G, gb.G, ga.Against, gb.Against)
+		if ga.ID != gb.ID || math.Abs(ga.Log2FC-gb.Log2FC) > 1e-12 || math.Abs(ga.G-gb.G) > 1e-12 || ga.Against == ga.Higher || gb.Against != ga.Against {
+			t.Errorf("%s: fold change %g vs %g, g %g vs %g, higher in %s against %s/%s", ga.ID, ga.Log2FC, gb.Log2FC, ga.G, gb.G, ga.Higher, ga.Against, gb.Against)
 		}
 		if math.Abs(ga.Weight-gb.Weight) > 1e-9 {
 			t.Errorf("%s: weights toward tumor %g and %g", ga.ID, ga.Weight, gb.Weight)

@@ -240,11 +240,11 @@ func (s *Signature) Files() (map[string][]byte, error) {
 	return files, nil
 }
 
-// GeneTable is signature.csv: one row a gene, under its header. With two classes the
-// SVM weight is oriented toward the positive class (a positive weight favours it) and
-// the fold change and Hedges' g are the positive class's against the reference, both
-// named in the header; with more, of the class of highest mean against the lowest
-// (higher_in, against).
+// GeneTable is signature.csv: one row a gene, under its header. higher_in is the class
+// of highest mean, against the class of lowest (of two, the other one). With two classes
+// the SVM weight is oriented toward the positive class (a positive weight favours it)
+// and the fold change and Hedges' g are the positive class's against the reference,
+// both named in the header; with more, of higher_in against against.
 func (s *Signature) GeneTable() [][]string {
 	test, fc, g, weight := "anova_p", "log2_fold_change", "hedges_g", "svm_weight"
 	if s.Scale.Moderated {

@@ -101,6 +101,7 @@ type UI struct {
 	// preparing is set while data are being prepared in the background (log-CPM of a
 	// large count table takes seconds): Run waits for them
 	preparing bool
+	stopPrep  context.CancelFunc // stops the preparation running, if any
 	// lastErr is the last error shown in a dialog
 	lastErr error
 	// lastTable is the table whose row was selected last: Ctrl+C copies that row
@@ -334,7 +335,10 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 		return false
 	}
 	u.preps++ // a preparation still running is stale now
-	u.preparing = false
+	if u.stopPrep != nil {
+		u.stopPrep()
+	}
+	u.preparing, u.stopPrep = false, nil
 	u.adopt(ds, data, dropped, path, o)
 	return true
 }
@@ -357,15 +361,20 @@ func (u *UI) adopt(ds, data *dataset.Dataset, dropped []string, path string, o d
 func (u *UI) prepare(raw *dataset.Dataset, done func(data *dataset.Dataset, dropped []string, err error)) {
 	u.preps++
 	gen, prep := u.preps, u.dataTab.prep()
-	u.preparing = true
+	if u.stopPrep != nil {
+		u.stopPrep() // its result would be dropped: stop its work too
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	u.preparing, u.stopPrep = true, stop
 	u.progress.Status.SetText("Preparing " + raw.Name + " (" + prepSteps(prep) + ")...")
 	go func() {
-		data, dropped, err := study.Prepare(raw, prep)
+		data, dropped, err := study.PrepareContext(ctx, raw, prep)
 		u.do(func() {
 			if gen != u.preps {
 				return
 			}
-			u.preparing = false
+			stop()
+			u.preparing, u.stopPrep = false, nil
 			done(data, dropped, err)
 		})
 	}()

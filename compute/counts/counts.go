@@ -4,6 +4,7 @@
 package counts
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -118,27 +119,31 @@ func (c Counts) TMM(lib []float64) (f []float64, ref int) {
 			}
 		}
 	}
-	return tmm(n, func(s int) []float64 {
+	f, ref, _ = tmm(context.Background(), n, func(s int) []float64 {
 		v := make([]float64, len(genes))
 		for i, g := range genes {
 			v[i] = c[s][g]
 		}
 		return v
 	}, lib)
+	return f, ref
 }
 
 // tmm is TMM's factors and reference of n samples, col(s) sample s's counts of the genes
-// with a read (a fresh slice: it is called from several goroutines).
-func tmm(n int, col func(s int) []float64, lib []float64) (f []float64, ref int) {
+// with a read (a fresh slice: it is called from several goroutines); err is ctx's when
+// it ends first.
+func tmm(ctx context.Context, n int, col func(s int) []float64, lib []float64) (f []float64, ref int, err error) {
 	f = make([]float64, n)
 	if n == 1 || len(col(0)) == 0 {
 		for s := range f {
 			f[s] = 1
 		}
-		return f, 0
+		return f, 0, nil
 	}
 	f75 := make([]float64, n)
-	parallel(n, func(s int) { f75[s] = rstat.Quantile(col(s), 0.75) / lib[s] })
+	if err := parallel(ctx, n, func(s int) { f75[s] = rstat.Quantile(col(s), 0.75) / lib[s] }); err != nil {
+		return nil, 0, err
+	}
 	if rstat.Median(f75) < 1e-20 {
 		best := math.Inf(-1)
 		for s := 0; s < n; s++ {
@@ -167,7 +172,9 @@ func tmm(n int, col func(s int) []float64, lib []float64) (f []float64, ref int)
 	for i, v := range r {
 		logRef[i] = rstat.Log2(v / lib[ref])
 	}
-	parallel(n, func(s int) { f[s] = tmmFactor(col(s), r, lib[s], lib[ref], logRef) })
+	if err := parallel(ctx, n, func(s int) { f[s] = tmmFactor(col(s), r, lib[s], lib[ref], logRef) }); err != nil {
+		return nil, 0, err
+	}
 	logMean := 0.0
 	for _, v := range f {
 		logMean += math.Log(v) / float64(n)
@@ -175,7 +182,7 @@ func tmm(n int, col func(s int) []float64, lib []float64) (f []float64, ref int)
 	for s := range f {
 		f[s] /= math.Exp(logMean)
 	}
-	return f, ref
+	return f, ref, nil
 }
 
 // tmmFactor is edgeR's .calcFactorTMM of obs against ref, logRef the log2(ref / nR).
@@ -242,8 +249,9 @@ func (c Counts) LogCPM(lib, f []float64, prior float64) [][]float64 {
 }
 
 // parallel calls do(0..n-1) on as many goroutines as there are cores; each call writes
-// its own results, so the outcome does not depend on their number.
-func parallel(n int, do func(i int)) {
+// its own results, so the outcome does not depend on their number. It stops handing
+// out calls once ctx ends, and then returns its error.
+func parallel(ctx context.Context, n int, do func(i int)) error {
 	workers := min(runtime.NumCPU(), n)
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -256,9 +264,10 @@ func parallel(n int, do func(i int)) {
 			}
 		}()
 	}
-	for i := range n {
+	for i := 0; i < n && ctx.Err() == nil; i++ {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	return ctx.Err()
 }

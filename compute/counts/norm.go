@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -38,7 +39,11 @@ type Norm struct {
 }
 
 // Fit fits Norm on the training counts c (samples as rows) of the classes group.
-func Fit(c Counts, group []int) (*Norm, error) {
+func Fit(c Counts, group []int) (*Norm, error) { return FitContext(context.Background(), c, group) }
+
+// FitContext is Fit, stopped with ctx's error when ctx ends first (TMM over a thousand
+// samples takes seconds).
+func FitContext(ctx context.Context, c Counts, group []int) (*Norm, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
@@ -61,7 +66,10 @@ func Fit(c Counts, group []int) (*Norm, error) {
 		}
 	}
 	// every kept gene has reads (filterByExpr asks 15 at least), so TMM's genes are they
-	f, ref := tmm(len(c), func(s int) []float64 { return n.Pick(c[s]) }, lib)
+	f, ref, err := tmm(ctx, len(c), func(s int) []float64 { return n.Pick(c[s]) }, lib)
+	if err != nil {
+		return nil, err
+	}
 	n.Ref, n.RefLib, n.RefSample = n.Pick(c[ref]), lib[ref], ref
 	n.prepare()
 	// TMM's factors are raw / (geometric mean of raw): recover the scale from one sample

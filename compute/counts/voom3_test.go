@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -124,5 +125,24 @@ func TestVoomOfThreeGroupsEqualsLimma(t *testing.T) {
 	}
 	if len(ref) < 1600 {
 		t.Errorf("only %d reference genes", len(ref))
+	}
+}
+
+// FitContext stops with the context's error when it has ended (a run cancelled while a
+// training set's TMM factors are being computed), and fits as Fit does when it has not.
+func TestFitContextStops(t *testing.T) {
+	c, _, group := gse63310(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := FitContext(ctx, c, group); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	a, err := FitContext(context.Background(), c, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Fit(c, group)
+	if a.Scale != b.Scale || a.RefSample != b.RefSample || len(a.Kept) != len(b.Kept) {
+		t.Errorf("FitContext %v %d %d, Fit %v %d %d", a.Scale, a.RefSample, len(a.Kept), b.Scale, b.RefSample, len(b.Kept))
 	}
 }

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -62,7 +63,7 @@ func CheckCounts(d *Dataset) (*Dataset, error) {
 // samples gives (counts.Fit with the classes); a note says how many genes its filter
 // keeps. Were none kept (libraries too small), X is the per-sample log-CPM and the
 // note says so.
-func preprocessCounts(d *Dataset, o Prep) (*Dataset, []string) {
+func preprocessCounts(ctx context.Context, d *Dataset, o Prep) (*Dataset, []string, error) {
 	n, _ := d.Dims()
 	s := Summarize(d)
 	drop := map[string]bool{}
@@ -88,7 +89,11 @@ func preprocessCounts(d *Dataset, o Prep) (*Dataset, []string) {
 	}
 	out.X = mat.NewDense(n, max(len(keep), 1), nil).Slice(0, n, 0, len(keep)).(*mat.Dense)
 	rows := counts.Rows(out.Counts, nil)
-	if norm, err := counts.Fit(rows, d.Labels); err == nil {
+	norm, err := counts.FitContext(ctx, rows, d.Labels)
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	if err == nil {
 		for i := range rows {
 			norm.TrainLogCPM(i, rows[i], out.X.RawRowView(i))
 		}
@@ -111,5 +116,5 @@ func preprocessCounts(d *Dataset, o Prep) (*Dataset, []string) {
 		dropped = append(dropped, f)
 	}
 	sort.Strings(dropped)
-	return out, dropped
+	return out, dropped, nil
 }

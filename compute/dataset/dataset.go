@@ -3,6 +3,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -155,8 +156,15 @@ type Prep struct {
 // Preprocess returns a new dataset with log2 applied and constant or incomplete features
 // dropped, and the names of the features dropped.
 func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
+	out, dropped, _ = PreprocessContext(context.Background(), d, o)
+	return out, dropped
+}
+
+// PreprocessContext is Preprocess, stopped with ctx's error when ctx ends first
+// (edgeR's normalisation of a large count table takes seconds).
+func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, dropped []string, err error) {
 	if o.LogCPM && o.TMM {
-		return preprocessCounts(d, o)
+		return preprocessCounts(ctx, d, o)
 	}
 	n, _ := d.Dims()
 	s := Summarize(d)
@@ -231,7 +239,7 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 		dropped = append(dropped, f)
 	}
 	sort.Strings(dropped)
-	return out, dropped
+	return out, dropped, nil
 }
 
 // Pick returns s[idx[0]], s[idx[1]], ... as a new slice.

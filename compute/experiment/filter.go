@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -115,9 +116,9 @@ func keptFirst(order, kept []int) []int {
 // edgeR's normalisation fitted on the training samples alone (counts.Norm: filterByExpr
 // with their classes ytr, TMM against their reference, the prior's scale) and applied
 // to each test sample against that frozen reference. It returns the kept genes.
-func normaliseCounts(ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr, xte *mat.Dense) ([]int, error) {
+func normaliseCounts(ctx context.Context, ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr, xte *mat.Dense) ([]int, error) {
 	rows := counts.Rows(ds.Counts, s.Train)
-	norm, err := counts.Fit(rows, ytr)
+	norm, err := counts.FitContext(ctx, rows, ytr)
 	if err != nil {
 		return nil, err
 	}

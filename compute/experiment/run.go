@@ -287,7 +287,7 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 // test samples), z-scored with the training statistics when asked. Counts (ds.Counts)
 // are normalised first by edgeR's pipeline fitted on the training samples
 // (normaliseCounts); keep then holds the genes its filter kept, order them first.
-func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, order, keep []int, err error) {
+func prepare(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, order, keep []int, err error) {
 	xtr, ytr = dataset.SelectSamples(ds.X, ds.Labels, s.Train)
 	switch {
 	case len(s.Test) > 0 && test != nil:
@@ -297,7 +297,7 @@ func prepare(cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.D
 	}
 	var kept []int
 	if ds.Counts != nil {
-		if kept, err = normaliseCounts(ds, test, s, ytr, xtr, xte); err != nil {
+		if kept, err = normaliseCounts(ctx, ds, test, s, ytr, xtr, xte); err != nil {
 			return
 		}
 	}
@@ -330,7 +330,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	if err != nil {
 		return taskOut{}, err
 	}
-	xtr, ytr, xte, yte, order, keep, err := prepare(cfg, ds, test, t.split)
+	xtr, ytr, xte, yte, order, keep, err := prepare(ctx, cfg, ds, test, t.split)
 	if err != nil {
 		return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
 	}

@@ -29,7 +29,10 @@ func OpenContext(ctx context.Context, path string, read dataset.Options, prep da
 	if err != nil {
 		return nil, err
 	}
-	ds, _, err := Prepare(raw, prep)
+	if err := ctx.Err(); err != nil { // a local file is read whole; stop before preparing it
+		return nil, err
+	}
+	ds, _, err := PrepareContext(ctx, raw, prep)
 	return ds, err
 }
 
@@ -37,6 +40,11 @@ func OpenContext(ctx context.Context, path string, read dataset.Options, prep da
 // dropped), with a note of what was dropped, and the names dropped. It fails when no
 // feature is left.
 func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []string, error) {
+	return PrepareContext(context.Background(), raw, prep)
+}
+
+// PrepareContext is Prepare, stopped with ctx's error when ctx ends first.
+func PrepareContext(ctx context.Context, raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []string, error) {
 	if prep.LogCPM {
 		counted, err := dataset.CheckCounts(raw)
 		if err != nil {
@@ -44,7 +52,10 @@ func Prepare(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, []strin
 		}
 		raw = counted
 	}
-	ds, dropped := dataset.Preprocess(raw, prep)
+	ds, dropped, err := dataset.PreprocessContext(ctx, raw, prep)
+	if err != nil {
+		return nil, nil, err
+	}
 	if len(dropped) > 0 {
 		ds.Notes = append(slices.Clone(ds.Notes), fmt.Sprintf("%s dropped (constant or incomplete): %s", text.Count(len(dropped), "feature"), listSome(dropped, 5)))
 	}

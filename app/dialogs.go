@@ -388,6 +388,11 @@ func (u *UI) ShowReport() {
 			tables = nil
 		}
 		targets := reportFiles(paths, folder, tables)
+		modelPath := ""
+		if sig != nil && len(paths) > 0 { // the report names model.json and its digests: it lies beside it
+			modelPath = filepath.Join(folder, "model.json")
+			targets = append(targets, modelPath)
+		}
 		if err := u.checkWrite(targets...); err != nil {
 			u.showError(err)
 			return
@@ -407,6 +412,16 @@ func (u *UI) ShowReport() {
 			}
 			for _, f := range tables {
 				if err := plots.WriteCSV(filepath.Join(folder, f.Name+".csv"), f.Table); err != nil {
+					u.showError(err)
+					return
+				}
+			}
+			if modelPath != "" {
+				b, err := sig.Model.Encode()
+				if err == nil {
+					err = study.WriteFile(modelPath, b)
+				}
+				if err != nil {
 					u.showError(err)
 					return
 				}

@@ -256,7 +256,11 @@ func (m *Model) FileSHA256() string {
 // DigestText names both digests for a person: "content digest X (stored in the
 // file), file SHA-256 Y".
 func (m *Model) DigestText() string {
-	return fmt.Sprintf("content digest %s, stored in the file and checked when it is read; the file's SHA-256, as sha256sum gives it, %s", m.SHA256, m.FileSHA256())
+	content := m.SHA256
+	if content == "" { // not encoded yet: the digest its file will hold
+		content, _ = m.digest()
+	}
+	return fmt.Sprintf("content digest %s, stored in the file and checked when it is read; the file's SHA-256, as sha256sum gives it, %s", content, m.FileSHA256())
 }
 
 // Encode returns the model file's bytes (indented JSON) with its digest set.

@@ -270,6 +270,20 @@ func TestCountsSignatureOfThreeClassesUsesVoomF(t *testing.T) {
 	if !sig.Scale.Moderated || !slices.Contains(sig.GeneTable()[0], "limma_voom_F_p") {
 		t.Fatalf("not limma-voom's F: %+v, header %v", sig.Scale, sig.GeneTable()[0])
 	}
+	// the report's full model has a coefficient column and an intercept a class, its
+	// checklist no operating points or calibration (two classes only), its digest a value
+	head, rows := sig.FullModel()
+	if len(head) != 7 || head[4] != "coefficient, "+ds.Classes[0]+" vs rest" || rows[len(rows)-1][0] != "intercept" || len(rows) != 11 {
+		t.Errorf("full model: %v, %d rows, last %v", head, len(rows), rows[len(rows)-1])
+	}
+	for _, r := range sig.TRIPOD(res) {
+		if strings.Contains(r[2], "operating points table") || strings.Contains(r[2], "calibration figure") {
+			t.Errorf("TRIPOD %s points at a table or figure three classes do not have: %s", r[0], r[2])
+		}
+	}
+	if d := sig.Model.DigestText(); strings.Contains(d, "content digest ,") {
+		t.Errorf("no digest: %s", d)
+	}
 	f, err := os.Open(filepath.Join("..", "counts", "testdata", "voom3.csv"))
 	if err != nil {
 		t.Fatal(err)

@@ -50,6 +50,9 @@ func ReadData(ctx context.Context, where string, o dataset.Options, progress geo
 	if read.SymbolsPath == "" && f.Symbols != "" {
 		read.SymbolsPath = f.Symbols
 	}
+	if read.SymbolsPath == "" && (f.Counts != "" || f.CountFiles != nil) {
+		notes = append(notes, "no gene annotation came with the counts: the genes keep the ids the counts give; for gene symbols give a file of ids and symbols (Gene symbols on the Data tab, or --symbols)")
+	}
 	var ds *dataset.Dataset
 	switch {
 	case f.Counts != "":

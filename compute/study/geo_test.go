@@ -262,7 +262,7 @@ func TestRNASeqSeriesReadsRAWTar(t *testing.T) {
 			t.Fatalf("%s: %d samples x %d genes, want 9 x 27179", what, n, p)
 		}
 		notes := strings.Join(ds.Notes, "\n")
-		for _, want := range []string{"RNA-seq counts from the 11 per-sample count files in GSE63310_RAW.tar (GSM1545535_10_6_5_11.txt.gz, ...), each a sample's by the GSM id opening its name, joined by GSM id to the sample annotations of GSE63310_series_matrix.txt.gz", `the counts are the column "Count" of each sample's file`, "2 samples without a class (NA or empty) left out: GSM1545537, GSM1545543"} {
+		for _, want := range []string{"RNA-seq counts from the 11 per-sample count files in GSE63310_RAW.tar (GSM1545535_10_6_5_11.txt.gz, ...), each a sample's by the GSM id opening its name, joined by GSM id to the sample annotations of GSE63310_series_matrix.txt.gz", `the counts are the column "Count" of each sample's file`, "2 samples without a class (NA or empty) left out: GSM1545537, GSM1545543", "no gene annotation came with the counts"} {
 			if !strings.Contains(notes, want) {
 				t.Errorf("%s: notes lack %q:\n%s", what, want, notes)
 			}

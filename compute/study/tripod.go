@@ -22,6 +22,9 @@ func (s *Signature) FullModel() (header []string, rows [][]string) {
 	m := s.Model
 	header = []string{"term", "gene symbol", "training mean", "training SD", "coefficient"}
 	linear := len(m.W) == 1 && len(m.Classes) == 2
+	if perClass := len(m.W) > 1 && len(m.W) == len(m.Classes); perClass { // one-vs-rest: a column a class
+		return s.fullModelPerClass()
+	}
 	sign := 1.0
 	if m.Positive == 0 {
 		sign = -1
@@ -55,6 +58,28 @@ func (s *Signature) FullModel() (header []string, rows [][]string) {
 	return header, rows
 }
 
+// fullModelPerClass is FullModel of a linear model of one score a class (one against
+// the rest): a coefficient column and an intercept a class.
+func (s *Signature) fullModelPerClass() (header []string, rows [][]string) {
+	m := s.Model
+	header = []string{"term", "gene symbol", "training mean", "training SD"}
+	for _, c := range m.Classes {
+		header = append(header, "coefficient, "+c+" vs rest")
+	}
+	for i, g := range m.Genes {
+		row := []string{g.ID, g.Symbol, strconv.FormatFloat(m.Mean[i], 'g', -1, 64), strconv.FormatFloat(m.SD[i], 'g', -1, 64)}
+		for c := range m.Classes {
+			row = append(row, strconv.FormatFloat(m.W[c][i], 'g', -1, 64))
+		}
+		rows = append(rows, row)
+	}
+	last := []string{"intercept", "", "", ""}
+	for c := range m.Classes {
+		last = append(last, strconv.FormatFloat(m.B[c], 'g', -1, 64))
+	}
+	return header, append(rows, last)
+}
+
 // HowToApply says in words how the full model predicts a new sample (TRIPOD item 15b).
 func (s *Signature) HowToApply() string {
 	m := s.Model
@@ -82,7 +107,7 @@ func (s *Signature) HowToApply() string {
 			fmt.Fprintf(&b, "; the probability of %s is 1 / (1 + exp(A d + B)) with the probability map's A and B", pos)
 		}
 	case m.W != nil:
-		b.WriteString("; each class's score is its own linear function (model.json), the largest predicts")
+		b.WriteString("; each class's score is its own linear function, sum of its coefficient x z over the genes + its intercept (the Full model table's column for the class), and the largest predicts")
 	default:
 		fmt.Fprintf(&b, "; the class is the majority among the %d training samples nearest in Euclidean distance (model.json holds them)", m.Neighbours)
 	}
@@ -109,6 +134,10 @@ func (s *Signature) TRIPOD(res *experiment.Result) [][]string {
 	}
 	if s.Nested != nil {
 		rows[1][2] += "; the advice's choice of method and k made again inside each training set (nested estimate)"
+	}
+	if s.Op == nil { // more than two classes: no operating points, no calibration
+		rows[2][2] = "Signature: its paragraph (each class's one-vs-rest AUC with its interval, sensitivity and specificity at the classifier's rule, the balanced accuracy)"
+		rows[7][2] = "the AUCs' intervals in the paragraph (with more than two classes there are no operating points and no calibration curve)"
 	}
 	return rows
 }

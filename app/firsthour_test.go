@@ -101,6 +101,9 @@ func TestProtocolFitsTheDataBeforeRun(t *testing.T) {
 	if fitShown() {
 		t.Error("the warning stays after choosing 8 folds")
 	}
+	if help, st := onUI(func() string { return u.protocol.help.Text }), onUI(func() string { return u.progress.Status.Text }); !strings.Contains(help, "With 8 folds instead of the protocol's 10 it runs as 10 x 8-fold CV") || !strings.Contains(st, "The protocol now suits the data") {
+		t.Errorf("after the fix: help %q, status %q", help, st)
+	}
 	cfg, err := onUI(func() experiment.Config { c, _ := u.Config(); return c }), error(nil)
 	if cfg, err = study.Plan(cfg, onUI(func() *dataset.Dataset { return u.data })); err != nil || cfg.Folds != 8 {
 		t.Errorf("after the fix: %d folds, %v", cfg.Folds, err)

@@ -125,12 +125,12 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	pp.help.Wrapping = fyne.TextWrapWord
 	pp.protocol = widget.NewSelect(pp.labels, func(string) {
 		in := experiment.Protocols[pp.protocol.SelectedIndex()]
-		pp.help.SetText(fmt.Sprintf("%s. Default k grid: %s; stability: %s.", in.Help, gridHelp(in.Name), in.Mode))
 		pp.folds.SetPlaceHolder(fmt.Sprintf("protocol's (%d)", in.Folds))
+		pp.describe()
 		pp.changed()
 	})
 	pp.folds = widget.NewEntry()
-	pp.folds.OnChanged = func(string) { pp.changed() }
+	pp.folds.OnChanged = func(string) { pp.describe(); pp.changed() }
 	pp.buildFit()
 	pp.mode = widget.NewSelect([]string{"protocol's default", string(experiment.Reference), string(experiment.Pairwise)}, nil)
 	pp.mode.SetSelectedIndex(0)
@@ -168,6 +168,19 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 // withHelp puts a "?" button at the right of field.
 func withHelp(field fyne.CanvasObject, help *widget.Button) fyne.CanvasObject {
 	return container.NewBorder(nil, nil, nil, container.NewVBox(help), field)
+}
+
+// describe shows what the protocol chosen does, and, when the folds typed differ from
+// its own, how it will run with them ("10 x 3-fold CV").
+func (pp *protocolPanel) describe() {
+	in := experiment.Protocols[pp.protocol.SelectedIndex()]
+	text := fmt.Sprintf("%s. Default k grid: %s; stability: %s.", in.Help, gridHelp(in.Name), in.Mode)
+	if n, err := strconv.Atoi(strings.TrimSpace(pp.folds.Text)); err == nil && n >= 2 && n != in.Folds {
+		cfg := experiment.DefaultConfig()
+		cfg.Protocol, cfg.Folds = in.Name, n
+		text = fmt.Sprintf("With %d folds instead of the protocol's %d it runs as %s. %s", n, in.Folds, experiment.ProtocolText(cfg), text)
+	}
+	pp.help.SetText(text)
 }
 
 func (pp *protocolPanel) changed() {

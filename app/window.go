@@ -415,6 +415,14 @@ func (u *UI) checkFit() {
 		return
 	}
 	problem, most := study.Fit(cfg, u.data)
+	if st := u.progress.Status.Text; problem == "" { // the status said it did not: say it does now
+		switch {
+		case strings.Contains(st, "The protocol does not suit these data"):
+			u.progress.Status.SetText(strings.TrimSpace(st[:strings.Index(st, "The protocol does not suit")]) + " The protocol now suits the data.")
+		case strings.HasPrefix(st, "Not started:") && strings.Contains(st, "Protocol tab offers a fix"):
+			u.progress.Status.SetText("The protocol now suits the data: press Run.")
+		}
+	}
 	drags := cfg
 	drags.Protocol, drags.Folds, drags.InnerFolds = experiment.DRAGS2008, 0, 0
 	dragsProblem, _ := study.Fit(drags, u.data)

@@ -259,11 +259,17 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 	} else {
 		b.WriteString("\nNo missing values.")
 	}
-	if len(s.ConstantFeatures) > 0 {
-		fmt.Fprintf(&b, "\nConstant features: %d (%s)", len(s.ConstantFeatures), listSome(s.ConstantFeatures, 5))
-	}
-	if len(dropped) > 0 {
-		fmt.Fprintf(&b, "\nDropped: %s (%s)", text.Count(len(dropped), "feature"), listSome(dropped, 5))
+	constant, gone := slices.Sorted(slices.Values(s.ConstantFeatures)), slices.Sorted(slices.Values(dropped)) // one order, so the same genes read alike
+	switch {
+	case len(constant) > 0 && slices.Equal(constant, gone):
+		fmt.Fprintf(&b, "\nConstant features: %d, dropped (%s)", len(constant), listSome(constant, 5))
+	default:
+		if len(constant) > 0 {
+			fmt.Fprintf(&b, "\nConstant features: %d (%s)", len(constant), listSome(constant, 5))
+		}
+		if len(gone) > 0 {
+			fmt.Fprintf(&b, "\nDropped: %s (%s)", text.Count(len(gone), "feature"), listSome(gone, 5))
+		}
 	}
 	switch {
 	case s.Counts && v.advised == "log-CPM" && v.cpmCheck.Checked:

@@ -841,3 +841,22 @@ func TestPreparationRunsInTheBackground(t *testing.T) {
 		t.Errorf("after preparing: status %q, data replaced %v", st, onUI(func() *dataset.Dataset { return u.data }) != before)
 	}
 }
+
+// The Data tab lists constant features that were dropped once, in one order (it listed
+// them twice, in the file's order and sorted, so the same genes read as two sets).
+func TestSummaryListsDroppedConstantsOnce(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, err := dataset.ReadDelimited("c.csv", []byte("g9,g1,g5,class\n1,7,2,A\n2,7,3,B\n3,7,1,A\n4,7,5,B\n"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serialized(func() {
+		if !u.setData(ds, "", dataset.Options{}) {
+			t.Fatal("data refused")
+		}
+	})
+	summary := onUI(func() string { return u.dataTab.summary.Text })
+	if !strings.Contains(summary, "Constant features: 1, dropped (g1)") || strings.Contains(summary, "Dropped:") {
+		t.Errorf("summary:\n%s", summary)
+	}
+}

@@ -98,10 +98,9 @@ type UI struct {
 	runID  int
 	loads  int // data loads started; a load finishing after a newer one is dropped
 	preps  int // preparations started; one finishing after a newer one is dropped
-	// preparing is set while data are being prepared in the background (log-CPM of a
-	// large count table takes seconds): Run waits for them
-	preparing bool
-	stopPrep  context.CancelFunc // stops the preparation running, if any
+	// stopPrep stops the preparation running in the background (log-CPM of a large
+	// count table takes seconds), nil when none is: Run waits for it
+	stopPrep context.CancelFunc
 	// lastErr is the last error shown in a dialog
 	lastErr error
 	// lastTable is the table whose row was selected last: Ctrl+C copies that row
@@ -335,10 +334,7 @@ func (u *UI) setData(ds *dataset.Dataset, path string, o dataset.Options) bool {
 		return false
 	}
 	u.preps++ // a preparation still running is stale now
-	if u.stopPrep != nil {
-		u.stopPrep()
-	}
-	u.preparing, u.stopPrep = false, nil
+	u.endPreparation()
 	u.adopt(ds, data, dropped, path, o)
 	return true
 }
@@ -361,11 +357,9 @@ func (u *UI) adopt(ds, data *dataset.Dataset, dropped []string, path string, o d
 func (u *UI) prepare(raw *dataset.Dataset, done func(data *dataset.Dataset, dropped []string, err error)) {
 	u.preps++
 	gen, prep := u.preps, u.dataTab.prep()
-	if u.stopPrep != nil {
-		u.stopPrep() // its result would be dropped: stop its work too
-	}
+	u.endPreparation() // its result would be dropped: stop its work too
 	ctx, stop := context.WithCancel(context.Background())
-	u.preparing, u.stopPrep = true, stop
+	u.stopPrep = stop
 	u.progress.Status.SetText("Preparing " + raw.Name + " (" + prepSteps(prep) + ")...")
 	go func() {
 		data, dropped, err := study.PrepareContext(ctx, raw, prep)
@@ -373,11 +367,21 @@ func (u *UI) prepare(raw *dataset.Dataset, done func(data *dataset.Dataset, drop
 			if gen != u.preps {
 				return
 			}
-			stop()
-			u.preparing, u.stopPrep = false, nil
+			u.endPreparation()
 			done(data, dropped, err)
 		})
 	}()
+}
+
+// preparing reports whether data are being prepared in the background.
+func (u *UI) preparing() bool { return u.stopPrep != nil }
+
+// endPreparation stops the preparation running, if any.
+func (u *UI) endPreparation() {
+	if u.stopPrep != nil {
+		u.stopPrep()
+		u.stopPrep = nil
+	}
 }
 
 // prepSteps says what prep does, for the status line.
@@ -569,7 +573,7 @@ func (u *UI) startTask(what string, work taskWork) {
 	if u.cancel != nil {
 		return
 	}
-	if u.preparing {
+	if u.preparing() {
 		u.progress.Status.SetText("The data are still being prepared: start " + strings.ToLower(what[:1]) + what[1:] + " again when the status line says they are ready.")
 		return
 	}

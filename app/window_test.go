@@ -825,8 +825,8 @@ func TestPreparationRunsInTheBackground(t *testing.T) {
 	before := onUI(func() *dataset.Dataset { return u.data })
 	serialized(func() { // the preparation cannot hand its result back while this holds the UI
 		u.dataTab.log2Check.SetChecked(!u.dataTab.log2Check.Checked)
-		if !u.preparing || !strings.HasPrefix(u.progress.Status.Text, "Preparing ") {
-			t.Fatalf("preparing %v, status %q", u.preparing, u.progress.Status.Text)
+		if !u.preparing() || !strings.HasPrefix(u.progress.Status.Text, "Preparing ") {
+			t.Fatalf("preparing %v, status %q", u.preparing(), u.progress.Status.Text)
 		}
 		u.Run()
 		if u.cancel != nil {
@@ -836,7 +836,7 @@ func TestPreparationRunsInTheBackground(t *testing.T) {
 			t.Errorf("status %q", u.progress.Status.Text)
 		}
 	})
-	waitFor(t, "the prepared data", 10*time.Second, func() bool { return onUI(func() bool { return !u.preparing }) })
+	waitFor(t, "the prepared data", 10*time.Second, func() bool { return onUI(func() bool { return !u.preparing() }) })
 	if st := onUI(func() string { return u.progress.Status.Text }); !strings.HasPrefix(st, "Prepared ") || onUI(func() *dataset.Dataset { return u.data }) == before {
 		t.Errorf("after preparing: status %q, data replaced %v", st, onUI(func() *dataset.Dataset { return u.data }) != before)
 	}

@@ -147,15 +147,10 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	b, err := ReadLimited(path, MaxFileSize)
+	b, zipped, note, err := readText(path)
 	if err != nil {
 		return nil, err
 	}
-	b, zipped, err := gunzip(name, b, decompressLimit())
-	if err != nil {
-		return nil, err
-	}
-	b, note := toUTF8(b)
 	edited := ""
 	if !isXLSX(b) { // a workbook's parts are checked as they are unzipped
 		if err := checkTextMemory(name, b); err != nil {
@@ -190,6 +185,20 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 		ds.Notes = append([]string{note}, ds.Notes...)
 	}
 	return ds, nil
+}
+
+// readText is the file at path as UTF-8: read within MaxFileSize, decompressed when
+// gzipped (within what the machine can read; zipped says so), decoded from UTF-16 with
+// a note.
+func readText(path string) (b []byte, zipped bool, note string, err error) {
+	if b, err = ReadLimited(path, MaxFileSize); err != nil {
+		return nil, false, "", err
+	}
+	if b, zipped, err = gunzip(filepath.Base(path), b, decompressLimit()); err != nil {
+		return nil, false, "", err
+	}
+	b, note = toUTF8(b)
+	return b, zipped, note, nil
 }
 
 // joinSymbols gives d's features the gene symbols of the annotation at path, with a

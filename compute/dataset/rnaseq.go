@@ -33,14 +33,10 @@ func ReadSeriesCounts(matrixPath string, counts []string, origin string, o Optio
 	}
 	ds.Notes = slices.DeleteFunc(ds.Notes, func(n string) bool { return strings.HasPrefix(n, "no column or row is named class") })
 	file := filepath.Base(matrixPath)
-	b, err := ReadLimited(matrixPath, MaxFileSize)
+	b, _, _, err := readText(matrixPath)
 	if err != nil {
 		return nil, err
 	}
-	if b, _, err = gunzip(file, b, decompressLimit()); err != nil {
-		return nil, err
-	}
-	b, _ = toUTF8(b)
 	ls, _, err := lines(file, b)
 	if err != nil {
 		return nil, err

@@ -100,14 +100,10 @@ func readSampleCounts(paths []string) (*Dataset, error) {
 // htseq-count summary rows it left out, and a note saying which column it took.
 func readCountFile(path string) (ids []string, counts map[string]float64, left []string, note string, err error) {
 	name := filepath.Base(path)
-	b, err := ReadLimited(path, MaxFileSize)
+	b, _, _, err := readText(path)
 	if err != nil {
 		return nil, nil, nil, "", err
 	}
-	if b, _, err = gunzip(name, b, decompressLimit()); err != nil {
-		return nil, nil, nil, "", err
-	}
-	b, _ = toUTF8(b)
 	if err := checkTextMemory(name, b); err != nil {
 		return nil, nil, nil, "", err
 	}

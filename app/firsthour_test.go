@@ -491,7 +491,7 @@ func TestSignatureTab(t *testing.T) {
 	}
 	var report bytes.Buffer
 	size, _ := plots.NewExportOptions(16, 10, "cm", 96)
-	if err := plots.ReportWith(&report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>Validation</h2>") {
+	if err := plots.ReportWith(context.Background(), &report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>Validation</h2>") {
 		t.Errorf("the report: %v, Validation section %v", err, strings.Contains(report.String(), "<h2>Validation</h2>"))
 	}
 	// the test times its first permutations, asks with the time they took, and goes on

@@ -200,7 +200,7 @@ func TestMeaningView(t *testing.T) {
 	}
 	var report bytes.Buffer
 	size, _ := plots.NewExportOptions(16, 10, "cm", 96)
-	if err := plots.ReportWith(&report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>What the genes mean</h2>") {
+	if err := plots.ReportWith(context.Background(), &report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>What the genes mean</h2>") {
 		t.Errorf("the report: %v; a Meaning section: %v", err, strings.Contains(report.String(), "<h2>What the genes mean</h2>"))
 	}
 }

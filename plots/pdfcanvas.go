@@ -10,8 +10,11 @@ import (
 	"math"
 
 	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/image/font/opentype"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+
+	"steadfast/assets/fonts"
 )
 
 // pdfCanvas draws on PDF pages with the figure fonts embedded as Unicode TrueType
@@ -147,28 +150,52 @@ func (c *pdfCanvas) arc(comp vg.PathComp) {
 	}
 }
 
-// FillString draws s with its baseline's left end at pt, in f embedded as a Unicode
-// font (registered once per face).
+// FillString draws s with its baseline's left end at pt in f, embedded as a Unicode
+// font (registered once per face). Characters f lacks are drawn from the fallback font
+// (CJK), each run placed after the width of the runs before it; a character outside
+// Unicode's basic plane (emoji, CJK extension B, mathematical letters), which PDF's
+// two-byte font maps cannot hold, is drawn as U+FFFD, the replacement character.
 func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
 	if f.Font.Size == 0 || s == "" {
 		return
 	}
-	name := f.Name()
-	if !c.fonts[name] {
-		var raw bytes.Buffer
-		if _, err := f.Face.WriteSourceTo(nil, &raw); err != nil {
-			c.fail(fmt.Errorf("font %s: %w", name, err))
+	x := pt.X
+	for _, r := range textRuns(f, s) {
+		name, raw := f.Name(), f.Face
+		if r.fallback {
+			name, raw = "steadfast-fallback", nil
+		}
+		if !c.addFont(name, raw) {
 			return
 		}
-		c.doc.AddUTF8FontFromBytes(name, "", raw.Bytes())
-		c.fonts[name] = true
+		c.doc.SetFont(name, "", f.Font.Size.Points())
+		c.Push()
+		c.Translate(vg.Point{X: x, Y: pt.Y})
+		c.Scale(1, -1) // text upright in fpdf's y-down space
+		c.doc.Text(0, 0, r.text)
+		c.Pop()
+		x += vg.Length(c.doc.GetStringWidth(r.text))
 	}
-	c.doc.SetFont(name, "", f.Font.Size.Points())
-	c.Push()
-	c.Translate(pt)
-	c.Scale(1, -1) // text upright in fpdf's y-down space
-	c.doc.Text(0, 0, s)
-	c.Pop()
+}
+
+// addFont embeds the font name once: raw's source, or the fallback font when raw is
+// nil. It reports whether the font can be used.
+func (c *pdfCanvas) addFont(name string, raw *opentype.Font) bool {
+	if c.fonts[name] {
+		return true
+	}
+	src := fonts.DroidSansFallback
+	if raw != nil {
+		var buf bytes.Buffer
+		if _, err := raw.WriteSourceTo(nil, &buf); err != nil {
+			c.fail(fmt.Errorf("font %s: %w", name, err))
+			return false
+		}
+		src = buf.Bytes()
+	}
+	c.doc.AddUTF8FontFromBytes(name, "", src)
+	c.fonts[name] = true
+	return true
 }
 
 // DrawImage draws img in rect, upright.

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -237,7 +238,7 @@ func (t reportTable) MoreRows() string { return text.Count(t.More, "more row") }
 // figure (inline SVG) and table, the software version and seed, and a methods paragraph
 // with its references.
 func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
-	return ReportWith(w, res, nil, o)
+	return ReportWith(context.Background(), w, res, nil, o)
 }
 
 // SignatureParagraph describes how the signature sig of res was made and validated, as
@@ -291,7 +292,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 func ValidationParagraph(v *signature.Validation) string {
 	m := v.Model
 	var b strings.Builder
-	fmt.Fprintf(&b, "The locked model (%s) was applied unchanged to an independent cohort, %s (file SHA-256 %s). ", m.DigestText(), v.Cohort, v.SHA256)
+	fmt.Fprintf(&b, "The locked model (%s) was applied unchanged to %s, %s (file SHA-256 %s). ", m.DigestText(), v.CohortKind(), v.Cohort, v.SHA256)
 	byID, bySym, byAlias := 0, 0, 0
 	for _, mt := range v.Matches {
 		switch mt.By {
@@ -335,13 +336,20 @@ func ValidationParagraph(v *signature.Validation) string {
 }
 
 // ReportWith is Report with a Signature section for sig (none when nil): its methods
-// paragraph, its measures, its ROC and heatmap figures and its genes.
-func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o ExportOptions) error {
+// paragraph, its measures, its ROC and heatmap figures and its genes. It stops with
+// ctx's error when ctx is cancelled.
+func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *study.Signature, o ExportOptions) error {
+	svgOf := func(f Figure, o ExportOptions) (template.HTML, error) {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return svgOf(f, o)
+	}
 	var figs []reportFigure
 	for _, f := range All(res) {
 		svg, err := svgOf(f, o)
 		if err != nil {
-			return fmt.Errorf("%s: %v", f.Name, err)
+			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 		figs = append(figs, reportFigure{PlainText(f.Title), svg})
 	}
@@ -361,7 +369,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		for _, f := range reportSignatureFigures(res, sig) {
 			svg, err := svgOf(f, o)
 			if err != nil {
-				return fmt.Errorf("%s: %v", f.Name, err)
+				return fmt.Errorf("%s: %w", f.Name, err)
 			}
 			sigFigs = append(sigFigs, reportFigure{PlainText(f.Title), svg})
 		}
@@ -381,7 +389,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		f := EnrichmentFigure(res.Data.Name, sig.Enrichment)
 		svg, err := svgOf(f, o)
 		if err != nil {
-			return fmt.Errorf("%s: %v", f.Name, err)
+			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 		enrFigs = append(enrFigs, reportFigure{PlainText(f.Title), svg})
 		enrTable = tableOf(enrichmentTable(sig.Enrichment), 20)
@@ -395,7 +403,7 @@ func ReportWith(w io.Writer, res *experiment.Result, sig *study.Signature, o Exp
 		for _, f := range ValidationFigures(v) {
 			svg, err := svgOf(f, o)
 			if err != nil {
-				return fmt.Errorf("%s: %v", f.Name, err)
+				return fmt.Errorf("%s: %w", f.Name, err)
 			}
 			valFigs = append(valFigs, reportFigure{PlainText(f.Title), svg})
 		}

@@ -1,11 +1,11 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot/font"
@@ -24,11 +24,14 @@ var (
 
 // pdfPage writes text and figures down A4 pages, starting a new page when one is full.
 type pdfPage struct {
-	c *pdfCanvas
-	y vg.Length // the top of the next line
+	c   *pdfCanvas
+	y   vg.Length       // the top of the next line
+	ctx context.Context // the figures and tables stop when it is cancelled
 }
 
-func newPDFPage() *pdfPage { return &pdfPage{c: newPDFCanvas(a4W, a4H), y: a4H - margin} }
+func newPDFPage() *pdfPage {
+	return &pdfPage{c: newPDFCanvas(a4W, a4H), y: a4H - margin, ctx: context.Background()}
+}
 
 // room starts a new page unless h fits above the bottom margin.
 func (p *pdfPage) room(h vg.Length) {
@@ -57,36 +60,54 @@ func (p *pdfPage) text(s string, size vg.Length, bold bool) {
 }
 
 // wrap breaks s into lines no wider than width in face, at spaces; a word wider than
-// width alone is cut between characters.
+// width alone is cut between characters. It measures each word once and a long word's
+// characters one by one, so its time is linear in len(s).
 func wrap(s string, face font.Face, width vg.Length) []string {
 	var lines []string
-	line := ""
+	line, lineW := "", vg.Length(0)
+	space := face.Width(" ")
 	for _, w := range strings.Fields(s) {
-		next := strings.TrimSpace(line + " " + w)
-		if line != "" && face.Width(next) > width {
+		ww := face.Width(w)
+		if line != "" && lineW+space+ww <= width {
+			line, lineW = line+" "+w, lineW+space+ww
+			continue
+		}
+		if line != "" {
 			lines = append(lines, line)
-			next = w
 		}
-		for face.Width(next) > width {
-			_, cut := utf8.DecodeRuneInString(next)
-			for r := range next { // the longest head of next that fits, at least a character
-				if r > 0 && face.Width(next[:r]) <= width {
-					cut = r
-				}
-			}
-			if cut >= len(next) {
-				break
-			}
-			lines = append(lines, next[:cut])
-			next = next[cut:]
+		line, lineW = w, ww
+		if ww <= width {
+			continue
 		}
-		line = next
+		var head []string
+		head, line, lineW = cutWord(w, face, width)
+		lines = append(lines, head...)
 	}
 	return append(lines, line)
 }
 
+// cutWord cuts w, wider than width, between characters into lines of at most width
+// (at least a character each), summing the characters' advances; it returns the full
+// lines and the last, with its width.
+func cutWord(w string, face font.Face, width vg.Length) (full []string, last string, lastW vg.Length) {
+	start := 0
+	var sum vg.Length
+	for i, r := range w {
+		cw := face.Width(string(r))
+		if i > start && sum+cw > width {
+			full = append(full, w[start:i])
+			start, sum = i, 0
+		}
+		sum += cw
+	}
+	return full, w[start:], sum
+}
+
 // figure draws f at the page width and 10 cm high, 16 cm when split in panels.
 func (p *pdfPage) figure(f Figure) error {
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
 	h := 10 * vg.Centimeter
 	if f.Split {
 		h = 16 * vg.Centimeter
@@ -106,12 +127,16 @@ func (p *pdfPage) figure(f Figure) error {
 // ReportPDF writes the report of Report as an A4 PDF: the data, the methods paragraph
 // with its references, every figure, the top features of each method and the
 // configuration's main settings.
-func ReportPDF(w io.Writer, res *experiment.Result) error { return ReportPDFWith(w, res, nil) }
+func ReportPDF(w io.Writer, res *experiment.Result) error {
+	return ReportPDFWith(context.Background(), w, res, nil)
+}
 
 // ReportPDFWith is ReportPDF with a Signature section for sig (none when nil): its
-// methods paragraph, its ROC and heatmap figures and its genes.
-func ReportPDFWith(w io.Writer, res *experiment.Result, sig *study.Signature) error {
+// methods paragraph, its ROC and heatmap figures and its genes. It stops with ctx's
+// error when ctx is cancelled.
+func ReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *study.Signature) error {
 	p := newPDFPage()
+	p.ctx = ctx
 	p.text("Steadfast report: "+res.Data.Name, 16, true)
 	var classes []string
 	for i, c := range res.Data.Classes {
@@ -134,11 +159,14 @@ func ReportPDFWith(w io.Writer, res *experiment.Result, sig *study.Signature) er
 	p.text("Figures", 12, true)
 	for _, f := range All(res) {
 		if err := p.figure(f); err != nil {
-			return fmt.Errorf("%s: %v", f.Name, err)
+			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
 	for i := range res.Methods {
 		p.table(tableOf(TopTable(res, i), 20), 8.5)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if sig != nil {
 		if err := p.signature(res, sig); err != nil {
@@ -156,7 +184,7 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 	p.text(SignatureParagraph(res, sig), 10, false)
 	for _, f := range reportSignatureFigures(res, sig) {
 		if err := p.figure(f); err != nil {
-			return fmt.Errorf("%s: %v", f.Name, err)
+			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
 	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 30), 7.5)
@@ -180,12 +208,12 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 		p.text(ValidationParagraph(v), 10, false)
 		for _, f := range ValidationFigures(v) {
 			if err := p.figure(f); err != nil {
-				return fmt.Errorf("%s: %v", f.Name, err)
+				return fmt.Errorf("%s: %w", f.Name, err)
 			}
 		}
 		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, 30), 7.5)
 	}
-	return nil
+	return p.ctx.Err()
 }
 
 // table writes t under its title as a table with aligned columns at size: each column
@@ -243,7 +271,8 @@ func (p *pdfPage) table(t reportTable, size vg.Length) {
 // cell plus pad, the face shrunk from size toward 7 points until they fit width; else
 // at 7 points each column gets its longest word (the least it can wrap to) plus
 // the share (width - sum of those) / (sum of widest - sum of those) of what it lacks
-// of its widest cell, as HTML tables lay out, so words are not cut but cells wrap.
+// of its widest cell, as HTML tables lay out, so words are not cut but cells wrap (a
+// word wider than half the width counts as half the width: it is cut anyway).
 func tableFit(t reportTable, size, width, pad vg.Length) (font.Face, []vg.Length) {
 	rows := append([][]string{t.Header}, t.Rows...)
 	var face font.Face
@@ -276,6 +305,9 @@ func tableFit(t reportTable, size, width, pad vg.Length) (font.Face, []vg.Length
 					least[c] = max(least[c], face.Width(w)+pad)
 				}
 			}
+		}
+		if len(least) > 1 { // a word of half the width or more is cut anyway
+			least[c] = min(least[c], width/2)
 		}
 		sumLeast += least[c]
 		sumWidest += widest[c]

@@ -123,7 +123,7 @@ func TestReportWithSignature(t *testing.T) {
 	if err := Report(&plain, res, ExportOptions{Width: 600, Height: 400}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReportWith(&with, res, sig, ExportOptions{Width: 600, Height: 400}); err != nil {
+	if err := ReportWith(context.Background(), &with, res, sig, ExportOptions{Width: 600, Height: 400}); err != nil {
 		t.Fatal(err)
 	}
 	h := stdhtml.UnescapeString(with.String())

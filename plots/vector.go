@@ -2,6 +2,7 @@ package plots
 
 import (
 	"image/color"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -50,6 +51,51 @@ var fallback = sync.OnceValue(func() *sfnt.Font {
 	}
 	return f
 })
+
+// textRun is a piece of a string drawn in one font: the figure's face, or the fallback.
+type textRun struct {
+	text     string
+	fallback bool
+}
+
+// textRuns splits s into runs of the characters f's face draws and those only the
+// fallback face draws. A character neither has stays with f's face (drawn as its
+// missing glyph, kept in a PDF's text layer); a character outside Unicode's basic
+// plane, which no PDF font map here can hold, becomes U+FFFD; invalid UTF-8 is
+// dropped.
+func textRuns(f font.Face, s string) []textRun {
+	var runs []textRun
+	var buf sfnt.Buffer
+	var cur strings.Builder
+	curFallback := false
+	for _, r := range s {
+		if r == utf8.RuneError {
+			continue
+		}
+		if r > 0xFFFF {
+			r = utf8.RuneError
+		}
+		fb := false
+		if f.Face != nil {
+			idx, err := f.Face.GlyphIndex(&buf, r)
+			if (err != nil || idx == 0) && fallback() != nil {
+				if i, err2 := fallback().GlyphIndex(&buf, r); err2 == nil && i != 0 {
+					fb = true
+				}
+			}
+		}
+		if cur.Len() > 0 && fb != curFallback {
+			runs = append(runs, textRun{cur.String(), curFallback})
+			cur.Reset()
+		}
+		curFallback = fb
+		cur.WriteRune(r)
+	}
+	if cur.Len() > 0 {
+		runs = append(runs, textRun{cur.String(), curFallback})
+	}
+	return runs
+}
 
 // outline fills the outlines of s's glyphs on c from pt and returns where s ends. A
 // character the face lacks is drawn from the fallback face (it had been an empty box).

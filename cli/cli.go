@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"steadfast/compute/study"
 )
@@ -36,7 +34,7 @@ var commands = []command{
 		"run a saved configuration (or saved run) headless: result.json, every figure and its CSV; with --shard, one share of it for merge", runCommand},
 	{"merge", "SHARDDIR... -o OUTDIR [--data FILE] [--report] [--width 16 --height 10 --unit cm --dpi 300]",
 		"merge the shards of a study into what a single run writes (checks that they are one study's, each once)", mergeCommand},
-	{"slurm", "CONFIG.json -o DIR --tasks N [--partition P] [--time 4:00:00] [--mem 8G] [--cpus 2] [--binary PATH] [--submit]",
+	{"slurm", "CONFIG.json -o DIR --tasks N [--partition P] [--time 4:00:00] [--mem 8G] [--cpus 2] [--account A] [--binary PATH] [--data FILE] [--submit]",
 		"write (and with --submit, submit) a Slurm array job running the study in N shards and a job merging them", slurmCommand},
 	{"rank", "--data FILE --method NAME [--param key=value ...] [--seed N] [--no-zscore] [DATA OPTIONS]",
 		"rank features on all samples: rank<TAB>feature<TAB>score", rankCommand},
@@ -46,13 +44,13 @@ var commands = []command{
 		"the MIDS of the correlation graph: its size, then one feature a line", midsCommand},
 	{"wrapper", "--data FILE [--ne 1] [--na 0.2,0.4,1] [--nae 100] [--k2] [--seed S] [-o DIR] [DATA OPTIONS]",
 		"Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p) and the exhaustive baselines", wrapperCommand},
-	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S -o FILE.csv",
+	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S [--part I] -o FILE.csv",
 		"write a synthetic data set with known relevant features", synthCommand},
 	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--no-nested] [--permutations N] [--report] [--data FILE]",
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
-	{"predict", "--model model.json --data COHORT [--class NAME] [--symbols FILE] [--map A=B] [--standardize] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
+	{"predict", "--model model.json --data COHORT [--class NAME] [--sheet NAME] [--platform GPL] [--symbols FILE] [--map A=B] [--harmonize none|standardize|combat|...] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
 		"apply a signature's locked model to an independent cohort: predictions.csv; with -o also genes.csv (how each gene was matched), metrics.csv (accuracy, AUC with its DeLong interval, confusion) and the figures", predictCommand},
-	{"enrich", "RUN.json -o OUTDIR [--method NAME] [--k K] [--frequent] [--collection go|go-bp|go-mf|go-cc|FILE.gmt] [--width 16 --height 10 --unit cm --dpi 300]",
+	{"enrich", "RUN.json -o OUTDIR [--method NAME] [--k K] [--frequent] [--classifier svm] [--collection go|go-bp|go-mf|go-cc|FILE.gmt] [--camera [--positive CLASS] [--data FILE]] [--width 16 --height 10 --unit cm --dpi 300]",
 		"what a run's selected genes mean: over-representation of a method's top k (default: the advice's) in GO or a GMT file's sets against the genes the platform measured, with each term's stability over the resamples: enrichment.csv and the dot plot", enrichCommand},
 	{"version", "[--clear-geo-cache]", "the version, platform, the BLAS doing the matrix products, and the GEO cache's folder and size", versionCommand},
 	{"samplesize", "--preset d1k|d5k --methods svmrfe,cgs,... [--sizes 100,200,500,1000] [--k 10] [--test 500] [--seed S] [-o DIR]",
@@ -123,7 +121,7 @@ func Usage() string {
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  steadfast %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
-	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --log2, --log-cpm (RNA-seq counts), --drop-missing, --keep-constant.\nsteadfast COMMAND --help describes a command's options.\n")
+	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --log2, --log-cpm (RNA-seq counts), --drop-missing, --keep-constant.\nsteadfast COMMAND --help describes a command's options.\n")
 	return b.String()
 }
 
@@ -133,13 +131,19 @@ type call struct {
 	args      []string
 	out, errw io.Writer
 	fs        *flag.FlagSet
+	// ctx is cancelled by Ctrl-C, SIGTERM (as Slurm and kill send) or SIGHUP (the
+	// terminal closed), from the command's first line to its last file: the command
+	// then stops, removes what it had begun to write and exits 130.
+	ctx context.Context
 }
 
 // errInterrupted marks a run stopped by Ctrl-C.
 var errInterrupted = errors.New("interrupted")
 
 func (c command) invoke(args []string, out, errw io.Writer) int {
-	cl := &call{cmd: c, args: args, out: out, errw: errw}
+	ctx, stop := interruptible(c.name, errw)
+	defer stop()
+	cl := &call{cmd: c, args: args, out: out, errw: errw, ctx: ctx}
 	cl.fs = flag.NewFlagSet(c.name, flag.ContinueOnError)
 	cl.fs.SetOutput(io.Discard)
 	err := c.run(cl)
@@ -199,13 +203,6 @@ func (c *call) parse(positional int) ([]string, error) {
 func isBool(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
-}
-
-// interruptible returns a context cancelled by Ctrl-C, SIGTERM (as Slurm and kill
-// send) or SIGHUP (the terminal closed): the command then stops, removes what it had
-// begun to write and exits 130.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 func newTSV(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 1<<16) }

@@ -37,8 +37,7 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 	if *d.path == "" {
 		return nil, nil, fmt.Errorf("needs --data FILE")
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	ds, err := study.OpenContext(ctx, *d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform},
 		dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM, TMM: *d.logCPM}, c.downloadProgress())
 	if err != nil {

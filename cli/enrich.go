@@ -24,7 +24,7 @@ func enrichCommand(c *call) error {
 	camera := c.fs.Bool("camera", false, "also test every set over the whole ranking with limma's camera (competitive, inter-gene correlation 0.01): reads the run's data; camera.csv")
 	positive := c.fs.String("positive", "", "camera's positive class of two (default: the class not named like a control)")
 	data := c.fs.String("data", "", "the run's data file, for --camera (overrides its dataPath)")
-	out := outputFlags(c)
+	out := sizeFlags(c)
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func enrichCommand(c *call) error {
 	if err := dest.Check(); err != nil {
 		return err
 	}
-	saved, err := study.LoadRun(runPath(pos[0]))
+	saved, err := loadRun(pos[0], "enrich")
 	if err != nil {
 		return err
 	}
@@ -57,8 +57,7 @@ func enrichCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	files := map[string][]byte{"enrichment.csv": e.CSV()}
 	var said string
 	if *camera {

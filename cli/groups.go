@@ -37,8 +37,7 @@ func groupsCommand(c *call) error {
 	if _, p := x.Dims(); *name == "kmeans" && *clusters > p {
 		return fmt.Errorf("--clusters %d is more than the %d features", *clusters, p)
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	start := time.Now()
 	groups, err := study.Groups(ctx, ds, x, study.GroupsParams{Method: *name, K: *K, Gaussian: *gaussian, Paper: *paper, Bootstraps: *t, Clusters: *clusters, Seed: *seed})
 	if err != nil {

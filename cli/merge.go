@@ -52,8 +52,7 @@ func mergeCommand(c *call) error {
 	if err := dest.Check(); err != nil {
 		return err
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	res, err := experiment.Merge(ctx, shards, ds)
 	if err != nil {
 		return err

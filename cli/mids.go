@@ -22,8 +22,7 @@ func midsCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	g, set, greedy, err := study.MIDSAt(ctx, ds, *eps)
 	if err != nil {
 		return err

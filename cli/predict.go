@@ -72,8 +72,7 @@ func predictCommand(c *call) error {
 		}
 		o.Apply.Harmonize = "standardize"
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	v, err := study.Validate(ctx, m, *data, o)
 	if err != nil {
 		return err

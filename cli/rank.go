@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
 	"steadfast/compute/method"
 )
 
@@ -20,20 +21,18 @@ func rankCommand(c *call) error {
 	if _, err := c.parse(0); err != nil {
 		return err
 	}
-	ranker, err := method.New(method.Spec{Name: *name, Params: params})
+	spec := method.Spec{Name: *name, Params: params}
+	if _, err := method.New(spec); err != nil {
+		return err
+	}
+	ds, _, err := data.load(c, false)
 	if err != nil {
 		return err
 	}
-	ds, x, err := data.load(c, !*noZ)
-	if err != nil {
-		return err
-	}
-	if x == nil {
-		x = ds.X
-	}
-	ctx, stop := interruptible()
-	defer stop()
-	rk, err := ranker.Rank(ctx, x, ds.Labels, len(ds.Classes), dataset.Rand(*seed, 100))
+	// as a study's ranking on all samples: counts normalised on them (the genes edgeR's
+	// filter drops ranked last), z-scored unless --no-zscore
+	cfg := experiment.Config{ZScore: !*noZ}
+	rk, err := experiment.RankAll(c.ctx, cfg, ds, spec, dataset.Rand(*seed, 100))
 	if err != nil {
 		return err
 	}

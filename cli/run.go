@@ -63,8 +63,7 @@ func runCommand(c *call) error {
 	if est, _, err := experiment.Estimate(cfg, ds); err == nil && est.Minutes() > 2 {
 		c.note("this study will take about %s on a two-core laptop (Ctrl-C stops it)", text.Duration(est))
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	pr := newProgressPrinter(c.errw, progressEvery)
 	res, err := study.Run(ctx, cfg, ds, pr.report)
 	pr.stop() // before anything else writes to standard error
@@ -76,8 +75,7 @@ func runCommand(c *call) error {
 
 // runShard runs shard i of n and saves it in dest.
 func runShard(c *call, cfg experiment.Config, ds *dataset.Dataset, i, n int, dest study.Output) error {
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	pr := newProgressPrinter(c.errw, progressEvery)
 	sh, err := study.RunShard(ctx, cfg, ds, i, n, pr.report)
 	pr.stop()
@@ -142,15 +140,18 @@ func openStudy(c *call, cfgPath, data string) (experiment.Config, *dataset.Datas
 	if _, err := study.Plan(cfg, ds); err != nil {
 		return cfg, nil, err
 	}
+	afterRead()
 	return cfg, ds, nil
 }
+
+// afterRead is called when a study's data are read and checked (a test's hook).
+var afterRead = func() {}
 
 // openData opens cfg's data (a file or a GEO accession), noting what the reader
 // assumed, warning when GEO's files changed since cfg recorded them, and recording them
 // in cfg.
 func (c *call) openData(cfg *experiment.Config) (*dataset.Dataset, error) {
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	ds, err := study.OpenContext(ctx, cfg.DataPath, cfg.Read, cfg.Prep, c.downloadProgress())
 	if err != nil {
 		return nil, err
@@ -174,12 +175,18 @@ type outputs struct {
 }
 
 func outputFlags(c *call) outputs {
+	o := sizeFlags(c)
+	o.report = c.fs.Bool("report", false, "also write report.html and report.pdf: data, configuration, every figure and table, and a methods paragraph with references")
+	return o
+}
+
+// sizeFlags are the flags of the figures' size alone (a command without a report).
+func sizeFlags(c *call) outputs {
 	return outputs{
 		width:  c.fs.Float64("width", 16, "figure width"),
 		height: c.fs.Float64("height", 10, "figure height"),
 		unit:   c.fs.String("unit", "cm", "unit of width and height: cm, mm or in"),
 		dpi:    c.fs.Int("dpi", 300, "PNG resolution"),
-		report: c.fs.Bool("report", false, "also write report.html and report.pdf: data, configuration, every figure and table, and a methods paragraph with references"),
 	}
 }
 
@@ -221,7 +228,7 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, dest study.O
 			written = append(written, within(tmp, outDir, paths)...)
 		}
 		if report && ctx.Err() == nil {
-			if err := writeReport(tmp, res, nil, size); err != nil {
+			if err := writeReport(ctx, tmp, res, nil, size); err != nil {
 				return err
 			}
 			written = append(written, filepath.Join(outDir, "report.html"), filepath.Join(outDir, "report.pdf"))
@@ -245,16 +252,16 @@ var beforeFigure = func() {}
 
 // writeReport writes report.html and report.pdf into dir, with the Signature section of
 // sig when it is not nil.
-func writeReport(dir string, res *experiment.Result, sig *study.Signature, size plots.ExportOptions) error {
+func writeReport(ctx context.Context, dir string, res *experiment.Result, sig *study.Signature, size plots.ExportOptions) error {
 	var b bytes.Buffer
-	if err := plots.ReportWith(&b, res, sig, size); err != nil {
+	if err := plots.ReportWith(ctx, &b, res, sig, size); err != nil {
 		return err
 	}
 	if err := study.WriteFile(filepath.Join(dir, "report.html"), b.Bytes()); err != nil {
 		return err
 	}
 	b.Reset()
-	if err := plots.ReportPDFWith(&b, res, sig); err != nil {
+	if err := plots.ReportPDFWith(ctx, &b, res, sig); err != nil {
 		return err
 	}
 	return study.WriteFile(filepath.Join(dir, "report.pdf"), b.Bytes())

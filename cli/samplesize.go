@@ -48,8 +48,7 @@ func sampleSizeCommand(c *call) error {
 			return err
 		}
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	last := -1
 	th := study.NewThrottle(func(pr experiment.Progress) {
 		if pct := 100 * pr.Done / max(pr.Total, 1); last < 0 || pct/10 != last/10 {

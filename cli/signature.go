@@ -42,7 +42,7 @@ func signatureCommand(c *call) error {
 	if err := dest.Check(); err != nil {
 		return err
 	}
-	saved, err := study.LoadRun(runPath(pos[0]))
+	saved, err := loadRun(pos[0], "signature")
 	if err != nil {
 		return err
 	}
@@ -66,8 +66,7 @@ func signatureCommand(c *call) error {
 	if err := dest.Check(); err != nil {
 		return err
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	sig, err := study.BuildSignature(ctx, res, ds, choice, *positive)
 	if err != nil {
 		return err
@@ -128,7 +127,7 @@ func signatureCommand(c *call) error {
 	if *report {
 		extra = func(tmp string) ([]string, error) {
 			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
-			return []string{"report.html", "report.pdf"}, writeReport(tmp, res, sig, reportSize)
+			return []string{"report.html", "report.pdf"}, writeReport(ctx, tmp, res, sig, reportSize)
 		}
 	}
 	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {
@@ -151,6 +150,26 @@ func runPath(path string) string {
 		return filepath.Join(path, "result.json")
 	}
 	return path
+}
+
+// loadRun loads the saved run at path (a result.json or the folder holding it). A
+// signature's folder (a model.json, no result.json) is refused with the command that
+// gives the run it came from, with the signature's method and k.
+func loadRun(path, command string) (*study.Saved, error) {
+	st, err := os.Stat(path)
+	if err == nil && st.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "result.json")); err != nil {
+			if m, err := signature.ReadModel(filepath.Join(path, "model.json")); err == nil {
+				frequent := ""
+				if m.Frequent {
+					frequent = " --frequent"
+				}
+				return nil, fmt.Errorf("%s is a signature's folder (model.json), not a run's: give the run it was built from, the folder steadfast run wrote (with result.json), e.g. steadfast %s RUNDIR --method %q --k %d%s ... for the same genes", path, command, m.Method, len(m.Genes), frequent)
+			}
+			return nil, fmt.Errorf("%s holds no result.json: give a run's folder (as steadfast run wrote it) or its result.json", path)
+		}
+	}
+	return study.LoadRun(runPath(path))
 }
 
 // methodAndK are the method named (its label or name) and k given, each taken from the

@@ -46,8 +46,7 @@ func wrapperCommand(c *call) error {
 		c.note("--nae %d is more than the %d features; the learning curve stops at %d", *nae, p, p)
 		*nae = p
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	ctx := c.ctx
 	pairs, cost := study.WrapperPairs(ds)
 	if *k2 {
 		fmt.Fprintf(c.errw, "K = 2 evaluates %s pairs, each by 5-fold CV: about %s\n", text.Thousands(pairs), text.Duration(cost))

@@ -50,6 +50,7 @@ func WriteFolder(ctx context.Context, out Output, write func(tmp string) error) 
 	if err != nil {
 		return fmt.Errorf("cannot write beside %s: %v", dir, err)
 	}
+	defer begin(tmp)()
 	fill := func() error {
 		if err := os.Chmod(tmp, 0o755); err != nil {
 			return err
@@ -270,19 +271,37 @@ func readManifest(dir string) (manifest, error) {
 	return m, nil
 }
 
-// swapIn puts the folder tmp in dir's place, removing dir's earlier contents.
+// swapIn puts the folder tmp in dir's place, removing dir's earlier contents. A stop
+// (RemoveUnfinished) waits for the two renames.
 func swapIn(tmp, dir string) error {
+	unfinished.Lock()
+	old, err := swapRename(tmp, dir)
+	if old != "" {
+		unfinished.paths[old] = true
+	}
+	unfinished.Unlock()
+	if old != "" {
+		os.RemoveAll(old)
+		unfinished.Lock()
+		delete(unfinished.paths, old)
+		unfinished.Unlock()
+	}
+	return err
+}
+
+// swapRename renames dir aside (to the old folder it returns) and tmp to dir.
+func swapRename(tmp, dir string) (string, error) {
 	old := ""
 	if _, err := os.Stat(dir); err == nil {
 		o, err := os.MkdirTemp(filepath.Dir(dir), ".steadfast-old-")
 		if err != nil {
 			os.RemoveAll(tmp)
-			return err
+			return "", err
 		}
 		os.Remove(o)
 		if err := os.Rename(dir, o); err != nil {
 			os.RemoveAll(tmp)
-			return fmt.Errorf("cannot replace %s: %v", dir, err)
+			return "", fmt.Errorf("cannot replace %s: %v", dir, err)
 		}
 		old = o
 	}
@@ -291,10 +310,7 @@ func swapIn(tmp, dir string) error {
 			os.Rename(old, dir)
 		}
 		os.RemoveAll(tmp)
-		return fmt.Errorf("cannot write %s (another run writing to it at the same time?): %v", dir, err)
+		return "", fmt.Errorf("cannot write %s (another run writing to it at the same time?): %v", dir, err)
 	}
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
+	return old, nil
 }

@@ -173,6 +173,7 @@ func WriteFile(path string, b []byte) error {
 	if err != nil {
 		return err
 	}
+	defer begin(f.Name())()
 	_, werr := f.Write(b)
 	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
 		os.Remove(f.Name())

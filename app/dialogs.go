@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"log"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
-	"steadfast/compute/experiment"
 	"steadfast/compute/study"
 	"steadfast/internal/text"
 	"steadfast/plots"
@@ -37,7 +35,11 @@ func (u *UI) ShowOpen() {
 			return
 		}
 		d.Hide()
-		u.LoadFile(p, u.openOptions(p))
+		if p == u.path { // the same data read again: nothing on screen is replaced
+			u.LoadFile(p, u.openOptions(p))
+			return
+		}
+		u.unlessUnsaved("Opening "+filepath.Base(p), func() { u.LoadFile(p, u.openOptions(p)) })
 	}
 	path.OnSubmitted = func(string) { open() }
 	browse := u.browseButton(path, dataExtensions)
@@ -169,25 +171,6 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	return nil
 }
 
-// ShowSaveRun saves the configuration, results and tool results as one JSON file.
-func (u *UI) ShowSaveRun() {
-	if u.result == nil {
-		u.showError(fmt.Errorf("nothing to save yet: press Run first"))
-		return
-	}
-	res, tools := u.result, u.tools()
-	u.saveAs("steadfast-run.json", nil, func(path string) error {
-		if err := study.SaveRun(path, res, tools); err != nil {
-			return err
-		}
-		if res == u.result {
-			u.unsaved = false
-		}
-		u.progress.Status.SetText("Saved " + filepath.Base(path))
-		return nil
-	})
-}
-
 // saveAs asks for a folder and a file name (starting with name; a name without one of
 // the extensions exts gets the first) and calls save with the path, showing its error.
 // It refuses a path that is a file the window read (checkWrite) and asks before
@@ -291,20 +274,6 @@ func (u *UI) checkWrite(paths ...string) error {
 	return nil
 }
 
-// ShowOpenRun reopens a saved run: its results and its settings.
-func (u *UI) ShowOpenRun() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		u.OpenRun(path)
-	}, u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
-	d.Show()
-}
-
 // ShowOpenModel asks for a locked model (model.json) and shows it in the Signature tab.
 func (u *UI) ShowOpenModel() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -317,140 +286,6 @@ func (u *UI) ShowOpenModel() {
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	d.Show()
-}
-
-// OpenRun shows a saved run and its settings; its data file is reloaded when it exists.
-func (u *UI) OpenRun(path string) {
-	s, err := study.LoadRun(path)
-	if err != nil {
-		u.showError(err)
-		return
-	}
-	u.methods.set(s.Config.Methods)
-	u.protocol.set(s.Config)
-	u.dataTab.set(s.Config)
-	u.setResult(s.Result)
-	u.setTools(s.Tools)
-	u.unsaved = false
-	u.runPath = path
-	if s.Config.DataPath != "" {
-		if _, err := os.Stat(s.Config.DataPath); err == nil || study.IsAccession(s.Config.DataPath) {
-			u.loadFile(s.Config.DataPath, s.Config.Read, false)
-		}
-	}
-	u.progress.Status.SetText("Opened run " + filepath.Base(path))
-	if s.Note != "" {
-		u.progress.Status.SetText("Opened run " + filepath.Base(path) + ". Note: " + s.Note)
-	}
-}
-
-// ShowReport writes the run's HTML report (data, configuration, every figure and table,
-// a methods paragraph with references) where the user chooses.
-func (u *UI) ShowReport() {
-	if u.result == nil {
-		u.showError(fmt.Errorf("no results to report yet: press Run first"))
-		return
-	}
-	res := u.result
-	dir := widget.NewEntry()
-	dir.SetText(u.app.Preferences().StringWithFallback("exportDir", exportDir()))
-	name := widget.NewEntry()
-	name.SetText("steadfast-report")
-	html, pdf := widget.NewCheck("HTML (figures as SVG)", nil), widget.NewCheck("PDF (A4)", nil)
-	html.Checked, pdf.Checked = true, true
-	var d dialog.Dialog
-	do := func() {
-		folder, base := strings.TrimSpace(dir.Text), strings.TrimSpace(name.Text)
-		if err := checkFileName(base); err != nil {
-			u.showError(err)
-			return
-		}
-		var paths []string
-		for ext, c := range map[string]*widget.Check{".html": html, ".pdf": pdf} {
-			if c.Checked {
-				paths = append(paths, filepath.Join(folder, base+ext))
-			}
-		}
-		slices.Sort(paths)
-		tables := plots.ReportTables(res) // the report names their CSVs for the rows it leaves out
-		sig := u.sigView.of(res)
-		if sig != nil {
-			h, rows := sig.FullModel()
-			tables = append(tables, plots.Figure{Name: "signature", Table: sig.GeneTable()}, plots.Figure{Name: "signature-full-model", Table: append([][]string{h}, rows...)})
-			if v := sig.Validation; v != nil {
-				tables = append(tables, plots.Figure{Name: "cohort-predictions", Table: study.PredictionTable(v)})
-			}
-			if e := sig.Enrichment; e != nil {
-				tables = append(tables, plots.Figure{Name: "enrichment", Table: e.Table()})
-			}
-		}
-		if len(paths) == 0 {
-			tables = nil
-		}
-		targets := reportFiles(paths, folder, tables)
-		modelPath := ""
-		if sig != nil && len(paths) > 0 { // the report names model.json and its digests: it lies beside it
-			modelPath = filepath.Join(folder, "model.json")
-			targets = append(targets, modelPath)
-		}
-		if err := u.checkWrite(targets...); err != nil {
-			u.showError(err)
-			return
-		}
-		old := existing(targets)
-		write := func() {
-			if err := os.MkdirAll(folder, 0o755); err != nil {
-				u.showError(err)
-				return
-			}
-			for _, path := range paths {
-				if err := writeReport(path, res, sig); err != nil {
-					u.showError(err)
-					return
-				}
-				log.Printf("wrote %s", path)
-			}
-			for _, f := range tables {
-				if err := plots.WriteCSV(filepath.Join(folder, f.Name+".csv"), f.Table); err != nil {
-					u.showError(err)
-					return
-				}
-			}
-			if modelPath != "" {
-				b, err := sig.Model.Encode()
-				if err == nil {
-					err = study.WriteFile(modelPath, b)
-				}
-				if err != nil {
-					u.showError(err)
-					return
-				}
-			}
-			u.app.Preferences().SetString("exportDir", folder)
-			u.progress.Status.SetText(fmt.Sprintf("Wrote the report to %s; open the HTML in a web browser.", folder))
-			d.Hide()
-		}
-		slices.Sort(old)
-		u.confirmReplace(folder, old, write)
-	}
-	dir.OnSubmitted = func(string) { do() }
-	name.OnSubmitted = func(string) { do() }
-	items := []*widget.FormItem{
-		{Text: "Folder", Widget: dir},
-		{Text: "File name", Widget: name, HintText: "without extension"},
-		{Text: "Formats", Widget: container.NewHBox(html, pdf)},
-	}
-	d = u.showConfirm("Report: data, settings, every figure and table, methods paragraph", "Write", widget.NewForm(items...), fyne.NewSize(620, 260), dir, do)
-}
-
-// reportFiles are the files a report writes: its pages and, in folder, the CSV of each
-// table.
-func reportFiles(pages []string, folder string, tables []plots.Figure) []string {
-	out := slices.Clone(pages)
-	for _, f := range tables {
-		out = append(out, filepath.Join(folder, f.Name+".csv"))
-	}
-	return out
 }
 
 // showConfirm shows a dialog of content with confirm and Cancel buttons, sized size,
@@ -487,24 +322,6 @@ func checkFileName(name string) error {
 		return fmt.Errorf("file name %q: give a name without folders", name)
 	}
 	return nil
-}
-
-// writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with
-// 16 x 10 cm figures; when sig is not nil, with its Signature section.
-func writeReport(path string, res *experiment.Result, sig *study.Signature) error {
-	w, _ := plots.Length(16, "cm")
-	h, _ := plots.Length(10, "cm")
-	var b bytes.Buffer
-	var err error
-	if strings.EqualFold(filepath.Ext(path), ".pdf") {
-		err = plots.ReportPDFWith(&b, res, sig)
-	} else {
-		err = plots.ReportWith(&b, res, sig, plots.ExportOptions{Width: w, Height: h})
-	}
-	if err != nil {
-		return err
-	}
-	return study.WriteFile(path, b.Bytes())
 }
 
 // exportPaths are the files an export of name in the ticked formats writes in dir: one

@@ -50,7 +50,7 @@ func (u *UI) ShowOpenGEO() {
 			return
 		}
 		d.Hide()
-		u.loadGEO(a, dataset.Options{Platform: strings.TrimSpace(platform.Text)}, true)
+		u.unlessUnsaved("Opening "+a, func() { u.loadGEO(a, dataset.Options{Platform: strings.TrimSpace(platform.Text)}, true) })
 	}
 	acc.OnSubmitted = func(string) { open() }
 	form := widget.NewForm(widget.NewFormItem("Accession", acc), widget.NewFormItem("Platform", platform))

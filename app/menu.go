@@ -55,7 +55,9 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 	recent := fyne.NewMenuItem("Open recent", nil)
 	var items []*fyne.MenuItem
 	for _, p := range u.recent() {
-		items = append(items, fyne.NewMenuItem(p, func() { u.LoadFile(p, dataset.Options{}) }))
+		items = append(items, fyne.NewMenuItem(p, func() {
+			u.unlessUnsaved("Opening "+filepath.Base(p), func() { u.LoadFile(p, dataset.Options{}) })
+		}))
 	}
 	if len(items) > 0 {
 		recent.ChildMenu = fyne.NewMenu("", items...)
@@ -78,7 +80,10 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 }
 
 // openExample opens the built-in example data.
-func (u *UI) openExample() {
+func (u *UI) openExample() { u.unlessUnsaved("Opening the example", u.useExample) }
+
+// useExample makes the built-in example the data.
+func (u *UI) useExample() {
 	ex := study.Example()
 	u.dataTab.advise(ex)
 	u.dataTab.adopt(dataset.Options{})
@@ -108,6 +113,11 @@ func (u *UI) onDrop(_ fyne.Position, uris []fyne.URI) {
 // Open opens path as a saved run when it is a .json file or a folder holding a
 // result.json (what steadfast run and merge write), else as a data file.
 func (u *UI) Open(path string) {
+	u.unlessUnsaved("Opening "+filepath.Base(path), func() { u.open(path) })
+}
+
+// open is Open without the question.
+func (u *UI) open(path string) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		if _, err := os.Stat(filepath.Join(path, "result.json")); err == nil {
 			path = filepath.Join(path, "result.json")

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +66,9 @@ type signatureView struct {
 	// saved is the signature a reopened run kept: Build signature with its choice
 	// restores its nested estimate and permutation test
 	saved *study.SignatureRecord
+	// modelOnly is set while an opened model file is shown: its choice is read-only
+	// and Build signature waits for a run
+	modelOnly bool
 }
 
 // setSaved preselects the choice of the signature a reopened run kept, and says so.
@@ -204,6 +206,10 @@ func (v *signatureView) enable(on bool) {
 // preselected and said with its reason.
 func (v *signatureView) setResult(res *experiment.Result) {
 	v.sig, v.figs, v.figure, v.valFigs, v.saved = nil, nil, plots.Figure{}, nil, nil
+	v.modelOnly = false
+	for _, w := range []fyne.Disableable{v.method, v.k, v.classifier, v.positive, v.frequent, v.build} {
+		w.Enable()
+	}
 	v.meaning.clear()
 	v.enable(false)
 	v.cohortTable.SetRows([]string{"sample"}, nil, 100)
@@ -345,21 +351,6 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 	v.draw()
 }
 
-// openModel shows the locked model at path in the tab, for validation on cohorts
-// without its study.
-func (v *signatureView) openModel(path string) {
-	m, err := signature.ReadModel(path)
-	if err != nil {
-		v.u.showError(err)
-		return
-	}
-	v.figure = plots.Figure{}
-	v.chart.SetRender(nil)
-	v.setSignature(study.ModelSignature(m, path), nil)
-	v.u.tabs.SelectIndex(tabSignature)
-	v.u.progress.Status.SetText("Opened model " + filepath.Base(path) + ": Validate on another cohort... applies it")
-}
-
 // showMetrics says the cross-validated estimate (and the permutation test's p).
 func (v *signatureView) showMetrics() {
 	sig := v.sig
@@ -458,28 +449,6 @@ func (v *signatureView) draw() {
 		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
 	}
 	v.chart.SetRender(renderer(v.figure))
-}
-
-// saveModel writes the locked model where the user chooses.
-func (v *signatureView) saveModel() {
-	if v.sig == nil {
-		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
-		return
-	}
-	v.u.saveAs("model.json", []string{".json"}, v.writeModel)
-}
-
-// writeModel writes the locked model to path (a new file renamed over it) and says so.
-func (v *signatureView) writeModel(path string) error {
-	b, err := v.sig.Model.Encode()
-	if err != nil {
-		return err
-	}
-	if err := study.WriteFile(path, b); err != nil {
-		return err
-	}
-	v.u.progress.Status.SetText("Saved the model to " + path)
-	return nil
 }
 
 // permute asks, with its estimated cost, then runs the permutation test.

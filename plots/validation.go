@@ -106,7 +106,7 @@ func validationTitle(v *signature.Validation, scaling string) string {
 	if p := v.Positive(); p >= 0 {
 		pos = ", " + v.Model.Classes[p] + " positive"
 	}
-	return fmt.Sprintf("%s: the locked signature on an independent cohort (%s%s)", v.Cohort, scaling, pos)
+	return fmt.Sprintf("%s: the locked signature on %s (%s%s)", v.Cohort, v.CohortKind(), scaling, pos)
 }
 
 // ValidationFigures are a validation's figures: its ROC curve (when the cohort has
@@ -123,16 +123,89 @@ func ValidationFigures(v *signature.Validation) []Figure {
 		figs = append(figs, ValidationROC(v, validationTitle(v, scaling)))
 	}
 	if len(v.Samples) >= 2 && len(v.Values) >= 2 {
-		classes, labels := validationClasses(v)
-		heat := SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes found, across the cohort's samples", v.Cohort, len(v.Values)),
-			v.GeneLabels, v.Samples, classes, labels, v.Values)
-		heat.Name = "validation-heatmap"
-		figs = append(figs, heat)
+		figs = append(figs, validationHeatmap(v))
 	}
 	if v.Shift != nil {
 		figs = append(figs, ShiftFigure(v))
 	}
 	return figs
+}
+
+// heatSamples is the most samples a heatmap shows: its clustering is quadratic in them,
+// and beyond a few hundred no column can be seen.
+const heatSamples = 300
+
+// validationHeatmap is the heatmap of the signature genes found across the cohort's
+// samples predicted; of a cohort of more than heatSamples, across heatSamples of them
+// taken evenly spaced within each class (in the cohort's order, each class in
+// proportion), as its title says: every sample is in predictions.csv.
+func validationHeatmap(v *signature.Validation) Figure {
+	classes, labels := validationClasses(v)
+	shown := evenlyByClass(labels, len(classes), heatSamples)
+	samples, lab := make([]string, len(shown)), make([]int, len(shown))
+	values := make([][]float64, len(v.Values))
+	for k, i := range shown {
+		samples[k], lab[k] = v.Samples[i], labels[i]
+		for g := range values {
+			values[g] = append(values[g], v.Values[g][i])
+		}
+	}
+	across := "across the cohort's samples"
+	if len(shown) < len(v.Samples) {
+		across = fmt.Sprintf("%d of %s samples (evenly within each class; all in predictions.csv)", len(shown), text.Thousands(len(v.Samples)))
+	}
+	heat := SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes found, %s", v.Cohort, len(v.Values), across), v.GeneLabels, samples, classes, lab, values)
+	heat.Name = "validation-heatmap"
+	return heat
+}
+
+// evenlyByClass returns, ascending, at most max of the samples (labels[i] in 0..nc-1):
+// all when they are no more, else each class's share of max (largest remainders, at
+// least one a class) taken evenly spaced through its samples.
+func evenlyByClass(labels []int, nc, max int) []int {
+	n := len(labels)
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	if n <= max {
+		return all
+	}
+	of := make([][]int, nc)
+	for i, l := range labels {
+		of[l] = append(of[l], i)
+	}
+	quota := make([]int, nc)
+	type rem struct {
+		c int
+		r float64
+	}
+	var rems []rem
+	left := max
+	for c, idx := range of {
+		exact := float64(max) * float64(len(idx)) / float64(n)
+		quota[c] = min(len(idx), int(exact))
+		if len(idx) > 0 && quota[c] == 0 {
+			quota[c] = 1
+		}
+		left -= quota[c]
+		rems = append(rems, rem{c, exact - math.Floor(exact)})
+	}
+	sort.SliceStable(rems, func(a, b int) bool { return rems[a].r > rems[b].r })
+	for _, r := range rems {
+		if left > 0 && quota[r.c] < len(of[r.c]) {
+			quota[r.c]++
+			left--
+		}
+	}
+	var out []int
+	for c, idx := range of {
+		for k := 0; k < quota[c]; k++ {
+			out = append(out, idx[k*len(idx)/quota[c]])
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 // shiftGenes is the most genes the shift figure shows, the most shifted first.

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +55,44 @@ func TestValidationFigures(t *testing.T) {
 				t.Errorf("%s: %s", f.Name, path)
 			}
 		}
+	}
+}
+
+// The cohort heatmap of a cohort of 20,000 samples (the two-gene model above) shows 300
+// of them, each class in proportion (two thirds tumours here: 200 and 100), evenly spaced
+// through its samples, and says so in its title; the CSV behind it holds those 300. It
+// had clustered all 20,000 (an n x n distance matrix: over 10 minutes at 3.3 GB).
+func TestCohortHeatmapOfManySamples(t *testing.T) {
+	m := &signature.Model{Classes: []string{"normal", "tumor"}, Positive: 1, Classifier: "svm",
+		Config: experiment.Config{ZScore: true}, Genes: []signature.ModelGene{{ID: "g1"}, {ID: "g2"}},
+		Mean: []float64{0, 0}, SD: []float64{1, 1}, W: [][]float64{{1, -1}}, B: []float64{0}}
+	const n = 20000
+	x := mat.NewDense(n, 2, nil)
+	c := &signature.Cohort{Name: "big.csv", X: x, Features: []string{"g1", "g2"}}
+	for i := range n {
+		x.Set(i, 0, float64(i%7))
+		x.Set(i, 1, float64(i%5))
+		c.Samples = append(c.Samples, fmt.Sprintf("s%d", i))
+		c.Classes = append(c.Classes, map[bool]string{true: "tumor", false: "normal"}[i%3 != 0])
+	}
+	v, err := signature.Apply(m, c, signature.ApplyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heat := validationHeatmap(v)
+	if got := len(heat.Table[0]) - 1; got != 300 {
+		t.Fatalf("%d samples in the heatmap", got)
+	}
+	tumours := 0
+	for _, h := range heat.Table[0][1:] {
+		if strings.HasSuffix(h, "(tumor)") {
+			tumours++
+		}
+	}
+	if tumours != 200 || !strings.Contains(heat.Title, "300 of 20,000 samples") {
+		t.Errorf("%d tumours of 300; title %q", tumours, heat.Title)
+	}
+	if got := evenlyByClass([]int{0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, 2, 5); fmt.Sprint(got) != "[0 2 4 6 8]" {
+		t.Errorf("5 of 4 + 6 samples: %v", got) // quotas 2 and 3: samples 0, 2 of the first; 4, 6, 8 of the second
 	}
 }

@@ -14,6 +14,8 @@ fi
 # timeouts sized for a loaded 2-core machine (the default 10 minutes is not): a hang
 # guard, not a speed test
 timeout=45m
+echo "== go.mod is tidy"
+go mod tidy -diff
 echo "== go vet"
 go vet ./...
 echo "== staticcheck"

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/parallel"
+	"steadfast/internal/text"
 )
 
 var classNames = []string{"class", "label", "labels", "type", "group", "diagnosis", "phenotype", "outcome", "y", "target"}
@@ -225,6 +226,57 @@ func classCodes(vals []string) bool {
 	return true
 }
 
+// notContinuous refuses to take column j, chosen as the class for want of one named so,
+// when it holds numbers that are no class codes: some not whole, or more than 10
+// distinct values (a gene's values, a survival time, an age). It says how to name the
+// class, and what a table of time and event columns is.
+func notContinuous(file string, g grid, header []string, j int, orient Orientation) error {
+	vals := g.column(j, 1)
+	distinct := map[string]bool{}
+	whole := true
+	for _, v := range vals {
+		v = strings.TrimSpace(v)
+		if isMissingCell(v) {
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.Replace(v, ",", ".", 1), 64)
+		if err != nil {
+			return nil // text: class names
+		}
+		whole = whole && f == math.Trunc(f)
+		distinct[v] = true
+	}
+	if len(distinct) == 0 || whole && len(distinct) <= 10 {
+		return nil
+	}
+	what, where := "column", "the class column \"class\" (the first line's cell)"
+	if orient == SamplesAsColumns {
+		what, where = "row", "the class row \"class\" (its first cell)"
+	}
+	msg := fmt.Sprintf("no %s is named class (class, label, type, group, ...), and the last %s, %q, holds numbers (%s such as %s), not classes. Name %s, or give the class's name (--class NAME; in the window, the Data tab's Class)",
+		what, what, header[j], text.Count(len(distinct), "distinct value"), someValues(vals, 3), where)
+	if hasColumn(header, "time") && hasColumn(header, "event") || hasColumn(header, "os") && hasColumn(header, "os.time") {
+		msg += "; its time and event columns are a survival outcome, which Steadfast does not analyse yet: give a class column too"
+	}
+	return &ParseError{File: file, Msg: msg}
+}
+
+// someValues lists the first n distinct values of vals.
+func someValues(vals []string, n int) string {
+	var out []string
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) && len(out) < n {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// hasColumn reports whether header names a column name (case aside).
+func hasColumn(header []string, name string) bool {
+	return slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), name) })
+}
+
 // codeList lists the distinct values of vals in order of first appearance.
 func codeList(vals []string) string {
 	var out []string
@@ -262,6 +314,9 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 	}
 	if classIdx == -1 {
 		classIdx = len(header) - 1
+		if err := notContinuous(file, g, header, classIdx, orient); err != nil {
+			return nil, err
+		}
 	}
 	idCol, skip, notes := idColumns(g, header, classIdx, orient)
 	groupIdx := -1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
 
@@ -12,6 +13,7 @@ import (
 
 	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
+	"steadfast/compute/method"
 	"steadfast/compute/score"
 )
 
@@ -142,4 +144,28 @@ func normaliseCounts(ctx context.Context, ds, test *dataset.Dataset, s dataset.S
 		norm.LogCPM(src.RawRowView(r), xte.RawRowView(i))
 	}
 	return norm.Kept, nil
+}
+
+// RankAll ranks the features of ds on all its samples with spec as a study of cfg ranks
+// them in its all-sample unit: read counts normalised by edgeR's pipeline fitted on the
+// samples (the genes its filter drops ranked last, by variance), cfg's top-variance
+// filter, z-scoring when cfg says; r is the ranker's random stream.
+func RankAll(ctx context.Context, cfg Config, ds *dataset.Dataset, spec method.Spec, r *rand.Rand) (score.Ranking, error) {
+	ranker, err := method.New(spec)
+	if err != nil {
+		return score.Ranking{}, err
+	}
+	all := make([]int, len(ds.Labels))
+	for i := range all {
+		all[i] = i
+	}
+	xtr, ytr, _, _, order, keep, err := prepare(ctx, cfg, ds, nil, dataset.Split{Train: all})
+	if err != nil {
+		return score.Ranking{}, err
+	}
+	rk, err := ranker.Rank(ctx, filterColumns(xtr, keep), ytr, len(ds.Classes), r)
+	if err != nil || keep == nil {
+		return rk, err
+	}
+	return widen(rk, keep, order), nil
 }

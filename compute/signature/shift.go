@@ -8,36 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"steadfast/compute/harmonize"
 	"steadfast/compute/rstat"
 	"steadfast/internal/text"
 )
-
-// Harmonizations are the ways a cohort can be put on the training scale, as
-// ApplyOptions.Harmonize names them: none (the model's own scaling), standardize (each
-// gene centred and scaled within the cohort, then put on the training scale) and
-// ComBat with the training data as the reference batch (parametric or not, mean-only or
-// not; harmonize.ComBat).
-var Harmonizations = []string{"none", "standardize", "combat", "combat-nonparametric", "combat-mean", "combat-nonparametric-mean"}
-
-// HarmonizationText says what a harmonisation does, for outputs and methods.
-func HarmonizationText(h string) string {
-	switch h {
-	case "standardize":
-		return "each gene standardised within the cohort and put on the training scale (mean_t + sd_t z)"
-	case "combat", "combat-nonparametric", "combat-mean", "combat-nonparametric-mean":
-		prior := "parametric"
-		if strings.Contains(h, "nonparametric") {
-			prior = "non-parametric"
-		}
-		what := "location and scale"
-		if strings.HasSuffix(h, "-mean") {
-			what = "location only (mean-only)"
-		}
-		return fmt.Sprintf("ComBat with the training data as the reference batch (%s empirical Bayes, %s; Johnson et al. 2007, sva's ComBat(ref.batch =)), on the signature genes, without the cohort's classes", prior, what)
-	}
-	return "none: the cohort's values scaled with the training means and SDs, as the model was trained"
-}
 
 // GeneShift is how one signature gene's cohort values sit against its training values
 // (both after the model's preprocessing): the standardised mean difference SMD =
@@ -212,107 +185,4 @@ func (s *Shift) Says(v *Validation) string {
 		}
 	}
 	return b.String()
-}
-
-// unbalanced warns when a harmonisation that uses the cohort's own levels meets a
-// cohort whose classes, as it gives them (never used to harmonise), are mixed unlike
-// the training data's by more than 15 points: it then removes part of the biology
-// (Nygaard, Rodland and Hovig 2016).
-func (v *Validation) unbalanced() string {
-	h := v.Options.Harmonize
-	if h == "" || h == "none" || v.Shift == nil {
-		return ""
-	}
-	counts := make([]float64, len(v.Model.Classes))
-	n := 0.0
-	for _, t := range v.Truth {
-		if t >= 0 {
-			counts[t]++
-			n++
-		}
-	}
-	if n < 2 {
-		return fmt.Sprintf("%s assumes the cohort's classes are mixed much as the training data's (%s); the cohort gives no classes to check it", h, shares(v.Model.Classes, v.Shift.TrainShares))
-	}
-	worst := 0.0
-	for c := range counts {
-		counts[c] /= n
-		worst = math.Max(worst, math.Abs(counts[c]-v.Shift.TrainShares[c]))
-	}
-	if worst <= 0.15 {
-		return ""
-	}
-	return fmt.Sprintf("warning: %s used the cohort's own gene levels, and its classes (%s, as it gives them; not used to harmonise) are mixed unlike the training data's (%s): the adjustment removed part of the difference between the classes, so its metrics are biased (Nygaard et al. 2016, Biostatistics 17:29-39)",
-		h, shares(v.Model.Classes, counts), shares(v.Model.Classes, v.Shift.TrainShares))
-}
-
-func shares(classes []string, s []float64) string {
-	var parts []string
-	for c, name := range classes {
-		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, 100*s[c]))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// harmonizeValues applies the harmonisation h to the cohort's values x (samples x
-// model genes) of the genes found, the samples with a value in every gene found taking
-// part (the others are left out of the predictions anyway).
-func (v *Validation) harmonizeValues(x *mat.Dense) error {
-	h := v.Options.Harmonize
-	switch h {
-	case "", "none":
-		return nil
-	case "standardize":
-		v.standardize(x)
-		return nil
-	}
-	m := v.Model
-	if m.Ref == nil {
-		return fmt.Errorf("this model file keeps no training values, which ComBat needs as its reference: build the signature again with this version")
-	}
-	n, g := x.Dims()
-	var genes, rows []int
-	for j := 0; j < g; j++ {
-		if v.Matches[j].By != "" {
-			genes = append(genes, j)
-		}
-	}
-	for i := 0; i < n; i++ {
-		ok := true
-		for _, j := range genes {
-			ok = ok && !math.IsNaN(x.At(i, j))
-		}
-		if ok {
-			rows = append(rows, i)
-		}
-	}
-	if len(genes) < 2 || len(rows) == 0 {
-		return fmt.Errorf("ComBat needs 2 signature genes found and a sample with a value in each; the cohort has %d and %d", len(genes), len(rows))
-	}
-	ref, batch := make([][]float64, len(genes)), make([][]float64, len(genes))
-	for k, j := range genes {
-		ref[k] = m.Ref[j]
-		for _, i := range rows {
-			batch[k] = append(batch[k], x.At(i, j))
-		}
-	}
-	o := harmonize.Options{NonParametric: strings.Contains(h, "nonparametric"), MeanOnly: strings.HasSuffix(h, "-mean")}
-	adj, fit, err := harmonize.ComBat(ref, batch, o)
-	if err != nil {
-		return err
-	}
-	for k, j := range genes {
-		for r, i := range rows {
-			x.Set(i, j, adj[k][r])
-		}
-	}
-	note := HarmonizationText(h) + fmt.Sprintf(": %d genes, %d cohort samples against %d training samples", len(genes), len(rows), len(m.RefY))
-	if len(fit.Unadjusted) > 0 {
-		note += fmt.Sprintf("; %s constant within a batch left unadjusted", text.Count(len(fit.Unadjusted), "gene"))
-	}
-	if len(rows) < 10 {
-		note += fmt.Sprintf("; only %d cohort samples: the batch's location and scale are poorly estimated", len(rows))
-	}
-	v.Notes = append(v.Notes, note)
-	return nil
 }

@@ -1,8 +1,10 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,11 @@ func Collection(name string) (*enrich.Collection, error) {
 		return enrich.GO().Ontology("MF"), nil
 	case "go-cc":
 		return enrich.GO().Ontology("CC"), nil
+	}
+	if _, err := os.Stat(name); err != nil && !strings.ContainsAny(name, `/\.`) {
+		return nil, fmt.Errorf("%q is neither a gene-set collection (go, go-bp, go-mf, go-cc) nor a GMT file (no file of that name)", name)
+	} else if err != nil {
+		return nil, fmt.Errorf("gene-set file %s: %v; give a GMT file (MSigDB, Reactome, WikiPathways) or one of the collections go, go-bp, go-mf, go-cc", name, errors.Unwrap(err))
 	}
 	return enrich.ReadGMT(name, 10, 500)
 }

@@ -10,6 +10,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/group"
+	"steadfast/compute/memlimit"
 	"steadfast/compute/score"
 	"steadfast/compute/synth"
 )
@@ -60,4 +61,30 @@ func WrapperPairs(ds *dataset.Dataset) (pairs int, cost time.Duration) {
 func SyntheticPreset(name string) (synth.Preset, bool) {
 	p, ok := synth.Presets[name]
 	return p, ok
+}
+
+// Synthetic generates n samples of the preset named (d1k, d5k), or, features > 0, of
+// that many features in groups of about 20, with seed; part 0 is a training set, 1, 2,
+// ... independent sets of the same population. It refuses sizes out of bounds or beyond
+// the machine's memory before allocating.
+func Synthetic(preset string, features, n int, seed uint64, part int) (*dataset.Dataset, error) {
+	p, ok := synth.Presets[preset]
+	if !ok {
+		return nil, fmt.Errorf("unknown preset %q (d1k or d5k)", preset)
+	}
+	if features != 0 {
+		if features < synth.Relevant*2 || features > 1_000_000 {
+			return nil, fmt.Errorf("--features must be between %d and 1000000", synth.Relevant*2)
+		}
+		p = synth.Sized(features)
+	}
+	if n < 2 || n > 1_000_000 {
+		return nil, fmt.Errorf("--samples must be between 2 and 1000000, not %d", n)
+	}
+	// the values (8 bytes) and their CSV text (about 9 bytes) at once
+	if err := memlimit.Check(fmt.Sprintf("a synthetic set of %d samples x %d features", n, p.Features), 17*float64(n)*float64(p.Features)); err != nil {
+		return nil, err
+	}
+	ds, _ := synth.Generate(p, n, seed, part)
+	return ds, nil
 }

@@ -88,7 +88,8 @@ func Ready(ds *dataset.Dataset) error {
 }
 
 // Plan fills cfg's defaults for ds and checks the two together: the settings' bounds,
-// and the data against the protocol (missing values, classes, class sizes).
+// and the data against the protocol (missing values, classes, class sizes, a training
+// set without a class).
 func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error) {
 	n, p := ds.Dims()
 	cfg, err := cfg.Resolved(p)
@@ -100,6 +101,9 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 	}
 	if cfg.Folds > n {
 		return cfg, fmt.Errorf("%d folds asked for but the data have %d samples; choose %d folds or fewer (the Protocol tab's Folds, or the configuration's folds)", cfg.Folds, n, n)
+	}
+	if err := experiment.CheckTrainingClasses(cfg, ds); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

@@ -72,8 +72,9 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 	if w := scaleWarning(m, raw, v, o.Log2); w != "" {
 		notes = append(notes, w)
 	}
-	if w := sameData(m, raw, sharedValues(m, ds, v.Matches)); w != "" {
+	if kind, w := sameData(m, raw, sharedValues(m, ds, v.Matches)); w != "" {
 		notes = append(notes, w)
+		v.Overlap = kind
 	}
 	v.Notes = append(notes, v.Notes...)
 	return v, nil
@@ -282,10 +283,11 @@ func sharedValues(m *signature.Model, ds *dataset.Dataset, matches []signature.M
 
 // sameData warns when the cohort is the model's training data (the same analysed
 // values), holds samples whose values of the signature genes are training samples'
-// (shared of them, -1 when unknown), or shares sample names with it.
-func sameData(m *signature.Model, raw *dataset.Dataset, shared int) string {
+// (shared of them, -1 when unknown), or shares sample names with it; kind names such a
+// cohort for titles (Validation.Overlap).
+func sameData(m *signature.Model, raw *dataset.Dataset, shared int) (kind, warning string) {
 	if len(raw.Samples) == len(m.Samples) && trainingHash(raw, m.Config.Prep) == m.DataSHA256 {
-		return "warning: this cohort is the model's training data itself (the same values), not an independent cohort: its metrics say how well the model fits the samples it was trained on, not how it predicts new ones"
+		return "the model's own training data", "warning: this cohort is the model's training data itself (the same values), not an independent cohort: its metrics say how well the model fits the samples it was trained on, not how it predicts new ones"
 	}
 	genes := text.Count(len(m.Genes), "signature gene")
 	chance := ""
@@ -294,9 +296,9 @@ func sameData(m *signature.Model, raw *dataset.Dataset, shared int) string {
 	}
 	switch n := len(raw.Samples); {
 	case shared == n:
-		return fmt.Sprintf("warning: every one of the cohort's %s has the values of a training sample on the %s%s: the cohort is the model's training data, or part of it, not an independent cohort; its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", text.Count(n, "sample"), genes, chance)
+		return "its training samples", fmt.Sprintf("warning: every one of the cohort's %s has the values of a training sample on the %s%s: the cohort is the model's training data, or part of it, not an independent cohort; its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", text.Count(n, "sample"), genes, chance)
 	case shared > 0:
-		return fmt.Sprintf("warning: %d of the cohort's %s %s the values of a training sample on the %s%s: they are training samples, so the cohort is not independent and its metrics are optimistic; leave them out for an honest estimate", shared, text.Count(n, "sample"), text.Plural(shared, "has|have"), genes, chance)
+		return fmt.Sprintf("a cohort holding %d of its training samples", shared), fmt.Sprintf("warning: %d of the cohort's %s %s the values of a training sample on the %s%s: they are training samples, so the cohort is not independent and its metrics are optimistic; leave them out for an honest estimate", shared, text.Count(n, "sample"), text.Plural(shared, "has|have"), genes, chance)
 	}
 	train := map[string]bool{}
 	for _, s := range m.Samples {
@@ -309,13 +311,13 @@ func sameData(m *signature.Model, raw *dataset.Dataset, shared int) string {
 		}
 	}
 	if len(named) == len(raw.Samples) {
-		return fmt.Sprintf("warning: all %d of the cohort's samples have the names of samples the model was trained on: if this is the training data itself, it is not an independent cohort, and its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", len(named))
+		return "a cohort named as its training samples", fmt.Sprintf("warning: all %d of the cohort's samples have the names of samples the model was trained on: if this is the training data itself, it is not an independent cohort, and its metrics say how well the model fits the samples it was trained on, not how it predicts new ones", len(named))
 	}
 	if len(named) > 0 {
-		return fmt.Sprintf("warning: %d of the cohort's %d samples %s the names of samples the model was trained on (%s): if they are the same samples, the cohort is not independent",
+		return fmt.Sprintf("a cohort sharing %d of its training samples' names", len(named)), fmt.Sprintf("warning: %d of the cohort's %d samples %s the names of samples the model was trained on (%s): if they are the same samples, the cohort is not independent",
 			len(named), len(raw.Samples), text.Plural(len(named), "has|have"), listSome(named, 5))
 	}
-	return ""
+	return "", ""
 }
 
 // ValidationFiles are what a validation writes: predictions.csv (sample, its class,

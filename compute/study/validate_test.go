@@ -373,12 +373,23 @@ func TestValidationBadInput(t *testing.T) {
 		if !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "training data itself") }) {
 			t.Errorf("the training data as cohort, notes %q", v.Notes)
 		}
+		// the figures' titles and the report say what the cohort is (they had called the
+		// training data "an independent cohort" under a note saying it was not)
+		if k := v.CohortKind(); k != "the model's own training data" {
+			t.Errorf("the training data called %q", k)
+		}
 		some := append(slices.Clone(s.cohort[:20]), train[:3]...)
 		v = s.validate(t, s.write(t, dir, "some.csv", cohortFile{samples: some, features: reversed(len(s.raw.Features))}), CohortOptions{})
 		if !slices.ContainsFunc(v.Notes, func(n string) bool {
 			return strings.Contains(n, "3 of the cohort's 23 samples have the values of a training sample on the 10 signature genes")
 		}) {
 			t.Errorf("three training samples in the cohort, notes %q", v.Notes)
+		}
+		if k := v.CohortKind(); k != "a cohort holding 3 of its training samples" {
+			t.Errorf("three training samples in the cohort called %q", k)
+		}
+		if k := s.validate(t, s.write(t, dir, "plain.csv", cohortFile{samples: s.cohort}), CohortOptions{}).CohortKind(); k != "an independent cohort" {
+			t.Errorf("the held-out half called %q", k)
 		}
 		// colon.csv has no sample names: a reader names them sample1, sample2, ...; the
 		// training half given so, or renamed, is still known by its values
@@ -783,4 +794,39 @@ func TestKTSPPairStability(t *testing.T) {
 		t.Error("metrics.csv does not give the pairs' stability")
 	}
 	t.Logf("k-TSP pairs chosen again in the resamples: %v", a.PairStability)
+}
+
+// A cohort too small for its harmonisation is refused with the number it needs and the
+// remedies: standardize and ComBat of location and scale below 3 samples (on 1 sample
+// every value had become the training mean, so the prediction did not depend on the
+// sample; on 2 every z is +-1/sqrt(2)), ComBat of location only below 2. At those
+// numbers each runs, and the notes count samples in words ("1 cohort sample").
+func TestHarmonisationRefusesTooFewSamples(t *testing.T) {
+	s := newColonSplit(t, false)
+	dir := t.TempDir()
+	for _, h := range signature.Harmonizations[1:] {
+		need := signature.HarmonizeMin(h)
+		few := s.write(t, dir, h+"-few.csv", cohortFile{samples: s.cohort[:need-1]})
+		_, err := Validate(context.Background(), s.model, few, CohortOptions{Apply: signature.ApplyOptions{Harmonize: h}})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("needs %d cohort samples", need)) || !strings.Contains(err.Error(), "--harmonize none") || !strings.Contains(err.Error(), "k-TSP") {
+			t.Errorf("%s on %d samples: %v", h, need-1, err)
+		}
+		enough := s.write(t, dir, h+"-enough.csv", cohortFile{samples: s.cohort[:need]})
+		v := s.validate(t, enough, CohortOptions{Apply: signature.ApplyOptions{Harmonize: h}})
+		if len(v.Samples) != need {
+			t.Errorf("%s on %d samples predicted %d", h, need, len(v.Samples))
+		}
+		for _, n := range v.Notes {
+			if strings.Contains(n, " 1 cohort samples") || strings.Contains(n, "gives no classes") {
+				t.Errorf("%s: %s", h, n)
+			}
+		}
+	}
+	if signature.HarmonizeMin("none") != 0 {
+		t.Error("no harmonisation needs no samples")
+	}
+	one := s.write(t, dir, "one.csv", cohortFile{samples: s.cohort[:1]})
+	if v := s.validate(t, one, CohortOptions{}); len(v.Samples) != 1 {
+		t.Errorf("one sample without harmonisation: %d predicted", len(v.Samples))
+	}
 }

@@ -1,0 +1,289 @@
+package study
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"steadfast/compute/signature"
+	"steadfast/internal/text"
+)
+
+// Files are what the signature writes: model.json, signature.csv (a gene a row),
+// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high), with two
+// classes probabilities.csv (each sample's probability of the positive class) and,
+// after a permutation test, permutations.csv (each permuted study's AUC).
+func (s *Signature) Files() (map[string][]byte, error) {
+	model, err := s.Model.Encode()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{
+		"model.json":    model,
+		"signature.csv": csvOf(s.GeneTable()),
+		"roc.csv":       csvOf(s.rocTable()),
+		"metrics.csv":   csvOf(s.metricsTable()),
+	}
+	if s.Op != nil {
+		files["probabilities.csv"] = csvOf(s.probabilityTable())
+	}
+	if s.Perm != nil {
+		rows := [][]string{{"permutation", "auc"}}
+		for i, a := range s.Perm.AUCs {
+			rows = append(rows, []string{strconv.Itoa(i + 1), num(a)})
+		}
+		files["permutations.csv"] = csvOf(rows)
+	}
+	return files, nil
+}
+
+// GeneTable is signature.csv: one row a gene, under its header. higher_in is the class
+// of highest mean, against the class of lowest (of two, the other one). With two classes
+// the SVM weight is oriented toward the positive class (a positive weight favours it)
+// and the fold change and Hedges' g are the positive class's against the reference,
+// both named in the header; with more, of higher_in against against.
+func (s *Signature) GeneTable() [][]string {
+	test, fc, g, weight := "anova_p", "log2_fold_change", "hedges_g", "svm_weight"
+	if s.Scale.Moderated {
+		test = "limma_voom_F_p"
+	}
+	if s.Positive >= 0 {
+		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
+		test, fc, g = "welch_p", "log2_fold_change_"+pos+"_vs_"+ref, "hedges_g_"+pos+"_vs_"+ref
+		weight = "svm_weight_toward_" + pos
+		if s.Scale.Moderated {
+			test = "limma_voom_p"
+		}
+	}
+	rows := [][]string{{"gene", "symbol", "selection_frequency", "mean_rank", weight, "higher_in", "against", fc, g, test, "bh_fdr", "group_members"}}
+	for _, gn := range s.Genes {
+		rows = append(rows, []string{gn.ID, gn.Symbol, num(gn.Frequency), num(gn.MeanRank), num(gn.Weight), gn.Higher, gn.Against, num(gn.Log2FC), num(gn.G), num(gn.P), num(gn.FDR), strings.Join(gn.Members, "; ")})
+	}
+	return rows
+}
+
+// GeneDisplay is the gene table as people read it (the window, copies, the report):
+// headers in words naming the classes, p and FDR in scientific notation with two
+// significant digits, the other numbers with three. signature.csv (GeneTable) keeps
+// every digit.
+func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
+	if s.CV == nil { // an opened model: its genes and weights only
+		header = []string{"gene", "gene symbol", "SVM weight"}
+		if s.Positive >= 0 {
+			header[2] = "SVM weight (+ favours " + s.Classes[s.Positive] + ")"
+		}
+		for _, gn := range s.Genes {
+			rows = append(rows, []string{gn.ID, gn.Symbol, text.Sig3(gn.Weight)})
+		}
+		return header, rows
+	}
+	test, fc, g, weight := "ANOVA p", "log2 fold change (highest vs lowest)", "Hedges' g (highest vs lowest)", "SVM weight"
+	if s.Scale.Moderated {
+		test = "limma-voom F p"
+	}
+	if s.Positive >= 0 {
+		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
+		test, fc, g = "Welch p", "log2 fold change "+pos+" vs "+ref, "Hedges' g "+pos+" vs "+ref
+		weight = "SVM weight (+ favours " + pos + ")"
+		if s.Scale.Moderated {
+			test = "limma-voom p"
+		}
+	}
+	header = []string{"gene", "gene symbol", "selected in (share of resamples)", "mean rank", weight, "higher in"}
+	if s.Positive < 0 {
+		header = append(header, "lowest in")
+	}
+	header = append(header, fc, g, test, "FDR (BH)", "group members")
+	for _, gn := range s.Genes {
+		row := []string{gn.ID, gn.Symbol, text.Sig3(gn.Frequency), text.Sig3(gn.MeanRank), text.Sig3(gn.Weight), gn.Higher}
+		if s.Positive < 0 {
+			row = append(row, gn.Against)
+		}
+		rows = append(rows, append(row, text.Sig3(gn.Log2FC), text.Sig3(gn.G), text.PValue(gn.P), text.PValue(gn.FDR), strings.Join(gn.Members, "; ")))
+	}
+	return header, rows
+}
+
+// ConfusionDisplay is the cross-validated confusion matrix as people read it: a row a
+// true class, a column a predicted class, counted over every repetition (each sample
+// once a repetition), then each class's sensitivity (its samples predicted right).
+func (s *Signature) ConfusionDisplay() (header []string, rows [][]string) {
+	if s.CV == nil {
+		return nil, nil
+	}
+	header = append(append([]string{"true class \\ predicted"}, s.Classes...), "predicted right")
+	for t, row := range s.CV.Confusion {
+		r := []string{s.Classes[t]}
+		for _, n := range row {
+			r = append(r, strconv.Itoa(n))
+		}
+		rows = append(rows, append(r, text.Sig3(s.CV.ClassSensitivity(t))))
+	}
+	return header, rows
+}
+
+// OperatingDisplay is the performance block as people read it (two classes; empty
+// with more): a row an operating point, the classifier's own rule and Youden's
+// threshold, with sensitivity, specificity, PPV and NPV and their 95% intervals.
+func (s *Signature) OperatingDisplay() (header []string, rows [][]string) {
+	if s.Op == nil {
+		return nil, nil
+	}
+	header = []string{"operating point", "threshold", "sensitivity (95% CI)", "specificity (95% CI)", "PPV (95% CI)", "NPV (95% CI)", "interval"}
+	for _, r := range []struct {
+		name, why string
+		c         signature.Coords
+	}{{"classifier's own rule", "corrected resampled, as the AUC's", s.Op.Own}, {"Youden's threshold (optimistic)", "bootstrap of the samples (pROC)", s.Op.Youden}} {
+		th := "the classifier's"
+		if !math.IsNaN(r.c.Threshold) {
+			th = text.Sig3(r.c.Threshold)
+		}
+		rows = append(rows, []string{r.name, th, withCI(r.c.Sens), withCI(r.c.Spec), withCI(r.c.PPV), withCI(r.c.NPV), r.why})
+	}
+	return header, rows
+}
+
+// ProbabilityDisplay is probabilities.csv as people read it: each sample, its class
+// and its cross-fitted probability of the positive class with three digits.
+func (s *Signature) ProbabilityDisplay() (header []string, rows [][]string) {
+	if s.Op == nil {
+		return nil, nil
+	}
+	for _, r := range s.probabilityTable()[1:] {
+		p, _ := strconv.ParseFloat(r[2], 64)
+		rows = append(rows, []string{r[0], r[1], text.Sig3(p)})
+	}
+	return []string{"sample", "class", "probability of " + s.Classes[s.Positive]}, rows
+}
+
+// rocTable is roc.csv: every repetition's ROC points.
+func (s *Signature) rocTable() [][]string {
+	rows := [][]string{{"repetition", "threshold", "fpr", "tpr"}}
+	for r, curve := range s.CV.Curves {
+		for _, p := range curve {
+			rows = append(rows, []string{strconv.Itoa(s.CV.Repeats[r] + 1), num(p.Threshold), num(p.FPR), num(p.TPR)})
+		}
+	}
+	return rows
+}
+
+// metricsTable is metrics.csv: the mean AUC over the repetitions (low and high their
+// range), the first repetition's AUC with its DeLong 95% interval, sensitivity,
+// specificity and balanced accuracy at the classifier's own rule, and the confusion
+// matrix (true class -> predicted class, counted over every repetition).
+func (s *Signature) metricsTable() [][]string {
+	cv := s.CV
+	first := cv.AUCs[0]
+	positive, reference := "one-vs-rest", ""
+	if s.Positive >= 0 {
+		positive, reference = s.Classes[s.Positive], s.Classes[1-s.Positive]
+	}
+	rows := [][]string{{"metric", "value", "low", "high"},
+		{"positive_class", positive, "", ""},
+		{"reference_class", reference, "", ""},
+		{"positive_class_rule", s.PositiveWhy, "", ""},
+		{"fold_change", s.Scale.Why, "", ""},
+		{"auc_resamples_mean_ci95", num(cv.Interval.Mean), num(cv.Interval.Low), num(cv.Interval.High)},
+		{"auc_ci95_method", signature.IntervalMethod, "", ""},
+		{"auc_pooled_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
+	}
+	if s.Positive >= 0 {
+		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)})
+		rows = append(rows, s.operatingRows()...)
+	} else {
+		for c, name := range s.Classes {
+			mean, lo, hi, f := cv.ClassAUC(c)
+			ci := cv.ClassIntervals[c]
+			rows = append(rows, []string{"auc_" + name + "_vs_rest_resamples_mean_ci95", num(ci.Mean), num(ci.Low), num(ci.High)},
+				[]string{"auc_" + name + "_vs_rest_pooled_mean_range_over_repetitions", num(mean), num(lo), num(hi)},
+				[]string{"auc_" + name + "_vs_rest_repetition_1_delong95_fixed_classifier", num(f.AUC), num(f.Low), num(f.High)},
+				[]string{"sensitivity_" + name + "_vs_rest", num(cv.ClassSensitivity(c)), "", ""},
+				[]string{"specificity_" + name + "_vs_rest", num(cv.ClassSpecificity(c)), "", ""})
+		}
+	}
+	rows = append(rows, []string{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""})
+	for p, st := range s.PairStability {
+		pr := s.Model.Pairs[p]
+		rows = append(rows, []string{fmt.Sprintf("ktsp_pair %s < %s chosen_in_resamples", s.Model.Genes[pr[0]].ID, s.Model.Genes[pr[1]].ID), num(st), "", ""})
+	}
+	choice := "given, not the advice's"
+	if s.Advised {
+		choice = "the advice's (chosen on these resamples: the estimates above are optimistic)"
+	}
+	rows = append(rows, []string{"method_and_k", choice, "", ""})
+	if n := s.Nested; n != nil {
+		rows = append(rows, []string{"nested_auc_resamples_mean_ci95", num(n.Interval.Mean), num(n.Interval.Low), num(n.Interval.High)},
+			[]string{"nested_auc_pooled_mean_range_over_repetitions", num(n.MeanAUC), num(n.MinAUC), num(n.MaxAUC)},
+			[]string{"nested_outer_training_sets", strconv.Itoa(len(n.Choices)), "", ""},
+			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""})
+		for _, c := range n.Choices {
+			rows = append(rows, []string{fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K), "", ""})
+		}
+	}
+	if s.Perm != nil {
+		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""},
+			[]string{"permutation_choice_repeated", strconv.FormatBool(s.Perm.Choice), "", ""})
+	}
+	for t, row := range cv.Confusion {
+		for p, n := range row {
+			rows = append(rows, []string{"confusion " + s.Classes[t] + " -> " + s.Classes[p], strconv.Itoa(n), "", ""})
+		}
+	}
+	return rows
+}
+
+// OwnRuleMethod and YoudenMethod name the operating points' intervals in every output.
+const (
+	OwnRuleMethod = "corrected resampled 95% interval over the resamples, as the AUC's"
+	YoudenMethod  = "95% percentile interval of 2000 stratified bootstrap draws of the samples, the threshold chosen again in each (pROC's ci.coords); the threshold is chosen on these same scores, so the point is optimistic"
+	ProbMethod    = "Platt scaling of the out-of-fold scores of the positive class; each sample's probability from a map fitted without its tenth of the samples, averaged over the repetitions; calibration as rms val.prob on those probabilities"
+)
+
+// probabilityTable is probabilities.csv: each sample's class and its cross-fitted
+// probability of the positive class (Operating.Probs).
+func (s *Signature) probabilityTable() [][]string {
+	rows := [][]string{{"sample", "class", "probability_" + s.Classes[s.Positive]}}
+	for i, p := range s.Op.Probs {
+		rows = append(rows, []string{s.Samples[i], s.Classes[s.Labels[i]], num(p)})
+	}
+	return rows
+}
+
+// operatingRows are metrics.csv's rows of the two-class performance block.
+func (s *Signature) operatingRows() [][]string {
+	op := s.Op
+	coords := func(name string, c signature.Coords) [][]string {
+		return [][]string{{name + "sensitivity", num(c.Sens.Est), num(c.Sens.Low), num(c.Sens.High)},
+			{name + "specificity", num(c.Spec.Est), num(c.Spec.Low), num(c.Spec.High)},
+			{name + "ppv", num(c.PPV.Est), num(c.PPV.Low), num(c.PPV.High)},
+			{name + "npv", num(c.NPV.Est), num(c.NPV.Low), num(c.NPV.High)}}
+	}
+	rows := coords("", op.Own)
+	rows = append(rows, []string{"own_rule_ci95_method", OwnRuleMethod, "", ""}, []string{"prevalence", num(op.Prevalence), "", ""},
+		[]string{"youden_threshold", num(op.Youden.Threshold), "", ""})
+	rows = append(rows, coords("youden_", op.Youden)...)
+	return append(rows, []string{"youden_ci95_method", YoudenMethod, "", ""},
+		[]string{"platt_a", num(op.Platt.A), "", ""}, []string{"platt_b", num(op.Platt.B), "", ""},
+		[]string{"brier_cross_fitted", num(op.Calibration.Brier), "", ""},
+		[]string{"calibration_intercept_cross_fitted", num(op.Calibration.Intercept), "", ""},
+		[]string{"calibration_slope_cross_fitted", num(op.Calibration.Slope), "", ""},
+		[]string{"probability_method", ProbMethod, "", ""})
+}
+
+// num writes v in full precision, NaN as an empty cell.
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func csvOf(rows [][]string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	return b.Bytes()
+}

@@ -53,8 +53,7 @@ func (u *UI) unlessUnsaved(action string, do func()) {
 	}
 	msg := widget.NewLabel(what + ". " + action + " leaves them behind: a run opened replaces them, other data make the next Run replace them.\nSave run... keeps them in one file, the signature's choice, nested estimate and permutation test with them.")
 	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	d = dialog.NewCustomWithoutButtons("Unsaved results", msg, u.win)
+	d := dialog.NewCustomWithoutButtons("Unsaved results", msg, u.win)
 	d.SetButtons([]fyne.CanvasObject{
 		widget.NewButton("Cancel", func() { d.Hide() }),
 		widget.NewButton("Discard them", func() { d.Hide(); do() }),

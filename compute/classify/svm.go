@@ -100,10 +100,14 @@ func (s *LinearSVM) Fit(ctx context.Context, x *mat.Dense, y []int, classes int,
 }
 
 // solve fits one binary model with labels y in {-1, 1}: by Newton's method when Exact
-// allows it, else by dual coordinate descent.
+// allows it, else by dual coordinate descent (on the Gram matrix when there are fewer
+// samples than features).
 func (s *LinearSVM) solve(ctx context.Context, x *mat.Dense, y []float64, r *rand.Rand) ([]float64, float64, int, bool, error) {
 	if _, d := x.Dims(); s.Exact && s.Params.Loss == SquaredHinge && d <= newtonMaxDim {
 		return primalNewton(ctx, x, y, s.SampleWeight, s.Params.C)
+	}
+	if n, d := x.Dims(); UseKernel(n, d) {
+		return dualCDKernel(ctx, x, y, s.SampleWeight, s.Params, r)
 	}
 	return dualCD(ctx, x, y, s.SampleWeight, s.Params, r)
 }

@@ -3,6 +3,7 @@ package score
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 
@@ -47,9 +48,12 @@ func (s SVMRFE) Rank(ctx context.Context, x *mat.Dense, y []int, classes int, r 
 	return s.rankWeighted(ctx, x, y, nil, classes, r)
 }
 
-// rankWeighted is Rank with a weight per sample (nil: all 1), passed to the SVM.
+// rankWeighted is Rank with a weight per sample (nil: all 1), passed to the SVM. While
+// the features outnumber the samples the SVMs are fitted through the samples' Gram
+// matrix, computed once and updated as features leave (classify.Gram), their weights
+// w = sum_i alpha_i y_i x_i over the remaining features; then on the remaining columns.
 func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight []float64, classes int, r *rand.Rand) (Ranking, error) {
-	_, p := x.Dims()
+	n, p := x.Dims()
 	remaining := make([]int, p)
 	for j := range remaining {
 		remaining[j] = j
@@ -59,7 +63,9 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 	tie := TieOrder(p, r) // equal weights leave in this order
 	back := p             // order[back:] is filled
 	cur := x
-	stopped := 0 // fits that hit the iteration cap
+	var gram *classify.Gram // while the kernel path runs
+	var xt *mat.Dense       // x transposed, a feature's values a row, for its weights
+	stopped := 0            // fits that hit the iteration cap
 	work, done := s.work(p), 0.0
 	for round := 0; len(remaining) > 0; round++ {
 		if err := ctx.Err(); err != nil {
@@ -70,12 +76,36 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 			order[0] = remaining[0]
 			break
 		}
-		m := classify.LinearSVM{Params: s.SVM, SampleWeight: weight}
-		if err := m.Fit(ctx, cur, y, classes, r); err != nil {
-			return Ranking{}, err
+		var w []float64
+		if gramRFE && classify.UseKernel(n, len(remaining)) {
+			if gram == nil {
+				var err error
+				if gram, err = classify.NewGram(ctx, x); err != nil {
+					return Ranking{}, err
+				}
+			}
+			ay, ok, err := classify.FitGram(ctx, gram, y, classes, weight, s.SVM, r)
+			if err != nil {
+				return Ranking{}, err
+			}
+			if !ok {
+				stopped++
+			}
+			if xt == nil {
+				xt = mat.DenseCopyOf(x.T())
+			}
+			w = squaredWeights(xt, remaining, ay)
+		} else {
+			if gram != nil { // the columns left, once they are no more than the samples
+				gram, cur = nil, dataset.SelectFeatures(x, remaining)
+			}
+			m := classify.LinearSVM{Params: s.SVM, SampleWeight: weight}
+			if err := m.Fit(ctx, cur, y, classes, r); err != nil {
+				return Ranking{}, err
+			}
+			stopped += unconverged(m)
+			w = m.SquaredWeights()
 		}
-		stopped += unconverged(m)
-		w := m.SquaredWeights()
 		maxW := 0.0
 		for _, v := range w {
 			maxW = max(maxW, v)
@@ -84,13 +114,14 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 		for i := range pos {
 			pos[i] = i
 		}
-		sort.Slice(pos, func(a, b int) bool {
-			if w[pos[a]] != w[pos[b]] {
-				return w[pos[a]] < w[pos[b]]
+		leavesFirst := func(a, b int) bool {
+			if w[a] != w[b] {
+				return w[a] < w[b]
 			}
-			return tie[remaining[pos[a]]] > tie[remaining[pos[b]]] // the later in tie order leaves first
-		})
+			return tie[remaining[a]] > tie[remaining[b]] // the later in tie order leaves first
+		}
 		drop := s.dropCount(len(remaining))
+		selectFirst(pos, drop, leavesFirst) // the drop leaving first, in order; the rest after
 		for _, i := range pos[:drop] {
 			j := remaining[i]
 			score[j] = float64(round) + w[i]/(maxW+1e-300)*0.999
@@ -103,12 +134,84 @@ func (s SVMRFE) rankWeighted(ctx context.Context, x *mat.Dense, y []int, weight 
 		for _, i := range keepPos {
 			keep = append(keep, remaining[i])
 		}
-		cur = dataset.SelectFeatures(x, keep)
+		if gram != nil {
+			var dropped []int
+			for _, i := range pos[:drop] {
+				dropped = append(dropped, remaining[i])
+			}
+			slices.Sort(dropped)
+			gram.Drop(x, dropped)
+		} else {
+			cur = dataset.SelectFeatures(x, keep)
+		}
 		done += float64(len(remaining))
 		progress.Share(ctx, done/work)
 		remaining = keep
 	}
 	return Ranking{Order: order, Score: score, Unconverged: stopped}, nil
+}
+
+// gramRFE lets SVM-RFE fit through the Gram matrix (off in a test comparing the paths).
+var gramRFE = true
+
+// selectFirst puts the k least elements of v under the strict total order less first,
+// sorted, and the others after them in some order: a quickselect (median-of-three
+// pivots) then a sort of the k, where a full sort of v cost p log p a round.
+func selectFirst(v []int, k int, less func(a, b int) bool) {
+	lo, hi := 0, len(v) // the k-th least lies in v[lo:hi]
+	for hi-lo > 16 && k > lo && k < hi {
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi-1]
+		pivot := b // the median of the three
+		if less(a, b) != less(a, c) {
+			pivot = a
+		} else if less(b, a) != less(b, c) {
+			pivot = b
+		} else {
+			pivot = c
+		}
+		// three-way partition: < pivot, == pivot (only pivot itself: the order is strict), > pivot
+		i, j := lo, hi
+		for m := lo; m < j; {
+			switch {
+			case less(v[m], pivot):
+				v[i], v[m] = v[m], v[i]
+				i++
+				m++
+			case less(pivot, v[m]):
+				j--
+				v[m], v[j] = v[j], v[m]
+			default:
+				m++
+			}
+		}
+		switch {
+		case k <= i:
+			hi = i
+		case k >= j:
+			lo = j
+		default:
+			lo, hi = k, k
+		}
+	}
+	if lo < k && k < hi { // the short stretch holding the k-th least: sorted
+		sort.Slice(v[lo:hi], func(a, b int) bool { return less(v[lo+a], v[lo+b]) })
+	}
+	sort.Slice(v[:k], func(a, b int) bool { return less(v[a], v[b]) })
+}
+
+// squaredWeights is sum over models m of w_mj^2 for the features cols, w_mj = sum_i
+// ay[m][i] x_ij (a floats.Dot of column j of x, xt's row j, with ay[m]): as
+// classify.LinearSVM.SquaredWeights of the SVMs on those columns.
+func squaredWeights(xt *mat.Dense, cols []int, ay [][]float64) []float64 {
+	out := make([]float64, len(cols))
+	for _, a := range ay {
+		for k, c := range cols {
+			v := floats.Dot(xt.RawRowView(c), a)
+			out[k] += v * v
+		}
+	}
+	return out
 }
 
 // work is the features summed over the rounds that fit an SVM, starting from p: a fit's

@@ -431,7 +431,7 @@ func TestSignatureTab(t *testing.T) {
 	if rows := onUI(v.table.Rows); len(rows) != k {
 		t.Errorf("%d genes for k = %d", len(rows), k)
 	}
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "(nested)") || !strings.Contains(m, "low positive (high is the reference, first in alphabetical order)") || !strings.Contains(v.details(), "corrected resampled") {
+	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Nested cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "optimistic") || !strings.Contains(m, "low positive (high is the reference, first in alphabetical order)") || !strings.Contains(v.details(), "corrected resampled") {
 		t.Errorf("metrics %q", m)
 	}
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "signature-roc" {
@@ -494,23 +494,23 @@ func TestSignatureTab(t *testing.T) {
 	if err := plots.ReportWith(context.Background(), &report, res, onUI(func() *study.Signature { return v.sig }), size); err != nil || !strings.Contains(report.String(), "<h2>Validation</h2>") {
 		t.Errorf("the report: %v, Validation section %v", err, strings.Contains(report.String(), "<h2>Validation</h2>"))
 	}
-	// the test times its first permutations, asks with the time they took, and goes on
-	permProbeAbove, permAskAbove = 0, 0
-	defer func() { permProbeAbove, permAskAbove = 30, time.Minute }()
+	// the test asks first, with its cost from the study's own timings, and goes on
+	permAskAbove = 0
+	defer func() { permAskAbove = 2 * time.Minute }()
 	serialized(func() { v.perms.SetText("4"); test.Tap(v.permBtn) })
 	var goOn *widget.Button
 	waitFor(t, "the permutation test's question", 60*time.Second, func() bool {
 		return onUI(func() bool {
 			said := false
 			walkVisible(u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-				if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "The first 3 permutations took") && strings.Contains(l.Text, "all 4 take about") {
+				if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "on 4 permutations. From the study's own timings that takes about") {
 					said = true
 				}
 				if b, ok := o.(*widget.Button); ok && b.Text == "Yes" {
 					goOn = b
 				}
 			})
-			return said && goOn != nil && u.cancel == nil
+			return said && goOn != nil && u.cancel == nil // nothing runs before the answer
 		})
 	})
 	serialized(func() { test.Tap(goOn) })

@@ -356,7 +356,7 @@ func (v *signatureView) showMetrics() {
 	sig := v.sig
 	s := sig.Brief()
 	if sig.Perm != nil {
-		s += fmt.Sprintf(" Permutation test: p = %.3g (%s).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
+		s += fmt.Sprintf(" Permutation test: p = %.3g (the smallest attainable with %s: %.3g; Details... says what it tests).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"), sig.Perm.Smallest())
 	}
 	if sig.Validation != nil {
 		s += validationText(sig.Validation)
@@ -462,66 +462,41 @@ func (v *signatureView) permute() {
 		v.u.showError(fmt.Errorf("permutations: %q is not a whole number from 1 to %d", v.perms.Text, study.MaxPermutations))
 		return
 	}
-	res, ds, sig := v.u.result, v.u.data, v.sig
-	if study.PermutationCost(res, sig.Choice, sig.Advised, n) < permProbeAbove {
-		v.runPermutations(nil, n)
+	res, sig := v.u.result, v.sig
+	est := time.Duration(study.PermutationCost(res, sig.Choice, sig.Advised, n) * float64(time.Second))
+	if est <= permAskAbove {
+		v.runPermutations(n)
 		return
 	}
-	// permuted labels can slow the SVM's solver several times over the run's, and
-	// permutations differ: the first three are timed before asking, and kept
-	probe := min(n, 3)
-	v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		began := time.Now()
-		first, err := study.Permute(ctx, res, ds, sig, probe, res.Config.Seed, func(done, _ int) {
-			report(experiment.Progress{Done: done, Total: n, Stage: "permutation (timing the first)"})
-		})
-		if err != nil {
-			return nil, err
+	what := "the study"
+	if sig.Advised {
+		what = "every method of the study, the advice choosing method and k again each time,"
+	}
+	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s: on the true labels, then on %s. From the study's own timings that takes about %s on this computer. Progress and Cancel as for a run. Go on?",
+		what, text.Count(n+1, "time"), text.Count(n, "permutation"), text.Duration(est)), func(ok bool) {
+		if ok {
+			v.runPermutations(n)
 		}
-		took := time.Since(began) / time.Duration(probe)
-		if n == probe || took*time.Duration(n) < permAskAbove {
-			return v.permutations(ctx, res, ds, sig, first, n, report)
-		}
-		return func() {
-			if v.sig != sig {
-				return
-			}
-			what := "the study"
-			if sig.Advised {
-				what = "every method of the study, the advice choosing method and k again each time,"
-			}
-			dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s with the labels permuted. The first %s took %s each: all %d take about %s. Progress and Cancel as for a run. Go on?",
-				what, text.Count(n, "time"), text.Count(probe, "permutation"), text.Duration(took), n, text.Duration(took*time.Duration(n))), func(ok bool) {
-				if ok {
-					v.runPermutations(first, n)
-				}
-			}, v.u.win)
-		}, nil
-	})
+	}, v.u.win)
 }
 
-// The permutation test times its first three permutations when the run judges it longer
-// than permProbeAbove seconds, and asks before going on when their mean time times n
-// exceeds permAskAbove (variables for the tests).
-var (
-	permProbeAbove = 30.0
-	permAskAbove   = time.Minute
-)
+// permAskAbove is the estimated time of a permutation test above which the window asks
+// before it starts (a variable for the tests).
+var permAskAbove = 2 * time.Minute
 
-// runPermutations runs the permutation test of n permutations as a task, continuing
-// first (a timed probe) when given.
-func (v *signatureView) runPermutations(first *study.Permutations, n int) {
+// runPermutations runs the permutation test of n permutations as a task.
+func (v *signatureView) runPermutations(n int) {
 	res, ds, sig := v.u.result, v.u.data, v.sig
 	v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		return v.permutations(ctx, res, ds, sig, first, n, report)
+		return v.permutations(ctx, res, ds, sig, n, report)
 	})
 }
 
 // permutations runs the test of sig (of res on ds) on the task's goroutine and returns
 // what shows it.
-func (v *signatureView) permutations(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *study.Signature, first *study.Permutations, n int, report func(experiment.Progress)) (func(), error) {
-	perm, err := study.PermuteFrom(ctx, res, ds, sig, first, n, res.Config.Seed, func(done, total int) {
-		report(experiment.Progress{Done: done, Total: total, Stage: "permutation"})
+func (v *signatureView) permutations(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *study.Signature, n int, report func(experiment.Progress)) (func(), error) {
+	perm, err := study.Permute(ctx, res, ds, sig, n, res.Config.Seed, func(done, total int) {
+		report(experiment.Progress{Done: done, Total: total, Stage: "permuted studies (the first on the true labels)"})
 	})
 	if err != nil {
 		return nil, err

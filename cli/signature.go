@@ -97,19 +97,15 @@ func signatureCommand(c *call) error {
 		if sig.Advised {
 			what = "every method of the study, the advice choosing again each time,"
 		}
-		c.note("the permutation test refits %s %s: %s here, judging by the run (Ctrl-C stops it)", what, text.Count(*perms, "time"), about)
+		c.note("the permutation test refits %s %s (on the true labels, then on %s): %s here, judging by the run's own timings (Ctrl-C stops it)", what, text.Count(*perms+1, "time"), text.Count(*perms, "permutation"), about)
 		last, began := -1, time.Now()
 		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
-			if probe := min(3, total); done == probe && total > probe { // permuted labels can slow an SVM's solver: measured, not judged
-				took := time.Since(began) / time.Duration(probe)
-				c.note("the first %s took %s each: about %s for all %d", text.Count(probe, "permutation"), text.Duration(took), text.Duration(took*time.Duration(total)), total)
-			}
 			if pct := 100 * done / total; pct/10 != last/10 {
 				left := ""
 				if done < total {
 					left = ", about " + text.Duration(time.Since(began)*time.Duration(total-done)/time.Duration(done)) + " left"
 				}
-				fmt.Fprintf(c.errw, "%3d%% (%d/%d permutations%s)\n", pct, done, total, left)
+				fmt.Fprintf(c.errw, "%3d%% (%d/%d studies: the true labels, then the permutations%s)\n", pct, done, total, left)
 				last = pct
 			}
 		})
@@ -138,7 +134,7 @@ func signatureCommand(c *call) error {
 	}
 	c.note("fold changes: %s", sig.Scale.Why)
 	if sig.Perm != nil {
-		fmt.Fprintf(c.errw, "permutation test: p = %.3g (%s)\n", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
+		fmt.Fprintf(c.errw, "permutation test: %s\n", sig.Perm.Says())
 	}
 	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
 	return nil

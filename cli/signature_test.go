@@ -104,7 +104,7 @@ func TestSignatureCommand(t *testing.T) {
 			t.Errorf("report.pdf read back by Ghostscript: %v; no Signature section in its text", err)
 		}
 	}
-	if perm := readCSV(t, filepath.Join(dir, "f5", "permutations.csv")); len(perm) != 10 || !strings.Contains(errw, "permutation test: p = ") || !strings.Contains(errw, "100% (9/9 permutations)") {
+	if perm := readCSV(t, filepath.Join(dir, "f5", "permutations.csv")); len(perm) != 10 || !strings.Contains(errw, "permutation test: p = ") || !strings.Contains(errw, "100% (10/10 studies: the true labels, then the permutations)") {
 		t.Errorf("permutations.csv %d rows; stderr %q", len(perm), errw)
 	}
 	if g := readCSV(t, filepath.Join(dir, "f5", "signature.csv")); len(g) != 6 {
@@ -115,7 +115,7 @@ func TestSignatureCommand(t *testing.T) {
 	// and figures into a folder; a damaged model and a bad class map refused
 	model := filepath.Join(sig, "model.json")
 	code, out, errw = cmd("predict", "--model", model, "--data", colon)
-	if code != 0 || !strings.HasPrefix(out, "sample,true_class,predicted_class,decision_value,score_tumor,score_normal,probability_tumor,in_metrics,model_sha256,cohort_sha256\n") ||
+	if code != 0 || !strings.HasPrefix(out, "sample,true_class,predicted_class,decision_value_higher_means_tumor,score_tumor,score_normal,probability_tumor,rule_calls_tumor_above_probability,in_metrics,model_sha256,cohort_sha256\n") ||
 		strings.Count(out, "\n") != 63 || !strings.Contains(errw, "steadfast predict: warning: this cohort is the model's training data itself") || !strings.Contains(errw, "accuracy") {
 		t.Errorf("predict: exit %d, %d lines, stderr %q", code, strings.Count(out, "\n"), errw)
 	}

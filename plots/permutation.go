@@ -14,7 +14,8 @@ import (
 )
 
 // PermutationFigure draws a permutation test: the histogram of the permuted studies'
-// AUCs (bins of 0.02; the statistic named on the axis), the observed AUC as a vertical
+// AUCs (bins of 0.02; the statistic, the mean of the resamples' held-out AUCs, named on
+// the axis), the observed AUC as a vertical
 // line, and in the title p and the smallest p the number of permutations allows,
 // 1/(N+1), short enough for a 16 cm figure. Its table
 // is each permutation's AUC, then the observed one and p.
@@ -35,7 +36,7 @@ func PermutationFigure(data string, perm *study.Permutations) Figure {
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		p.X.Label.Text = "cross-validated AUC, each repetition's held-out scores pooled"
+		p.X.Label.Text = "cross-validated AUC, the mean of the resamples' held-out AUCs"
 		p.Y.Label.Text = "permuted studies"
 		lo, hi := perm.Observed, perm.Observed
 		for _, a := range perm.AUCs {
@@ -62,7 +63,7 @@ func PermutationFigure(data string, perm *study.Permutations) Figure {
 		obs.Color, obs.Width = palette[0], vg.Points(2)
 		p.Add(obs)
 		p.Legend.Add(fmt.Sprintf("permuted studies' AUCs (%d)", n), h)
-		p.Legend.Add(fmt.Sprintf("observed AUC %.3f", perm.Observed), obs)
+		p.Legend.Add(fmt.Sprintf("observed AUC %.3f (the same cut study on the true labels)", perm.Observed), obs)
 		p.X.Min, p.X.Max = math.Min(lo, perm.Observed-0.02), math.Max(hi, perm.Observed+0.02)
 		return p, nil
 	}

@@ -273,7 +273,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 		if sig.Perm.Choice {
 			what = "the whole procedure, every method and the advice's choice of method and k included,"
 		}
-		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %s and %s repeated each time: p = %.3g.", text.Count(len(sig.Perm.AUCs), "time"), what, sig.Perm.P)
+		fmt.Fprintf(&b, " In a permutation test the class labels were permuted %s and %s repeated each time: %s.", text.Count(len(sig.Perm.AUCs), "time"), what, sig.Perm.Says())
 	}
 	tests := "Welch's t-test, or one-way ANOVA for more classes, with Benjamini-Hochberg's FDR over all genes"
 	if sig.Scale.Moderated {

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -23,10 +24,12 @@ import (
 // rate, a curve's rate at x being its highest with FPR <= x) in colour with the band of
 // their range, the chance diagonal, and in the legend, each named, the AUC with the
 // resamples' 95% interval (signature.CVInterval) and the range of the repetitions'
-// pooled AUCs. With op (two classes) the classifier's own operating point and Youden's
+// pooled AUCs. The legend leads with the headline h (study.Signature.Headline) when
+// given; when it is another estimate than the curves', the curves' AUC is called
+// optimistic. With op (two classes) the classifier's own operating point and Youden's
 // are marked with their sensitivity and specificity intervals as bars. Its table is
 // every repetition's points, then the mean and the band on the grid, then the marks.
-func SignatureROC(est *signature.Estimate, op *signature.Operating, title string) Figure {
+func SignatureROC(est *signature.Estimate, op *signature.Operating, h *signature.Headline, title string) Figure {
 	f := Figure{Name: "signature-roc", Title: title}
 	f.Table = [][]string{{"repetition", "threshold", "fpr", "tpr"}}
 	for r, curve := range est.Curves {
@@ -86,9 +89,19 @@ func SignatureROC(est *signature.Estimate, op *signature.Operating, title string
 		diag.Color, diag.Dashes = color.Gray{0x80}, []vg.Length{vg.Points(3), vg.Points(3)}
 		l.addTo(p)
 		p.Add(diag)
-		leg := fmt.Sprintf("mean of %s", text.Count(len(est.AUCs), "repetition"))
-		if iv := est.Interval; !math.IsNaN(iv.Low) {
-			leg += fmt.Sprintf(": AUC %.3f, 95%% CI %.3f-%.3f", iv.Mean, iv.Low, iv.High)
+		if h != nil {
+			p.Legend.Add(capitalize(h.Text()), swatch{color.Transparent})
+		}
+		leg := fmt.Sprintf("mean curve of %s", text.Count(len(est.AUCs), "repetition"))
+		if iv := est.Interval; !math.IsNaN(iv.Low) && (h == nil || h.Estimate != signature.HeadlineGiven) {
+			what := "AUC"
+			if h != nil {
+				what = "this choice on its resamples: AUC"
+			}
+			leg += fmt.Sprintf("; %s %.3f, 95%% CI %.3f-%.3f", what, iv.Mean, iv.Low, iv.High)
+			if h != nil {
+				leg += " (optimistic)"
+			}
 		}
 		p.Legend.Add(leg, ml)
 		p.Legend.Add(fmt.Sprintf("range of the repetitions (pooled AUC %.3f to %.3f)", est.MinAUC, est.MaxAUC), swatch{tint(c, 0.18)})
@@ -431,7 +444,7 @@ func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " positive"
 	}
-	roc := SignatureROC(sig.CV, sig.Op, fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
+	roc := SignatureROC(sig.CV, sig.Op, sig.Headline(), fmt.Sprintf("%s: %s top %d, %s, cross-validated ROC (%s)", res.Data.Name, m, sig.Choice.K, experiment.ClassifierLabel(sig.Choice.Classifier), pos))
 	heat := SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes (%s) across the samples", res.Data.Name, len(sig.Genes), m),
 		sig.GeneLabels(), sig.Samples, sig.Classes, sig.Labels, sig.Values)
 	unit := "value"
@@ -450,4 +463,12 @@ func SignatureFigures(res *experiment.Result, sig *study.Signature) []Figure {
 		figs = append(figs, PermutationFigure(res.Data.Name, sig.Perm))
 	}
 	return figs
+}
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

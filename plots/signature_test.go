@@ -32,7 +32,7 @@ func TestSignatureFigures(t *testing.T) {
 		est.AUCs = append(est.AUCs, signature.DeLong(s, pos))
 	}
 	est.MeanAUC = (est.AUCs[0].AUC + est.AUCs[1].AUC) / 2
-	f := SignatureROC(est, nil, "test")
+	f := SignatureROC(est, nil, nil, "test")
 	var mean, lo, hi []float64
 	for _, r := range f.Table[1:] {
 		v, _ := strconv.ParseFloat(r[3], 64)
@@ -213,7 +213,7 @@ func TestROCIsSquare(t *testing.T) {
 	s := []float64{0.9, 0.4, 0.5, 0.1}
 	est := &signature.Estimate{Repeats: []int{0}, Curves: [][]signature.ROCPoint{signature.ROC(s, pos)}, AUCs: []signature.AUC{signature.DeLong(s, pos)}}
 	for _, wh := range [][2]vg.Length{{16 * vg.Centimeter, 10 * vg.Centimeter}, {10 * vg.Centimeter, 16 * vg.Centimeter}} {
-		p, err := SignatureROC(est, nil, "square").Build()
+		p, err := SignatureROC(est, nil, nil, "square").Build()
 		if err != nil {
 			t.Fatal(err)
 		}

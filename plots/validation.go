@@ -71,9 +71,15 @@ func ValidationROC(v *signature.Validation, title string) Figure {
 			}
 			line.Color, line.Width, line.Dashes = color.Gray{0x50}, vg.Points(1.2), []vg.Length{vg.Points(5), vg.Points(2)}
 			p.Add(line)
-			leg := fmt.Sprintf("cross-validated (%s): AUC %.3f (%.3f-%.3f)", text.Count(cv.Repetitions, "repetition"), cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
+			leg := fmt.Sprintf("when built, cross-validated (mean curve of %s): pooled AUC %.3f (range %.3f-%.3f)", text.Count(cv.Repetitions, "repetition"), cv.MeanAUC, cv.MinAUC, cv.MaxAUC)
+			if h := cv.Headline; h != nil {
+				leg = "when built, cross-validated mean curve; " + h.Text()
+			}
 			if len(m.Classes) > 2 {
-				leg = fmt.Sprintf("cross-validated (%s vs rest drawn): mean AUC %.3f", m.Classes[0], cv.MeanAUC)
+				leg = fmt.Sprintf("when built, cross-validated (%s vs rest drawn): pooled mean AUC %.3f", m.Classes[0], cv.MeanAUC)
+				if h := cv.Headline; h != nil {
+					leg = fmt.Sprintf("when built, cross-validated (%s vs rest drawn); %s (mean one-vs-rest)", m.Classes[0], h.Text())
+				}
 			}
 			p.Legend.Add(leg, line)
 		}

@@ -58,11 +58,14 @@ type Validation struct {
 	Pred           []int       // the predicted class
 	Scores         [][]float64 // each class's score (see Model.Scores)
 	// Probs is each predicted sample's probability of the positive class (Positive) by
-	// the model's Platt map; nil for a model without one.
-	Probs   []float64
-	Skipped []string // samples not predicted and why
-	Notes   []string // what was assumed or noticed
-	Metrics *Metrics // nil when no sample has a class the model knows
+	// the model's Platt map; nil for a model without one. RuleProb is that probability
+	// at the rule's threshold (Model.RuleScore): the rule calls the positive class when
+	// a sample's probability exceeds it, which need not be 1/2.
+	Probs    []float64
+	RuleProb float64
+	Skipped  []string // samples not predicted and why
+	Notes    []string // what was assumed or noticed
+	Metrics  *Metrics // nil when no sample has a class the model knows
 	// Shift is the cohort's values against the training data's, before any
 	// harmonisation (nil for a model file without training values).
 	Shift *Shift

@@ -15,6 +15,16 @@ type Platt struct {
 // Prob is the probability of the positive class at decision value f.
 func (p Platt) Prob(f float64) float64 { return sigmoid(-(p.A*f + p.B)) }
 
+// RuleScore is the score of either class of two at which the model's own rule changes
+// its call: 0 for a linear SVM (w'z + b = 0; the two classes' scores are -d and d), a
+// vote share of 1/2 for k-NN and k-TSP.
+func (m *Model) RuleScore() float64 {
+	if m.W != nil {
+		return 0
+	}
+	return 0.5
+}
+
 func sigmoid(t float64) float64 {
 	if t >= 0 {
 		return 1 / (1 + math.Exp(-t))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"steadfast/compute/rstat"
+	"steadfast/internal/text"
 )
 
 // Metrics are a cohort's predictions against its classes: N samples of classes the
@@ -55,8 +56,10 @@ func (v *Validation) Measures() string {
 		b.WriteString("; " + mt.NoAUCNote)
 	case v.Positive() >= 0:
 		fmt.Fprintf(&b, ", AUC %.3f (DeLong 95%% CI %.3f-%.3f)", mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
-		if cv := v.Model.CV; cv != nil {
-			fmt.Fprintf(&b, " against a cross-validated %.3f when the signature was built", cv.MeanAUC)
+		if cv := v.Model.CV; cv != nil && cv.Headline != nil {
+			fmt.Fprintf(&b, " against the signature's %s when it was built", cv.Headline.Text())
+		} else if cv != nil {
+			fmt.Fprintf(&b, " against a pooled cross-validated AUC of %.3f (the mean of %s) when the signature was built", cv.MeanAUC, text.Count(cv.Repetitions, "repetition"))
 		}
 	default:
 		fmt.Fprintf(&b, ", mean one-vs-rest AUC %.3f", mt.MeanAUC)

@@ -66,17 +66,38 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Scores, v.Pred, _ = v.Model.Scores(rows)
 	}
 	if pl := v.Model.Platt; pl != nil && len(v.Model.Classes) == 2 {
-		for _, sc := range v.Scores {
-			p := pl.Prob(sc[v.Model.Positive])
+		flip := func(p float64) float64 {
 			if v.positive != v.Model.Positive {
-				p = 1 - p
+				return 1 - p
 			}
-			v.Probs = append(v.Probs, p)
+			return p
 		}
+		for _, sc := range v.Scores {
+			v.Probs = append(v.Probs, flip(pl.Prob(sc[v.Model.Positive])))
+		}
+		v.RuleProb = flip(pl.Prob(v.Model.RuleScore()))
+		v.probabilityNote()
 	}
 	if len(v.Skipped) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("%s not predicted, having a missing value in a signature gene: %s", text.Count(len(v.Skipped), "sample"), listSome(v.Skipped, 5)))
 	}
+}
+
+// probabilityNote says, when some samples' probabilities lie on the other side of 1/2
+// from their predicted class, that the rule's threshold is RuleProb, not 1/2.
+func (v *Validation) probabilityNote() {
+	pos := v.Model.Classes[v.positive]
+	odd := 0
+	for i, p := range v.Probs {
+		if (v.Pred[i] == v.positive) != (p > 0.5) {
+			odd++
+		}
+	}
+	if odd == 0 {
+		return
+	}
+	v.Notes = append(v.Notes, fmt.Sprintf("the classifier's rule calls %s when the probability of %s exceeds %.3f (its threshold mapped by the Platt calibration), not 0.5: %s of %d %s a probability on the other side of 0.5 from the class predicted (predictions.csv gives the threshold beside each probability)",
+		pos, pos, v.RuleProb, text.Count(odd, "sample"), len(v.Probs), text.Plural(odd, "has|have")))
 }
 
 // intactPairs is the model's k-TSP with the pairs whose genes are both among present.

@@ -249,6 +249,66 @@ type CVSummary struct {
 	MaxAUC      float64      `json:"maxAUC"`
 	First       *AUC         `json:"first,omitempty"`
 	Curve       [][2]float64 `json:"curve"`
+	// Advised says the advice chose method and k; Headline is the estimate every
+	// output leads with (nil in a model file of an earlier version).
+	Advised  bool      `json:"advised"`
+	Headline *Headline `json:"headline,omitempty"`
+}
+
+// The estimates a Headline can be.
+const (
+	// HeadlineNested: the advice chose method and k, and the choice was made again
+	// inside each training set (nested cross-validation).
+	HeadlineNested = "nested"
+	// HeadlineGiven: method and k were fixed by the user; the plain cross-validated
+	// estimate is honest for them.
+	HeadlineGiven = "given"
+	// HeadlineOptimistic: the advice chose method and k on the resamples that
+	// estimate them, and the nested estimate was not computed.
+	HeadlineOptimistic = "optimistic"
+)
+
+// Headline is a signature's one estimate of its cross-validated AUC (two classes; the
+// mean one-vs-rest AUC with more), with its 95% interval, that every output leads
+// with; Estimate says which (HeadlineNested, HeadlineGiven or HeadlineOptimistic). A
+// model file keeps it only when all three numbers are finite (JSON has no NaN).
+type Headline struct {
+	AUC      float64 `json:"auc"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+	Estimate string  `json:"estimate"`
+}
+
+// Name is the headline estimate's short name: "nested cross-validated AUC",
+// "cross-validated AUC" or "optimistic cross-validated AUC".
+func (h Headline) Name() string {
+	switch h.Estimate {
+	case HeadlineNested:
+		return "nested cross-validated AUC"
+	case HeadlineOptimistic:
+		return "optimistic cross-validated AUC"
+	}
+	return "cross-validated AUC"
+}
+
+// What says what the headline estimate is, in a phrase.
+func (h Headline) What() string {
+	switch h.Estimate {
+	case HeadlineNested:
+		return "the advice's choice of method and k made again inside each training set, so the choice never saw the samples it is judged on"
+	case HeadlineOptimistic:
+		return "method and k were chosen by the advice on the same resamples that give this estimate (the nested estimate was not computed), so it is optimistic"
+	}
+	return "method and k as given, fixed before this study: the plain cross-validated estimate is honest for them"
+}
+
+// Text is the headline as a sentence's head: "nested cross-validated AUC 0.838 (95% CI
+// 0.744-0.901)".
+func (h Headline) Text() string {
+	if math.IsNaN(h.Low) || math.IsNaN(h.High) {
+		return fmt.Sprintf("%s %.3f", h.Name(), h.AUC)
+	}
+	return fmt.Sprintf("%s %.3f (95%% CI %.3f-%.3f)", h.Name(), h.AUC, h.Low, h.High)
 }
 
 // Summary is e's CVSummary.
@@ -282,6 +342,9 @@ func (s *CVSummary) check() error {
 	}
 	if f := s.First; f != nil && (!in01(f.AUC, f.Low, f.High) || !(f.Var >= 0)) {
 		return fmt.Errorf("a first repetition's AUC %g (%g-%g)", f.AUC, f.Low, f.High)
+	}
+	if h := s.Headline; h != nil && (!in01(h.AUC, h.Low, h.High) || h.Estimate != HeadlineNested && h.Estimate != HeadlineGiven && h.Estimate != HeadlineOptimistic) {
+		return fmt.Errorf("a headline AUC %g (%g-%g) of estimate %q", h.AUC, h.Low, h.High, h.Estimate)
 	}
 	for _, p := range s.Curve {
 		if !in01(p[0], p[1]) {

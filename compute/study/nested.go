@@ -239,6 +239,7 @@ func (s *Signature) Nest(ctx context.Context, res *experiment.Result, ds *datase
 		return err
 	}
 	s.Nested = n
+	s.keepHeadline()
 	return nil
 }
 

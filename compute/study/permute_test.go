@@ -59,7 +59,7 @@ func fstatSignature(t *testing.T, ds *dataset.Dataset, positive string) (*experi
 // The permutation test finds Colon's signature real (p < 0.05 with 24 permutations:
 // none of the permuted studies reaches its AUC, so p = 1/25) and a study of Colon with
 // shuffled labels not (p > 0.05); every permuted AUC is counted, and progress reaches
-// the end. Seeds fixed.
+// the end (25 studies: the true labels, then 24 permutations). Seeds fixed.
 func TestPermutationTest(t *testing.T) {
 	for _, shuffled := range []bool{false, true} {
 		res, ds, sig := colonSignature(t, shuffled)
@@ -68,7 +68,7 @@ func TestPermutationTest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(perm.AUCs) != 24 || last != 24 {
+		if len(perm.AUCs) != 24 || last != 25 { // the true labels first, then 24 permutations
 			t.Fatalf("%d AUCs, progress to %d", len(perm.AUCs), last)
 		}
 		if !shuffled && perm.P >= 0.05 || shuffled && perm.P <= 0.05 {
@@ -78,34 +78,37 @@ func TestPermutationTest(t *testing.T) {
 	}
 }
 
-// A test continued from a probe of its first permutation (the window times one before
-// asking) gives the same permuted AUCs and p as the whole test run at once, and a probe
-// of another signature is refused.
-func TestPermuteFromAProbe(t *testing.T) {
+// The observed statistic is the cut study's on the true labels, computed as every
+// permuted one is (the run's own AUC had been taken, from a study cut otherwise: the
+// observed and permuted values could come from two procedures); progress counts it as
+// the first of n + 1; p is (1 + #{permuted >= observed}) / (n + 1), by hand.
+func TestPermutationObservedLikePermuted(t *testing.T) {
 	res, ds, sig := colonSignature(t, true)
-	whole, err := Permute(context.Background(), res, ds, sig, 6, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe, err := Permute(context.Background(), res, ds, sig, 1, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var done []int
-	rest, err := PermuteFrom(context.Background(), res, ds, sig, probe, 6, 3, func(d, _ int) { done = append(done, d) })
+	perm, err := Permute(context.Background(), res, ds, sig, 4, 3, func(d, total int) {
+		if total != 5 {
+			t.Errorf("progress of %d in all, want 5", total)
+		}
+		done = append(done, d)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(rest.AUCs, whole.AUCs) || rest.P != whole.P {
-		t.Errorf("continued %v p %v, whole %v p %v", rest.AUCs, rest.P, whole.AUCs, whole.P)
+	obs, err := permutedAUC(context.Background(), permutedConfig(res, sig.Choice, sig.Advised), ds, ds.Labels, sig)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !slices.Equal(done, []int{2, 3, 4, 5, 6}) {
-		t.Errorf("progress %v, want permutations 2 to 6", done)
+	if perm.Observed != obs || !slices.Equal(done, []int{1, 2, 3, 4, 5}) {
+		t.Errorf("observed %v, the cut study on the true labels %v; progress %v", perm.Observed, obs, done)
 	}
-	other := *probe
-	other.Observed += 0.01
-	if _, err := PermuteFrom(context.Background(), res, ds, sig, &other, 6, 3, nil); err == nil {
-		t.Error("a probe of another observed AUC was continued")
+	above := 0
+	for _, a := range perm.AUCs {
+		if a >= obs {
+			above++
+		}
+	}
+	if want := float64(1+above) / 5; perm.P != want || perm.Smallest() != 0.2 || !strings.Contains(perm.Says(), "the smallest attainable with 4 permutations: 0.2") {
+		t.Errorf("p %v (want %v), smallest %v: %s", perm.P, want, perm.Smallest(), perm.Says())
 	}
 }
 
@@ -310,7 +313,7 @@ func TestNestedEstimateOfTheAdvice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sig.Advised || !strings.Contains(sig.Performance(), "nested estimate (the choice made again inside each training set) was not computed") {
+	if !sig.Advised || !strings.HasPrefix(sig.Performance(), "Headline: the optimistic cross-validated AUC") || !strings.Contains(sig.Performance(), "the nested estimate was not computed") {
 		t.Fatalf("advised %v: %s", sig.Advised, sig.Performance())
 	}
 	done := 0
@@ -336,6 +339,24 @@ func TestNestedEstimateOfTheAdvice(t *testing.T) {
 	if !strings.HasPrefix(rows["method_and_k"][0], "the advice's") || rows["nested_auc_pooled_mean_range_over_repetitions"][0] != num(n.MeanAUC) || rows["nested_auc_resamples_mean_ci95"][1] == "" || !strings.Contains(sig.Performance(), "Nested estimate") {
 		t.Errorf("metrics %v; text %s", rows, sig.Performance())
 	}
+	// the nested estimate is the headline everywhere: metrics.csv's first row, the first
+	// sentences, the model file's summary; the plain one is called optimistic
+	table := sig.metricsTable()
+	if h := table[1]; h[0] != "auc_headline" || h[1] != num(n.Interval.Mean) || h[2] != num(n.Interval.Low) || !strings.HasPrefix(table[2][1], "nested cross-validated AUC") {
+		t.Errorf("metrics.csv begins %q, %q", table[1], table[2])
+	}
+	if _, ok := rows["auc_optimistic_resamples_mean_ci95"]; !ok {
+		t.Error("the plain estimate of the advice's choice is not called optimistic in metrics.csv")
+	}
+	if b := sig.Brief(); !strings.Contains(b, "Nested cross-validated AUC "+f3(n.Interval.Mean)) || !strings.Contains(b, "optimistic") {
+		t.Errorf("the window's headline: %s", b)
+	}
+	if !strings.HasPrefix(sig.Performance(), "Headline: the nested cross-validated AUC "+f3(n.Interval.Mean)) {
+		t.Errorf("the text begins %.120s", sig.Performance())
+	}
+	if h := sig.Model.CV.Headline; h == nil || h.Estimate != signature.HeadlineNested || h.AUC != n.Interval.Mean || !sig.Model.CV.Advised {
+		t.Errorf("model.json's summary: %+v", sig.Model.CV)
+	}
 	perm, err := Permute(context.Background(), res, ds, sig, 2, 1, nil)
 	if err != nil || !perm.Choice || len(perm.AUCs) != 2 {
 		t.Errorf("permutation test of the advice: %+v, %v", perm, err)
@@ -345,8 +366,11 @@ func TestNestedEstimateOfTheAdvice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if given.Advised || !strings.HasPrefix(given.Performance(), "Method and k as given") {
+	if given.Advised || !strings.HasPrefix(given.Performance(), "Headline: the cross-validated AUC") || !strings.Contains(given.Performance(), "method and k as given") {
 		t.Errorf("a given choice: advised %v, %s", given.Advised, given.Performance())
+	}
+	if h := given.Headline(); h.Estimate != signature.HeadlineGiven || h.AUC != given.CV.Interval.Mean {
+		t.Errorf("a given choice's headline %+v", h)
 	}
 	if perm, err := Permute(context.Background(), res, ds, given, 1, 1, nil); err != nil || perm.Choice {
 		t.Errorf("permutation test of a given choice: %+v, %v", perm, err)

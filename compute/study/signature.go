@@ -173,8 +173,10 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	am, ak, ok := signature.Advice(res, c.Classifier)
 	choices := len(res.Methods) > 1 || len(experiment.ErrorKs(res, c.Classifier)) > 1
 	advised := ok && choices && !c.Frequent && am == c.Method && ak == c.K
-	return &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Op: op, Classes: ds.Classes,
-		Samples: ds.Samples, Labels: ds.Labels, Values: values, PairStability: pairStab}, nil
+	s := &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Op: op, Classes: ds.Classes,
+		Samples: ds.Samples, Labels: ds.Labels, Values: values, PairStability: pairStab}
+	s.keepHeadline()
+	return s, nil
 }
 
 func intList(v []int) string {

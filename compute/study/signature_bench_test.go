@@ -228,3 +228,83 @@ func writeCounts(b *testing.B, path string, genes, samples int) {
 		b.Fatal(err)
 	}
 }
+
+// defaultStudy runs the window's default study (experiment.DefaultConfig: the
+// F-statistic and SVM-RFE, 10 x 10-fold CV, linear SVM, 1-NN and 3-NN) on a real set
+// (log2), outside the timing, and builds its advised signature.
+func defaultStudy(b *testing.B, path string) (*experiment.Result, *dataset.Dataset, *Signature) {
+	b.Helper()
+	ds, err := Open(path, dataset.Options{}, dataset.Prep{Log2: true, DropConstant: true})
+	if err != nil {
+		b.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Prep = dataset.Prep{Log2: true, DropConstant: true}
+	res, err := Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, k, ok := signature.Advice(res, "svm")
+	if !ok {
+		b.Fatal("no advice")
+	}
+	sig, err := BuildSignature(context.Background(), res, ds, signature.Choice{Method: m, K: k, Classifier: "svm"}, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !sig.Advised {
+		b.Fatal("the advice's choice is not marked advised")
+	}
+	return res, ds, sig
+}
+
+// BenchmarkPermutationDefaultColon is the window's default permutation test on Colon:
+// the default study's advised signature, the advice choosing method and k again in
+// every permutation, STEADFAST_PERMS permutations (default 5; the issue asks 100 within
+// 10 minutes on a 2-core laptop).
+func BenchmarkPermutationDefaultColon(b *testing.B) {
+	res, ds, sig := defaultStudy(b, filepath.Join("..", "..", "..", "shared", "data", "colon.csv"))
+	n := envInt("STEADFAST_PERMS", 5)
+	b.Logf("the study took %.1f s (%.1f s for SVM-RFE)", res.Methods[0].Seconds+res.Methods[1].Seconds, res.Methods[1].Seconds)
+	for b.Loop() {
+		if _, err := Permute(context.Background(), res, ds, sig, n, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNestedDefaultChowdary is the nested estimate of the window's default study
+// on Chowdary (22,283 genes, 104 arrays; the advice's choice made again in 50 outer
+// training sets, each with a 5-fold inner study of both methods): the issue asks it
+// under 90 s on a 2-core laptop (it took 5 min 25 s in the window).
+func BenchmarkNestedDefaultChowdary(b *testing.B) {
+	res, ds, sig := defaultStudy(b, filepath.Join("..", "..", "..", "shared", "data", "chowdary.csv"))
+	b.Logf("the study took %.1f s of units (%.1f s for SVM-RFE)", res.Methods[0].Seconds+res.Methods[1].Seconds, res.Methods[1].Seconds)
+	for b.Loop() {
+		if err := sig.Nest(context.Background(), res, ds, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("nested %s", sig.Nested.Summary())
+}
+
+// BenchmarkPermutationDefaultProstate is the issue's second size: Singh et al.'s
+// Prostate (12,600 genes, 102 arrays; not in ../shared/data: the CSV written from
+// datamicroarray's singh.RData, `Rscript -e 'load("singh.RData"); write.csv(data.frame(singh$x,
+// class = singh$y), "singh.csv", row.names = FALSE)'`, its path in STEADFAST_PROSTATE),
+// the default study's advised signature, STEADFAST_PERMS permutations (default 5; the
+// issue asks 200 within 20 minutes on a 2-core laptop).
+func BenchmarkPermutationDefaultProstate(b *testing.B) {
+	path := os.Getenv("STEADFAST_PROSTATE")
+	if path == "" {
+		b.Fatal("STEADFAST_PROSTATE names no file: give the path of Singh's Prostate as CSV (see the doc comment)")
+	}
+	res, ds, sig := defaultStudy(b, path)
+	n := envInt("STEADFAST_PERMS", 5)
+	b.Logf("the study took %.1f s of units; advised %s at k = %d", res.Methods[0].Seconds+res.Methods[1].Seconds, res.Methods[sig.Choice.Method].Label, sig.Choice.K)
+	for b.Loop() {
+		if _, err := Permute(context.Background(), res, ds, sig, n, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

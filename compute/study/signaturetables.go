@@ -181,12 +181,19 @@ func (s *Signature) metricsTable() [][]string {
 	if s.Positive >= 0 {
 		positive, reference = s.Classes[s.Positive], s.Classes[1-s.Positive]
 	}
+	h := s.Headline()
+	plain := "auc_resamples_mean_ci95"
+	if s.Advised {
+		plain = "auc_optimistic_resamples_mean_ci95"
+	}
 	rows := [][]string{{"metric", "value", "low", "high"},
+		{"auc_headline", num(h.AUC), num(h.Low), num(h.High)},
+		{"auc_headline_is", h.Name() + ": " + h.What(), "", ""},
 		{"positive_class", positive, "", ""},
 		{"reference_class", reference, "", ""},
 		{"positive_class_rule", s.PositiveWhy, "", ""},
 		{"fold_change", s.Scale.Why, "", ""},
-		{"auc_resamples_mean_ci95", num(cv.Interval.Mean), num(cv.Interval.Low), num(cv.Interval.High)},
+		{plain, num(cv.Interval.Mean), num(cv.Interval.Low), num(cv.Interval.High)},
 		{"auc_ci95_method", signature.IntervalMethod, "", ""},
 		{"auc_pooled_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
 	}
@@ -224,7 +231,9 @@ func (s *Signature) metricsTable() [][]string {
 		}
 	}
 	if s.Perm != nil {
-		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""},
+		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutation_smallest_attainable_p", num(s.Perm.Smallest()), "", ""},
+			[]string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""},
+			[]string{"permutation_statistic", s.Perm.StatisticText(), "", ""}, []string{"permutation_statistic_observed", num(s.Perm.Observed), "", ""},
 			[]string{"permutation_choice_repeated", strconv.FormatBool(s.Perm.Choice), "", ""})
 	}
 	for t, row := range cv.Confusion {

@@ -23,8 +23,10 @@ func (s *Signature) ModelText() string {
 		t += ", " + m.Classes[m.Positive] + " positive"
 	}
 	t += fmt.Sprintf("; trained on %s from %s (SHA-256 %s...); model digest %s...", text.Count(len(m.Samples), "sample"), m.Data, short12(m.DataSHA256), short12(m.SHA256))
-	if cv := m.CV; cv != nil {
-		t += fmt.Sprintf(". Its cross-validated AUC when built: %s", f3(cv.MeanAUC))
+	if cv := m.CV; cv != nil && cv.Headline != nil {
+		t += fmt.Sprintf(". When built, its %s (%s)", cv.Headline.Text(), cv.Headline.What())
+	} else if cv != nil {
+		t += fmt.Sprintf(". When built, its pooled cross-validated AUC, the mean of %s: %s (range %s-%s)", text.Count(cv.Repetitions, "repetition"), f3(cv.MeanAUC), f3(cv.MinAUC), f3(cv.MaxAUC))
 	}
 	return t + ". Validate it on a cohort; the study it came from is not needed."
 }
@@ -59,16 +61,18 @@ func (s *Signature) pairsText() string {
 	return fmt.Sprintf(" Each of k-TSP's %d pairs was chosen again by %.0f%% to %.0f%% of the resamples' own k-TSP (fitted on their training samples and top %d genes).", len(s.PairStability), 100*lo, 100*hi, s.Choice.K)
 }
 
-// choiceText says how the method and k were chosen, and the nested estimate when the
-// data chose them.
+// choiceText leads with the headline and says how the method and k were chosen, with
+// the nested estimate's details when the data chose them.
 func (s *Signature) choiceText() string {
-	if !s.Advised {
-		return "Method and k as given (not the advice's choice): the estimate below is honest for a choice fixed before seeing these results. "
+	h := s.Headline()
+	lead := fmt.Sprintf("Headline: the %s; %s. ", h.Text(), h.What())
+	switch {
+	case !s.Advised:
+		return lead + "The estimate below is that one, in full. "
+	case s.Nested == nil:
+		return lead + "The estimate below is that one, in full. "
 	}
-	if s.Nested == nil {
-		return "Method and k are the advice's, chosen on the same resamples that give the estimate below, which is therefore optimistic; the nested estimate (the choice made again inside each training set) was not computed. "
-	}
-	return s.Nested.Summary() + " The estimate below is of the chosen signature on the resamples that chose it, and is optimistic. "
+	return lead + s.Nested.Summary() + " The estimate below is of the chosen signature on the resamples that chose it, and is optimistic. "
 }
 
 // Brief is the estimate in two short sentences for a laptop's window: the AUC with its
@@ -78,23 +82,28 @@ func (s *Signature) Brief() string {
 	if s.CV == nil {
 		return s.ModelText()
 	}
-	cv, iv := s.CV, s.CV.Interval
+	cv, iv, h := s.CV, s.CV.Interval, s.Headline()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s. ", text.Count(len(s.Genes), "gene"))
-	auc := "Cross-validated AUC"
+	fmt.Fprintf(&b, "%s. %s", text.Count(len(s.Genes), "gene"), capitalize(h.Text()))
 	if s.Positive < 0 {
-		auc = "Cross-validated mean one-vs-rest AUC"
+		b.WriteString(" (the mean of the one-vs-rest AUCs)")
 	}
-	if n := s.Nested; s.Advised && n != nil {
-		fmt.Fprintf(&b, "%s with the advice's choice made again in each training set (nested): %s (95%% CI %s-%s); of this choice on the resamples that chose it: %s (%s-%s, optimistic).",
-			auc, f3(n.Interval.Mean), f3(n.Interval.Low), f3(n.Interval.High), f3(iv.Mean), f3(iv.Low), f3(iv.High))
-	} else {
-		fmt.Fprintf(&b, "%s %s (95%% CI %s-%s).", auc, f3(iv.Mean), f3(iv.Low), f3(iv.High))
+	switch h.Estimate {
+	case signature.HeadlineNested:
+		fmt.Fprintf(&b, ": the advice's choice of method and k made again in each training set. The same choice on the resamples that chose it: %s (%s-%s, optimistic).", f3(iv.Mean), f3(iv.Low), f3(iv.High))
+	case signature.HeadlineOptimistic:
+		b.WriteString(": method and k chosen on the same resamples (the nested estimate not computed).")
+	default:
+		b.WriteString(": method and k as given.")
+	}
+	rule := "at the classifier's rule"
+	if s.Advised {
+		rule += " (of the choice on its resamples, optimistic)"
 	}
 	if s.Positive >= 0 {
-		fmt.Fprintf(&b, " Sensitivity %s, specificity %s at the classifier's rule, %s positive (%s).", withCI(s.Op.Own.Sens), withCI(s.Op.Own.Spec), s.Classes[s.Positive], s.PositiveWhy)
+		fmt.Fprintf(&b, " Sensitivity %s, specificity %s %s, %s positive (%s).", withCI(s.Op.Own.Sens), withCI(s.Op.Own.Spec), rule, s.Classes[s.Positive], s.PositiveWhy)
 	} else {
-		fmt.Fprintf(&b, " Balanced accuracy %s at the classifier's rule.", f3(cv.BalancedAccuracy()))
+		fmt.Fprintf(&b, " Balanced accuracy %s %s.", f3(cv.BalancedAccuracy()), rule)
 	}
 	return b.String()
 }
@@ -106,6 +115,9 @@ func (s *Signature) plainPerformance() string {
 	reps := text.Count(len(cv.AUCs), "repetition")
 	iv := cv.Interval
 	ci := fmt.Sprintf("%s (95%% CI %s-%s, %s, over %s)", f3(iv.Mean), f3(iv.Low), f3(iv.High), signature.IntervalMethod, text.Count(iv.Resamples, "resample"))
+	if s.Advised {
+		ci += ", optimistic"
+	}
 	if s.Positive >= 0 {
 		op := s.Op
 		y := op.Youden
@@ -131,6 +143,14 @@ func (s *Signature) plainPerformance() string {
 	}
 	fmt.Fprintf(&b, ". The balanced accuracy was %s.", f3(cv.BalancedAccuracy()))
 	return b.String()
+}
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // withCI writes an estimate with its interval: "0.913 (0.810-0.962)".

@@ -75,6 +75,7 @@ func (s *Signature) Restore(r *SignatureRecord) bool {
 		s.Nested = r.Nested
 	}
 	s.Perm = r.Perm
+	s.keepHeadline()
 	return true
 }
 

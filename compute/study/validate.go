@@ -340,29 +340,44 @@ func ValidationFiles(v *signature.Validation) map[string][]byte {
 // class's score with more.
 func PredictionTable(v *signature.Validation) [][]string {
 	m := v.Model
-	head := []string{"sample", "true_class", "predicted_class", "decision_value"}
+	head := []string{"sample", "true_class", "predicted_class", decisionColumn(v)}
 	for _, c := range m.Classes {
 		head = append(head, "score_"+c)
 	}
 	if v.Probs != nil {
-		head = append(head, "probability_"+m.Classes[v.Positive()])
+		pos := m.Classes[v.Positive()]
+		head = append(head, "probability_"+pos, "rule_calls_"+pos+"_above_probability")
 	}
 	rows := [][]string{append(head, "in_metrics", "model_sha256", "cohort_sha256")}
 	for i, s := range v.Samples {
-		d := v.Scores[i][v.Pred[i]]
-		if p := v.Positive(); p >= 0 {
-			d = v.Scores[i][p]
-		}
-		row := []string{s, v.Given[i], m.Classes[v.Pred[i]], num(d)}
+		row := []string{s, v.Given[i], m.Classes[v.Pred[i]], num(decisionValue(v, i))}
 		for _, sc := range v.Scores[i] {
 			row = append(row, num(sc))
 		}
 		if v.Probs != nil {
-			row = append(row, num(v.Probs[i]))
+			row = append(row, num(v.Probs[i]), num(v.RuleProb))
 		}
 		rows = append(rows, append(row, strconv.FormatBool(v.Truth[i] >= 0), m.SHA256, v.SHA256))
 	}
 	return rows
+}
+
+// decisionColumn names the decision value's column with its orientation: the positive
+// class's score of two (w'z + b oriented so that higher means the positive class;
+// model.json's d = w'z + b is oriented to its class 1), else the predicted class's.
+func decisionColumn(v *signature.Validation) string {
+	if p := v.Positive(); p >= 0 {
+		return "decision_value_higher_means_" + v.Model.Classes[p]
+	}
+	return "decision_value_of_predicted_class"
+}
+
+// decisionValue is sample i's decision value as decisionColumn names it.
+func decisionValue(v *signature.Validation, i int) float64 {
+	if p := v.Positive(); p >= 0 {
+		return v.Scores[i][p]
+	}
+	return v.Scores[i][v.Pred[i]]
 }
 
 // PredictionDisplay is the predictions as people read them (the report, the window): a
@@ -370,17 +385,18 @@ func PredictionTable(v *signature.Validation) [][]string {
 // with three significant digits; the digests, the same on every row of
 // predictions.csv, are left to the text.
 func PredictionDisplay(v *signature.Validation) [][]string {
-	head := []string{"sample", "true class", "predicted class", "decision value"}
+	what := "decision value"
+	if p := v.Positive(); p >= 0 {
+		what = "decision value (higher: " + v.Model.Classes[p] + ")"
+	}
+	head := []string{"sample", "true class", "predicted class", what}
 	if v.Probs != nil {
-		head = append(head, "probability of "+v.Model.Classes[v.Positive()])
+		pos := v.Model.Classes[v.Positive()]
+		head = append(head, fmt.Sprintf("probability of %s (the rule calls %s above %.3f)", pos, pos, v.RuleProb))
 	}
 	rows := [][]string{head}
 	for i, s := range v.Samples {
-		d := v.Scores[i][v.Pred[i]]
-		if p := v.Positive(); p >= 0 {
-			d = v.Scores[i][p]
-		}
-		row := []string{s, v.Given[i], v.Model.Classes[v.Pred[i]], text.Sig3(d)}
+		row := []string{s, v.Given[i], v.Model.Classes[v.Pred[i]], text.Sig3(decisionValue(v, i))}
 		if v.Probs != nil {
 			row = append(row, text.Sig3(v.Probs[i]))
 		}

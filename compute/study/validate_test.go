@@ -549,6 +549,32 @@ func TestCohortAUCEqualsPROC(t *testing.T) {
 	if c := v.Metrics.Calibration; c == nil || *c != signature.Calibrate(v.Probs, pos) {
 		t.Errorf("the cohort's calibration %+v", c)
 	}
+	// the class predicted and the probability agree through the rule's threshold, the
+	// Platt map at w'z + b = 0 (by hand); where it is not 1/2 and some probabilities fall
+	// between, a note says so, and predictions.csv gives the threshold beside each
+	// probability (81 of 1,425 cohort predictions had a probability on the other side of
+	// 0.5 from their class, unexplained)
+	if want := 1 / (1 + math.Exp(pl.B)); math.Abs(v.RuleProb-want) > 1e-15 {
+		t.Errorf("the rule's probability %g, by hand %g", v.RuleProb, want)
+	}
+	odd := 0
+	for i, p := range v.Probs {
+		if (v.Pred[i] == v.Positive()) != (p > v.RuleProb) {
+			t.Errorf("sample %s: predicted %s with probability %g against the rule's %g", v.Samples[i], v.Model.Classes[v.Pred[i]], p, v.RuleProb)
+		}
+		if (v.Pred[i] == v.Positive()) != (p > 0.5) {
+			odd++
+		}
+	}
+	noted := slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "not 0.5") })
+	if noted != (odd > 0) {
+		t.Errorf("%d samples across 0.5 from their class; noted %v: %q", odd, noted, v.Notes)
+	}
+	table := PredictionTable(v)
+	pos0 := v.Model.Classes[v.Positive()]
+	if h := table[0]; h[3] != "decision_value_higher_means_"+pos0 || h[len(h)-4] != "rule_calls_"+pos0+"_above_probability" {
+		t.Errorf("predictions.csv's header %q", h)
+	}
 	t.Logf("cohort of %d: AUC %.4f (DeLong 95%% CI %.4f-%.4f), accuracy %.3f, calibration %+v", v.Metrics.N, a.AUC, a.Low, a.High, v.Metrics.Accuracy, *v.Metrics.Calibration)
 }
 

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -306,6 +307,28 @@ func TestTitlesSayTheProtocolRun(t *testing.T) {
 		}
 		if p, _ := MethodsParagraph(res); strings.Contains(p, c.not) {
 			t.Errorf("%s: methods paragraph %q", c.protocol, p)
+		}
+	}
+}
+
+// The methods paragraph says how k-TSP's number of pairs was set (config ktspPairs) and
+// cites Tan et al. 2005; without k-TSP it says nothing of it.
+func TestMethodsParagraphKTSP(t *testing.T) {
+	cfg := experiment.DefaultConfig()
+	for _, c := range []struct {
+		classifiers []string
+		pairs       int
+		want        string
+	}{
+		{[]string{"svm", "ktsp"}, 0, "by leave-one-out cross-validation within it among 1, 3, ..., 9"},
+		{[]string{"ktsp"}, 9, "at most 9 of them"},
+		{[]string{"svm"}, 0, ""},
+	} {
+		cfg.Classifiers, cfg.KTSPPairs = c.classifiers, c.pairs
+		p, refs := MethodsParagraph(&experiment.Result{Config: cfg})
+		cited := slices.ContainsFunc(refs, func(r string) bool { return strings.Contains(r, "Simple decision rules") })
+		if c.want == "" && (cited || strings.Contains(p, "k-TSP")) || c.want != "" && (!cited || !strings.Contains(p, c.want)) {
+			t.Errorf("%v, ktspPairs %d: %q, references %q", c.classifiers, c.pairs, p, refs)
 		}
 	}
 }

@@ -37,6 +37,7 @@ var references = map[string]string{
 	"kalousis":    "Kalousis A, Prados J, Hilario M. Stability of feature selection algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12:95-116, 2007.",
 	"nogueira":    "Nogueira S, Sechidis K, Brown G. On the stability of feature selection algorithms. J. Mach. Learn. Res. 18(174):1-54, 2018.",
 	"mcnemar":     "Dietterich TG. Approximate statistical tests for comparing supervised classification learning algorithms. Neural Computation 10:1895-1923, 1998.",
+	"ktsp":        "Tan AC, Naiman DQ, Xu L, Winslow RL, Geman D. Simple decision rules for classifying human cancers from gene expression profiles. Bioinformatics 21:3896-3904, 2005.",
 }
 
 // citer numbers references in the order the paragraph first cites them.
@@ -120,6 +121,13 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		fmt.Fprintf(&b, "; methods were compared by McNemar's test%s", c.cite("mcnemar"))
 	}
 	b.WriteString(".")
+	if slices.Contains(cfg.Classifiers, "ktsp") {
+		k := "their number chosen in each training set by leave-one-out cross-validation within it among 1, 3, ..., 9"
+		if cfg.KTSPPairs > 0 {
+			k = fmt.Sprintf("at most %d of them", cfg.KTSPPairs)
+		}
+		fmt.Fprintf(&b, " k-TSP%s voted with the disjoint gene pairs whose order differs most between the classes (score Delta, ties by the rank score, pairs of Delta 0 left out), %s.", c.cite("ktsp"), k)
+	}
 	if slices.Contains(cfg.Classifiers, "svm") {
 		b.WriteString(" The linear SVM (C = 1, squared hinge loss, the bias regularised as in LIBLINEAR) was fitted exactly, by Newton's method in the primal (Keerthi and DeCoste 2005), on up to 128 features, and by dual coordinate descent (tolerance 1e-4, at most 1000 passes) on more.")
 	}

@@ -125,9 +125,13 @@ type Config struct {
 	Ks          []int         `json:"ks,omitempty"`         // empty: the protocol's grid
 	AccuracyMax int           `json:"accuracyMaxK,omitempty"`
 	Classifiers []string      `json:"classifiers"`
-	GridK       int           `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
-	Seed        uint64        `json:"seed"`
-	Workers     int           `json:"workers,omitempty"` // 0: all cores; never changes results
+	// KTSPPairs is k-TSP's number of pairs: 0 chooses it in every training set by
+	// leave-one-out cross-validation within it (Tan et al. 2005; classify.KTSP), a
+	// positive odd number fixes it.
+	KTSPPairs int    `json:"ktspPairs,omitempty"`
+	GridK     int    `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
+	Seed      uint64 `json:"seed"`
+	Workers   int    `json:"workers,omitempty"` // 0: all cores; never changes results
 	// PredictionsOnly runs the study for its out-of-fold predictions and accuracies
 	// alone, as a permutation test needs: no all-sample ranking, no stability, no
 	// comparisons. Never saved.
@@ -262,6 +266,9 @@ func (c Config) Resolved(p int) (Config, error) {
 		if !slices.Contains(Classifiers, cl) {
 			return c, fmt.Errorf("unknown classifier %q (%s)", cl, strings.Join(Classifiers, ", "))
 		}
+	}
+	if c.KTSPPairs < 0 || (c.KTSPPairs > 0 && c.KTSPPairs%2 == 0) {
+		return c, fmt.Errorf("ktspPairs = %d: k-TSP's number of pairs must be odd, so that its votes never tie (0 chooses it by cross-validation in every training set)", c.KTSPPairs)
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.NumCPU()

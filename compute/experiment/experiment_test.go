@@ -609,23 +609,3 @@ func TestPredictionsAgreeWithAccuracy(t *testing.T) {
 		}
 	}
 }
-
-// k-TSP needs a pair of genes: with it among the classifiers the accuracy grid starts at
-// k = 2 (a 10 x 10-fold study's grid is 1..50), and a study with k-TSP on that protocol
-// runs (it had stopped: "k-TSP needs two genes at least, not 1").
-func TestKTSPAccuracyFromTwoGenes(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Classifiers = []string{"svm", "ktsp"}
-	r, err := cfg.Resolved(100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ks := r.AccuracyKs(); len(ks) == 0 || ks[0] != 2 {
-		t.Errorf("accuracy ks %v, want from 2", ks)
-	}
-	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
-	cfg.Repeats, cfg.Methods = 1, []method.Spec{{Name: "fstat"}}
-	if _, err := Run(context.Background(), cfg, ds, nil); err != nil {
-		t.Errorf("a 10-fold study with k-TSP: %v", err)
-	}
-}

@@ -367,7 +367,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 				if cl == "ktsp" { // compares genes within a sample: the values as read
 					a, b = raw[0], raw[1]
 				}
-				pred, sc, err := predict(ctx, cl, a, ytr, b, rk.Order[:k], len(ds.Classes), r)
+				pred, sc, err := predict(ctx, cl, a, ytr, b, rk.Order[:k], len(ds.Classes), cfg.KTSPPairs, r)
 				if err != nil {
 					return taskOut{}, err
 				}
@@ -414,8 +414,9 @@ func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte 
 
 // predict trains classifier cl on the features sel of the training samples and
 // returns its classes for the test samples and their scores of each class (the SVM's
-// decision values, k-NN's shares of neighbours; see classify).
-func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, [][]float64, error) {
+// decision values, k-NN's shares of neighbours, k-TSP's shares of votes with ktspPairs
+// pairs, 0 choosing them by cross-validation in the training samples; see classify).
+func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes, ktspPairs int, r *rand.Rand) ([]int, [][]float64, error) {
 	a := dataset.SelectFeatures(xtr, sel)
 	b := dataset.SelectFeatures(xte, sel)
 	if strings.HasPrefix(cl, "weka") {
@@ -423,7 +424,7 @@ func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat
 	}
 	switch cl {
 	case "ktsp":
-		var m classify.KTSP
+		m := classify.KTSP{K: ktspPairs}
 		if err := m.Fit(a, ytr, classes); err != nil {
 			return nil, nil, err
 		}

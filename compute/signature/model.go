@@ -20,6 +20,7 @@ import (
 	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/internal/text"
 )
 
 // ModelFormat is the version of the model file's layout.
@@ -137,12 +138,20 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		m.W, m.B = s.W, s.B
 		m.Rule = "linear SVM: the class of the largest w'z + b (two classes: class " + ds.Classes[1] + " when w'z + b > 0)"
 	case "ktsp":
-		var k classify.KTSP
-		if err := k.Fit(x, ds.Labels, len(ds.Classes)); err != nil { // the values as read, unscaled
+		// The values as read, unscaled; k chosen as in the study's resamples.
+		k := classify.KTSP{K: cfg.KTSPPairs}
+		if err := k.Fit(x, ds.Labels, len(ds.Classes)); err != nil {
 			return nil, err
 		}
+		if len(k.Pairs) == 0 {
+			return nil, fmt.Errorf("k-TSP: no pair of the %d genes is ordered differently in the two classes (every pair's score Delta is 0), so there is no model to lock; choose more genes or another classifier", len(feats))
+		}
 		m.Pairs, m.PairLess = k.Pairs, k.Less
-		m.Rule = fmt.Sprintf("k-TSP: %d pairs of genes each vote by which of its two values is the larger in the sample; the class of most votes (no scaling)", len(k.Pairs))
+		how := "chosen by leave-one-out cross-validation on the training samples"
+		if cfg.KTSPPairs > 0 {
+			how = fmt.Sprintf("%d asked for", cfg.KTSPPairs)
+		}
+		m.Rule = fmt.Sprintf("k-TSP: %s of genes (%s), each voting by which of its two values is the larger in the sample; the class of most votes (no scaling)", text.Count(len(k.Pairs), "pair"), how)
 	case "1nn", "3nn", "weka1nn":
 		m.Neighbours = 1
 		if c.Classifier == "3nn" {

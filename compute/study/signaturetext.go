@@ -58,6 +58,9 @@ func (s *Signature) pairsText() string {
 		return ""
 	}
 	lo, hi := slices.Min(s.PairStability), slices.Max(s.PairStability)
+	if len(s.PairStability) == 1 {
+		return fmt.Sprintf(" k-TSP's one pair was chosen again by %.0f%% of the resamples' own k-TSP (fitted on their training samples and top %d genes).", 100*lo, s.Choice.K)
+	}
 	return fmt.Sprintf(" Each of k-TSP's %d pairs was chosen again by %.0f%% to %.0f%% of the resamples' own k-TSP (fitted on their training samples and top %d genes).", len(s.PairStability), 100*lo, 100*hi, s.Choice.K)
 }
 

@@ -164,7 +164,7 @@ func PairStabilities(res *experiment.Result, ds *dataset.Dataset, c signature.Ch
 		top := run.Order[:min(c.K, len(run.Order))]
 		x := dataset.SelectFeatures(ds.X, top)
 		xt, yt := dataset.SelectSamples(x, ds.Labels, train)
-		var k classify.KTSP
+		k := classify.KTSP{K: res.Config.KTSPPairs} // as the study's resamples and the model
 		if err := k.Fit(xt, yt, len(ds.Classes)); err != nil {
 			return nil
 		}

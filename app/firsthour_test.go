@@ -410,7 +410,7 @@ func TestSignatureTab(t *testing.T) {
 		t.Fatalf("preselected %q at k %q with %q", v.method.Selected, v.k.Selected, v.classifier.Selected)
 	}
 	k, _ := strconv.Atoi(v.k.Selected)
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Preselected, the Errors tab's advice: F-statistic at k = "+v.k.Selected) || !strings.Contains(m, "has the least error") {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Preselected, the Errors tab's advice: F-statistic at k = "+v.k.Selected) || !strings.Contains(m, "has the least error") {
 		t.Errorf("the advice unsaid: %q", m)
 	}
 	for _, b := range v.needSig {
@@ -431,7 +431,7 @@ func TestSignatureTab(t *testing.T) {
 	if rows := onUI(v.table.Rows); len(rows) != k {
 		t.Errorf("%d genes for k = %d", len(rows), k)
 	}
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Nested cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "optimistic") || !strings.Contains(m, "low positive (high is the reference, first in alphabetical order)") || !strings.Contains(v.details(), "corrected resampled") {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Nested cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "optimistic") || !strings.Contains(m, "low positive (high is the reference, first in alphabetical order)") || !strings.Contains(v.details(), "corrected resampled") {
 		t.Errorf("metrics %q", m)
 	}
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "signature-roc" {
@@ -476,7 +476,7 @@ func TestSignatureTab(t *testing.T) {
 	}
 	serialized(func() { test.Tap(confirm) })
 	waitFor(t, "the validation", 60*time.Second, func() bool { return onUI(func() bool { return v.sig.Validation != nil && u.cancel == nil }) })
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Cohort cohort.csv: "+strconv.Itoa(k)+" of "+strconv.Itoa(k)+" signature genes found") || !strings.Contains(m, "training data itself") || !strings.Contains(m, "AUC") {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Cohort cohort.csv: "+strconv.Itoa(k)+" of "+strconv.Itoa(k)+" signature genes found") || !strings.Contains(m, "training data itself") || !strings.Contains(m, "AUC") {
 		t.Errorf("after the validation the metrics say %q", m)
 	}
 	if rows := onUI(v.cohortTable.Rows); len(rows) != len(ds.Samples) {
@@ -515,7 +515,7 @@ func TestSignatureTab(t *testing.T) {
 	})
 	serialized(func() { test.Tap(goOn) })
 	waitFor(t, "the permutation test", 120*time.Second, func() bool {
-		return onUI(func() bool { return strings.Contains(v.metrics.Text, "Permutation test: p =") && u.cancel == nil })
+		return onUI(func() bool { return strings.Contains(v.metricsText(), "Permutation test: p =") && u.cancel == nil })
 	})
 	if p := onUI(func() float64 { return v.sig.Perm.P }); p < 0.2 || p > 1 { // 1/5 at least with 4 permutations
 		t.Errorf("p = %g", p)
@@ -534,7 +534,7 @@ func TestSignatureTab(t *testing.T) {
 	w, _ := newTestUI(t)
 	serialized(func() { w.setData(ds, "", dataset.Options{}); w.OpenRun(saved) })
 	wv := w.sigView
-	if m := onUI(func() string { return wv.metrics.Text }); !strings.Contains(m, "saved with a signature") || !strings.Contains(m, "permutation test (p = ") {
+	if m := onUI(func() string { return wv.metricsText() }); !strings.Contains(m, "saved with a signature") || !strings.Contains(m, "permutation test (p = ") {
 		t.Errorf("the reopened run says %q", m)
 	}
 	serialized(func() { w.showTab(tabSignature); test.Tap(wv.build) })
@@ -546,7 +546,7 @@ func TestSignatureTab(t *testing.T) {
 	if got.Validation == nil || got.Validation.Metrics == nil || got.Validation.Metrics.AUC != onUI(func() *study.Signature { return v.sig }).Validation.Metrics.AUC {
 		t.Errorf("the validation was not restored: %+v", got.Validation)
 	}
-	if m := onUI(func() string { return wv.metrics.Text }); !strings.Contains(m, "Cohort cohort.csv") {
+	if m := onUI(func() string { return wv.metricsText() }); !strings.Contains(m, "Cohort cohort.csv") {
 		t.Errorf("the restored validation is unsaid: %q", m)
 	}
 }

@@ -62,7 +62,7 @@ func newMeaningView(u *UI) *meaningView {
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(m.figure) })
 	top := container.NewVBox(container.NewHBox(widget.NewLabel("gene sets"), container.NewGridWrap(fyne.NewSize(230, m.sets.MinSize().Height), m.sets), m.run, enlarge, u.explain("enrichment")),
 		container.NewHBox(m.withCam, u.explain("camera")), m.summary)
-	m.chart.SetMinSize(fyne.NewSize(600, 460)) // a readable row for each of the 20 terms; the tab scrolls below that
+	// the default smallest size: the Signature tab holds this view beside its figure, which must keep the pane at 1366 x 768 (Own window, or the export, gives the dot plot its room)
 	views := container.NewAppTabs(container.NewTabItem("dot plot", m.chart),
 		container.NewTabItem("terms", container.NewBorder(container.NewHScroll(u.tableActions(m.table, -1, "enrichment")), nil, nil, nil, m.table.Table)),
 		container.NewTabItem("whole ranking (camera)", container.NewBorder(container.NewHScroll(u.tableActions(m.camera, -1, "camera")), nil, nil, nil, m.camera.Table)))
@@ -123,6 +123,9 @@ func (m *meaningView) compute() {
 		}
 		return func() {
 			if v.sig == sig {
+				if cam {
+					e.Camera, e.CameraPositive = terms, sig.Classes[sig.Positive]
+				}
 				sig.Enrichment = e // for the report
 				m.show(e, fig)
 				if cam {

@@ -53,7 +53,7 @@ func TestOpenModelValidates(t *testing.T) {
 	u, _ := newTestUI(t)
 	v := u.sigView
 	serialized(func() { v.openModel(model) })
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "Model model.json: 6 genes of F-statistic") || !strings.Contains(m, sig.Model.SHA256[:12]) {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Model model.json: 6 genes of F-statistic") || !strings.Contains(m, sig.Model.SHA256[:12]) {
 		t.Errorf("the opened model is said as %q", m)
 	}
 	if rows := onUI(v.table.Rows); len(rows) != 6 || rows[0][0] != sig.Genes[0].ID {
@@ -67,7 +67,7 @@ func TestOpenModelValidates(t *testing.T) {
 	}
 	serialized(func() { v.validate(cohort, study.CohortOptions{}) })
 	waitFor(t, "the validation", 60*time.Second, func() bool { return onUI(func() bool { return v.sig.Validation != nil && u.cancel == nil }) })
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "6 of 6 signature genes found") || !strings.Contains(m, "AUC") {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "6 of 6 signature genes found") || !strings.Contains(m, "AUC") {
 		t.Errorf("after the validation the metrics say %q", m)
 	}
 	if shows := onUI(func() []string { return v.show.Options }); len(shows) == 0 || !slices.ContainsFunc(shows, func(s string) bool { return strings.Contains(s, "cohort") }) {
@@ -133,7 +133,7 @@ func TestValidateOffersToPredictAnyway(t *testing.T) {
 	})
 	serialized(func() { test.Tap(anyway) })
 	waitFor(t, "the validation", 60*time.Second, func() bool { return onUI(func() bool { return v.sig.Validation != nil && u.cancel == nil }) })
-	if m := onUI(func() string { return v.metrics.Text }); !strings.Contains(m, "5 of 6 signature genes found") || !strings.Contains(m, "as accepted") {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "5 of 6 signature genes found") || !strings.Contains(m, "as accepted") {
 		t.Errorf("after predicting anyway the metrics say %q", m)
 	}
 }

@@ -58,6 +58,9 @@ func (u *UI) ShowReport() {
 			}
 			if e := sig.Enrichment; e != nil {
 				tables = append(tables, plots.Figure{Name: "enrichment", Table: e.Table()})
+				if e.Camera != nil {
+					tables = append(tables, plots.Figure{Name: "camera", Table: study.CameraTable(e.Camera, e.CameraPositive)})
+				}
 			}
 		}
 		if len(paths) == 0 {

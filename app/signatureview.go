@@ -39,7 +39,9 @@ type signatureView struct {
 	perms      *widget.Entry
 	permBtn    *widget.Button
 	show       *widget.Select // which figure the chart shows
-	metrics    *widget.Label
+	metrics    *widget.Label  // the headline, a line or two
+	more       *widget.Label  // the rest of the metrics, folded under moreBtn
+	moreBtn    *widget.Button // More / Less
 	table      *widgets.StringTable
 	chart      *widgets.Chart
 	fold       *widget.Accordion  // the method, k, classifier and actions, folded after a build
@@ -58,9 +60,11 @@ type signatureView struct {
 	operating   *widgets.StringTable // the operating points (two classes)
 	probs       *widgets.StringTable // each sample's probability (two classes)
 	matchTable  *widgets.StringTable
-	tables      *widget.Select // which table shows: tableShows
-	tableStack  []fyne.CanvasObject
-	cohortReads []study.Input // the validation's cohort files: nothing is saved over them
+	// cohortConfusion is the cohort's own confusion matrix
+	cohortConfusion *widgets.StringTable
+	tables          *widget.Select // which table shows: tableShows
+	tableStack      []fyne.CanvasObject
+	cohortReads     []study.Input // the validation's cohort files: nothing is saved over them
 	// needSig are the buttons that act on a built signature: disabled until one is
 	needSig []*widget.Button
 	// saved is the signature a reopened run kept: Build signature with its choice
@@ -93,12 +97,12 @@ func (v *signatureView) setSaved(r *study.SignatureRecord) {
 	if r.Nested != nil {
 		kept += " and its nested estimate"
 	}
-	v.metrics.SetText("This run was saved with a signature: " + kept + ". Press Build signature to rebuild it from the data; what took long is restored, not recomputed.")
+	v.setMetrics("This run was saved with a signature: "+kept+". Press Build signature to rebuild it from the data; what took long is restored, not recomputed.", "")
 }
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
 // validation the cohort's predictions and how each gene was matched.
-var tableShows = []string{"signature genes", "confusion matrix", "operating points", "sample probabilities", "cohort predictions", "cohort genes matched"}
+var tableShows = []string{"signature genes", "confusion matrix", "operating points", "sample probabilities", "cohort predictions", "cohort genes matched", "cohort confusion matrix"}
 
 // cohortShow is how the figure choice names a validation figure.
 func cohortShow(f plots.Figure) string {
@@ -140,9 +144,15 @@ func signatureShow(name string, i int, figs []plots.Figure) string {
 }
 
 func newSignatureView(u *UI) *signatureView {
-	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), operating: widgets.NewStringTable(), probs: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
+	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), operating: widgets.NewStringTable(), probs: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), cohortConfusion: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
 		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
+	v.more = widget.NewLabel("")
+	v.more.Wrapping = fyne.TextWrapWord
+	v.more.Hide()
+	v.moreBtn = widget.NewButton("More", v.toggleMore)
+	v.moreBtn.Importance = widget.LowImportance
+	v.moreBtn.Hide()
 	v.method = widget.NewSelect(nil, nil)
 	v.k = widget.NewSelect(nil, nil)
 	v.classifier = widget.NewSelect(nil, nil)
@@ -177,7 +187,8 @@ func newSignatureView(u *UI) *signatureView {
 		container.NewBorder(container.NewHScroll(u.tableActions(v.operating, -1, "signature-operating")), nil, nil, nil, v.operating.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.probs, 0, "signature-probabilities")), nil, nil, nil, v.probs.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortTable, -1, "cohort-predictions")), nil, nil, nil, v.cohortTable.Table),
-		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table)}
+		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortConfusion, -1, "cohort-confusion")), nil, nil, nil, v.cohortConfusion.Table)}
 	v.tables = widget.NewSelect(tableShows[:2], func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
@@ -187,7 +198,8 @@ func newSignatureView(u *UI) *signatureView {
 	// a figure and a table each get the whole pane, side by side when the user wants both
 	v.meaning = newMeaningView(u)
 	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables), container.NewTabItem("Meaning", v.meaning.content))
-	v.content = container.NewBorder(container.NewVBox(v.fold, v.metrics), nil, nil, nil, v.views)
+	head := container.NewBorder(nil, nil, nil, v.moreBtn, v.metrics)
+	v.content = container.NewBorder(container.NewVBox(v.fold, head, v.more), nil, nil, nil, v.views)
 	return v
 }
 
@@ -254,7 +266,7 @@ func (v *signatureView) setResult(res *experiment.Result) {
 			intro = "Preselected, the Errors tab's advice: " + why + " " + intro
 		}
 	}
-	v.metrics.SetText(intro)
+	v.setMetrics(intro, "")
 }
 
 // of is the signature built on screen when it is of the run res, else nil.
@@ -351,17 +363,76 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 	v.draw()
 }
 
-// showMetrics says the cross-validated estimate (and the permutation test's p).
+// showMetrics says the signature's headline in a line or two (its genes, the headline
+// AUC, a cohort's AUC), the rest (the estimate in full, the permutation test, the
+// validation) under the more toggle, so the figure keeps the pane.
 func (v *signatureView) showMetrics() {
 	sig := v.sig
-	s := sig.Brief()
+	if sig.CV == nil {
+		head := sig.ModelText()
+		if sig.Validation != nil {
+			head += validationHeadline(sig.Validation)
+		}
+		v.setMetrics(head, "")
+		if sig.Validation != nil {
+			v.setMetrics(head, strings.TrimSpace(validationText(sig.Validation)))
+		}
+		return
+	}
+	head := text.Count(len(sig.Genes), "gene") + ". " + capitalize(sig.Headline().Text()) + "."
+	rest := sig.Brief()
 	if sig.Perm != nil {
-		s += fmt.Sprintf(" Permutation test: p = %.3g (the smallest attainable with %s: %.3g; Details... says what it tests).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"), sig.Perm.Smallest())
+		head += fmt.Sprintf(" Permutation test: p = %.3g.", sig.Perm.P)
+		rest += fmt.Sprintf(" Permutation test: p = %.3g (the smallest attainable with %s: %.3g; Details... says what it tests).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"), sig.Perm.Smallest())
 	}
 	if sig.Validation != nil {
-		s += validationText(sig.Validation)
+		head += validationHeadline(sig.Validation)
+		rest += validationText(sig.Validation)
 	}
-	v.metrics.SetText(s)
+	v.setMetrics(head, rest)
+}
+
+// setMetrics shows head, and rest under the more toggle (hidden, with the toggle, when
+// empty).
+func (v *signatureView) setMetrics(head, rest string) {
+	v.metrics.SetText(head)
+	v.more.SetText(rest)
+	if rest == "" {
+		v.moreBtn.Hide()
+		v.more.Hide()
+		return
+	}
+	v.moreBtn.Show()
+	if v.moreBtn.Text == "Less" {
+		v.more.Show()
+	}
+}
+
+// metricsText is everything the metrics say, shown or folded.
+func (v *signatureView) metricsText() string {
+	if v.more.Text == "" {
+		return v.metrics.Text
+	}
+	return v.metrics.Text + " " + v.more.Text
+}
+
+// toggleMore shows or folds the metrics beyond the headline.
+func (v *signatureView) toggleMore() {
+	if v.more.Visible() {
+		v.more.Hide()
+		v.moreBtn.SetText("More")
+	} else {
+		v.more.Show()
+		v.moreBtn.SetText("Less")
+	}
+}
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // details is the whole account of the signature's estimate: every number named, how

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -167,12 +168,30 @@ func (v *signatureView) setValidation(val *signature.Validation, figs []plots.Fi
 	v.cohortTable.SetRows(t[0], t[1:], 110, 90, 110, 100, 140)
 	m := study.MatchTable(val)
 	v.matchTable.SetRows(m[0], m[1:], 110, 80, 80, 220)
+	if c := study.CohortConfusion(val); c != nil {
+		v.cohortConfusion.SetRows(c[0], c[1:], 140, 90)
+	} else {
+		v.cohortConfusion.SetRows([]string{"the cohort has no sample of a class the model knows"}, nil)
+	}
 	v.showOptions()
 	v.tables.SetSelected(tableShows[4])
 	if len(figs) > 0 {
 		v.show.SetSelected(cohortShow(figs[0]))
 	}
 	v.showMetrics()
+}
+
+// validationHeadline is a validation's result in a short sentence for the headline:
+// the cohort's AUC with its interval, or its accuracy, or that it has no classes.
+func validationHeadline(val *signature.Validation) string {
+	mt := val.Metrics
+	switch {
+	case mt == nil:
+		return fmt.Sprintf(" Cohort %s: %s predicted (no classes to judge them).", val.Cohort, text.Count(len(val.Samples), "sample"))
+	case val.Positive() >= 0 && !math.IsNaN(mt.AUC.AUC):
+		return fmt.Sprintf(" Cohort %s (%d with a class): AUC %.3f (95%% CI %.3f-%.3f).", val.Cohort, mt.N, mt.AUC.AUC, mt.AUC.Low, mt.AUC.High)
+	}
+	return fmt.Sprintf(" Cohort %s (%d with a class): accuracy %.3f.", val.Cohort, mt.N, mt.Accuracy)
 }
 
 // validationText says what a validation found, for the metrics label.

@@ -80,16 +80,8 @@ func enrichCommand(c *call) error {
 			return err
 		}
 		files["camera.csv"] = study.CSV(study.CameraTable(terms, ds.Classes[p]))
-		up, down := 0, 0
-		for _, t := range terms {
-			if t.FDR < 0.05 && t.Direction == "Up" {
-				up++
-			} else if t.FDR < 0.05 {
-				down++
-			}
-		}
-		said = fmt.Sprintf("camera (limma's, inter-gene correlation 0.01) over all %d genes measured, %s against %s: %d sets higher in %s and %d lower at FDR < 0.05 (camera.csv)",
-			len(ds.Features), ds.Classes[p], ds.Classes[1-p], up, ds.Classes[p], down)
+		e.Camera, e.CameraPositive = terms, ds.Classes[p]
+		said = e.CameraSays()
 	}
 	if err := writeOutputs(ctx, c, dest, files, []plots.Figure{plots.EnrichmentFigure(res.Data.Name, e)}, size, nil); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -11,20 +12,58 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"steadfast/compute/enrich"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 )
 
-// enrichTerms is the most terms the dot plot shows.
-const enrichTerms = 20
+// enrichTerms is the most terms the dot plot shows; termWidth the characters of a line
+// of a term's name.
+const (
+	enrichTerms = 20
+	termWidth   = 40
+)
+
+// wrapName breaks name at spaces into lines of at most width characters (a longer word
+// stays whole on its line).
+func wrapName(name string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(name) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		line = strings.TrimSpace(line + " " + w)
+	}
+	return strings.Join(append(lines, line), "\n")
+}
 
 // EnrichmentFigure draws the most significant terms of e as a dot plot: a term a row
-// (the most significant at the top), its gene ratio (selected genes in it over the
-// selected) across, the dot's area its count of selected genes and its colour -log10
-// q. Its table is enrichment.csv's rows drawn.
+// (the most significant at the top, its name wrapped, never cut), its gene ratio
+// (selected genes in it over the selected) across, the dot's area its count of selected
+// genes and its colour -log10 q; the title says how many terms reach q < enrich.Alpha,
+// and when none does that the terms shown are the least unlikely, not significant. Its
+// table is enrichment.csv's rows drawn.
 func EnrichmentFigure(data string, e *study.Enrichment) Figure {
 	terms := e.Terms[:min(enrichTerms, len(e.Terms))]
-	title := fmt.Sprintf("%s: what %s's top %d genes mean (%s, over-representation)", data, e.Method, e.K, e.Collection.Name)
+	significant := 0
+	for _, t := range e.Terms {
+		if t.Q < enrich.Alpha {
+			significant++
+		}
+	}
+	title := fmt.Sprintf("%s: what %s's top %d genes mean (%s, over-representation): %d of %s at q < %.2f", data, e.Method, e.K, e.Collection.Name, significant, text.Count(len(e.Terms), "term"), enrich.Alpha)
+	if significant == 0 {
+		title = fmt.Sprintf("%s: what %s's top %d genes mean (%s): no term significant (every q >= %.2f); the %d of smallest p", data, e.Method, e.K, e.Collection.Name, enrich.Alpha, len(terms))
+	}
 	f := Figure{Name: "enrichment-dotplot", Title: title}
+	lines := 0
+	for _, t := range terms {
+		lines += strings.Count(wrapName(t.Set.Name, termWidth), "\n") + 1
+	}
+	f.MinHeight = vg.Points(float64(lines)*9 + float64(len(terms))*4 + 140)
 	all := e.Table()
 	f.Table = all[:min(len(all), enrichTerms+1)]
 	f.Build = func() (*plot.Plot, error) {
@@ -56,14 +95,11 @@ func EnrichmentFigure(data string, e *study.Enrichment) Figure {
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: c, Shape: draw.CircleGlyph{}, Radius: vg.Points(2 + 6*math.Sqrt(float64(t.X)/float64(maxX)))}
 			p.Add(sc)
-			name := t.Set.Name
-			if len(name) > 48 {
-				name = name[:45] + "..."
-			}
-			ticks = append(ticks, plot.Tick{Value: y, Label: name})
+			ticks = append(ticks, plot.Tick{Value: y, Label: wrapName(t.Set.Name, termWidth)})
 			xmax = math.Max(xmax, t.Ratio)
 		}
 		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+		p.Y.Tick.Label.Font.Size = vg.Points(7)
 		p.Y.Min, p.Y.Max = -0.8, float64(len(terms))-0.2
 		p.X.Min, p.X.Max = 0, xmax*1.15+1e-9
 		for _, v := range []float64{0, top / 2, top} {

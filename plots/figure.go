@@ -45,6 +45,10 @@ type Figure struct {
 	Panel  func(i int) (*plot.Plot, error)
 	Panels int
 	Split  bool
+	// MinHeight, when set, is the height a file export takes at least, whatever
+	// height is asked (a heat map's rows need room for their names); the screen shows
+	// the figure at the pane's size.
+	MinHeight vg.Length
 }
 
 // PerMethod returns f drawn as one panel per method, when it can be (Panel set, two
@@ -116,6 +120,9 @@ func drawCharts(title string, ps []*plot.Plot, c draw.Canvas) draw.Canvas {
 	return body
 }
 
+// MaxFigureHeight caps Figure.MinHeight: a journal page's height.
+const MaxFigureHeight = 24 * vg.Centimeter
+
 // Formats that Export writes.
 var Formats = []string{"png", "svg", "pdf", "eps"}
 
@@ -185,6 +192,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 	if o.DPI <= 0 {
 		o.DPI = 300
 	}
+	o.Height = max(o.Height, min(f.MinHeight, MaxFigureHeight))
 	if err := o.check("cm"); err != nil {
 		return nil, err
 	}
@@ -203,7 +211,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 		switch format {
 		case "png":
 			cv := vgimg.NewWith(vgimg.UseWH(o.Width, o.Height), vgimg.UseDPI(o.DPI), vgimg.UseBackgroundColor(image.White.C))
-			wt = cv
+			wt = rasterCanvas{cv}
 			write = func(fh *os.File) error { _, err := vgimg.PngCanvas{Canvas: cv}.WriteTo(fh); return err }
 		case "svg":
 			cv := vgsvg.NewWith(vgsvg.UseWH(o.Width, o.Height), vgsvg.EmbedFonts(true))
@@ -303,7 +311,7 @@ func Render(f Figure, w, h int, dpi float64) (Rendered, error) {
 	}
 	scale := vg.Inch / vg.Length(dpi)
 	cv := vgimg.NewWith(vgimg.UseWH(vg.Length(w)*scale, vg.Length(h)*scale), vgimg.UseDPI(int(dpi)), vgimg.UseBackgroundColor(image.White.C))
-	dc := drawCharts(f.Title, ps, draw.New(cv))
+	dc := drawCharts(f.Title, ps, draw.New(rasterCanvas{cv}))
 	if len(ps) > 1 {
 		return Rendered{Image: cv.Image()}, nil // no hover points on panels
 	}
@@ -332,6 +340,9 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 	fitTitle(p, c.Max.X-c.Min.X)
 	fitYLabel(p, c.Max.Y-c.Min.Y)
 	_, sq := squares.LoadAndDelete(p)
+	if p.Legend.Padding == 0 { // entries a third of a line apart, not touching
+		p.Legend.Padding = p.Legend.TextStyle.Font.Size / 3
+	}
 	leg := p.Legend
 	r := leg.Rectangle(c)
 	h := r.Max.Y - r.Min.Y
@@ -339,22 +350,62 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 		if sq {
 			c = squareArea(p, c)
 		}
+		fitRowLabels(p, c)
 		p.Draw(c)
 		return c
 	}
 	p.Legend = plot.NewLegend() // drawn here instead, below the plot
 	defer func() { p.Legend = leg }()
 	gap := vg.Points(4)
+	if sq {
+		if side := beside(p, leg, c, r, gap); side.Max.X > side.Min.X {
+			return side
+		}
+	}
 	area := draw.Crop(c, 0, 0, h+2*gap, 0)
 	if sq {
 		area = squareArea(p, area)
 	}
+	fitRowLabels(p, area)
 	p.Draw(area)
 	under := draw.Crop(c, 0, 0, gap, -(c.Max.Y - c.Min.Y - h - gap))
 	leg.Top, leg.Left = true, true
 	leg.YOffs = 0
 	leg.XOffs = ((c.Max.X - c.Min.X) - (r.Max.X - r.Min.X)) / 2
 	leg.Draw(under)
+	return area
+}
+
+// beside draws the square plot p with its legend leg (p's, moved aside by the caller; r
+// its rectangle on c) to the right of the plot, the title across the whole
+// figure, when that leaves the square a tenth larger than the legend below it would
+// (a ROC curve in a wide pane); it returns the plot's canvas, or an empty one when the
+// legend goes below.
+func beside(p *plot.Plot, leg plot.Legend, c draw.Canvas, r vg.Rectangle, gap vg.Length) draw.Canvas {
+	lw, lh := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+	side := func(a draw.Canvas) vg.Length {
+		dc := p.DataCanvas(squareArea(p, a))
+		return dc.Max.X - dc.Min.X
+	}
+	title := p.Title.Text
+	ts := p.Title.TextStyle
+	th := ts.Height(title) + gap
+	below := side(draw.Crop(c, 0, 0, lh+2*gap, 0))
+	p.Title.Text = ""
+	defer func() { p.Title.Text = title }()
+	right := draw.Crop(c, 0, -(lw + 2*gap), 0, -th)
+	if side(right) < 1.1*below || lh > right.Max.Y-right.Min.Y {
+		return draw.Canvas{}
+	}
+	ts.XAlign, ts.YAlign = text.XCenter, text.YTop
+	c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y}, title)
+	area := squareArea(p, right)
+	fitRowLabels(p, area)
+	p.Draw(area)
+	leg.Top, leg.Left = true, true
+	leg.XOffs = area.Max.X - c.Min.X + gap
+	leg.YOffs = (right.Max.Y - c.Max.Y) - ((right.Max.Y-right.Min.Y)-lh)/2
+	leg.Draw(c)
 	return area
 }
 

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -381,8 +382,8 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 			}
 			sigFigs = append(sigFigs, reportFigure{PlainText(f.Title), svg})
 		}
-		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 50)
-		confTable = tableOf(confusionFigure(sig), 50)
+		sigTable = tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, reportGenes)
+		confTable = tableOf(confusionFigure(sig), reportGenes)
 		if h, rows := sig.OperatingDisplay(); h != nil {
 			opTable = tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10)
 		}
@@ -391,7 +392,7 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		howTo = sig.HowToApply()
 	}
 	var enrFigs []reportFigure
-	var enrTable reportTable
+	var enrTable, camTable reportTable
 	enrPara := ""
 	if sig != nil && sig.Enrichment != nil {
 		f := EnrichmentFigure(res.Data.Name, sig.Enrichment)
@@ -402,9 +403,13 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		enrFigs = append(enrFigs, reportFigure{PlainText(f.Title), svg})
 		enrTable = tableOf(enrichmentTable(sig.Enrichment), 20)
 		enrPara = sig.Enrichment.Says()
+		if sig.Enrichment.Camera != nil {
+			enrPara += " " + sig.Enrichment.CameraSays()
+			camTable = tableOf(cameraFigure(sig.Enrichment), 20)
+		}
 	}
 	var valFigs []reportFigure
-	var valTable reportTable
+	var valTable, valConf reportTable
 	valPara := ""
 	if sig != nil && sig.Validation != nil {
 		v := sig.Validation
@@ -416,7 +421,8 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 			valFigs = append(valFigs, reportFigure{PlainText(f.Title), svg})
 		}
 		valPara = ValidationParagraph(v)
-		valTable = tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, 50)
+		valTable = tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, reportGenes)
+		valConf = tableOf(cohortConfusionFigure(v), 10)
 	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
@@ -429,7 +435,7 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
 		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
-		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable,
+		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable, "ValConf": valConf, "CamTable": camTable,
 	})
 }
 
@@ -497,11 +503,11 @@ svg{max-width:100%;height:auto}
 {{end}}{{if .Enr}}<h2>What the genes mean</h2>
 <p class="para">{{.EnrParagraph}}</p>
 {{range .EnrFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .EnrTable}}
+{{end}}{{template "table" .EnrTable}}{{if .CamTable.Header}}{{template "table" .CamTable}}{{end}}
 {{end}}{{if .Val}}<h2>Validation</h2>
 <p class="para">{{.ValParagraph}}</p>
 {{range .ValFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .ValTable}}
+{{end}}{{if .ValConf.Header}}{{template "table" .ValConf}}{{end}}{{template "table" .ValTable}}
 {{end}}<h2>Configuration</h2>
 <pre>{{.Config}}</pre>
 </body></html>
@@ -537,7 +543,38 @@ func enrichmentTable(e *study.Enrichment) Figure {
 // fullModelFigure is the locked model in full (TRIPOD 15a) as a table.
 func fullModelFigure(sig *study.Signature) Figure {
 	h, rows := sig.FullModel()
-	return Figure{Name: "signature-full-model", Title: "Full model: every coefficient and the intercept (TRIPOD 15a)", Table: append([][]string{h}, rows...)}
+	shown := make([][]string, len(rows))
+	for i, r := range rows {
+		shown[i] = make([]string, len(r))
+		for j, c := range r {
+			shown[i][j] = c
+			if v, err := strconv.ParseFloat(c, 64); err == nil && j > 0 {
+				shown[i][j] = strconv.FormatFloat(v, 'g', 6, 64)
+			}
+		}
+	}
+	return Figure{Name: "signature-full-model", Title: "Full model: every coefficient and the intercept (TRIPOD 15a), to 6 significant digits; model.json keeps every digit", Table: append([][]string{h}, shown...)}
+}
+
+// reportGenes is the most signature genes (and cohort predictions) a report's table
+// lists, in HTML and PDF alike; the CSV beside it has them all.
+const reportGenes = 50
+
+// cameraFigure is camera's sets as people read them (camera.csv keeps every digit).
+func cameraFigure(e *study.Enrichment) Figure {
+	t := study.CameraTable(e.Camera, e.CameraPositive)
+	rows := [][]string{{"term", "ontology", "name", "genes", "direction in " + e.CameraPositive, "p", "FDR"}}
+	for _, r := range t[1:] {
+		p, _ := strconv.ParseFloat(r[5], 64)
+		q, _ := strconv.ParseFloat(r[6], 64)
+		rows = append(rows, []string{r[0], r[1], r[2], r[3], r[4], text.PValue(p), text.PValue(q)})
+	}
+	return Figure{Name: "camera", Title: "Camera over the whole ranking: the sets most significant first", Table: rows}
+}
+
+// cohortConfusionFigure is a validation's own confusion matrix.
+func cohortConfusionFigure(v *signature.Validation) Figure {
+	return Figure{Name: "cohort-confusion", Title: "Confusion matrix on the cohort (its samples of a class the model knows, at the classifier's own rule)", Table: study.CohortConfusion(v)}
 }
 
 // tripodFigure is the TRIPOD checklist table: where the report answers each item.
@@ -548,5 +585,5 @@ func tripodFigure(res *experiment.Result, sig *study.Signature) Figure {
 // confusionFigure is the signature's cross-validated confusion matrix as a table.
 func confusionFigure(sig *study.Signature) Figure {
 	head, rows := sig.ConfusionDisplay()
-	return Figure{Name: "signature-confusion", Title: "Cross-validated confusion matrix (each sample once a repetition, at the classifier's own rule)", Table: append([][]string{head}, rows...)}
+	return Figure{Name: "signature-confusion", Title: sig.ConfusionCaption(), Table: append([][]string{head}, rows...)}
 }

@@ -112,6 +112,7 @@ func (p *pdfPage) figure(f Figure) error {
 	if f.Split {
 		h = 16 * vg.Centimeter
 	}
+	h = max(h, min(f.MinHeight, a4H-2*margin))
 	p.room(h)
 	ps, err := f.charts()
 	if err != nil {
@@ -187,8 +188,8 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
-	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, 30), 7.5)
-	p.table(tableOf(confusionFigure(sig), 30), 9)
+	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: geneDisplay(sig)}, reportGenes), 7.5)
+	p.table(tableOf(confusionFigure(sig), reportGenes), 9)
 	if h, rows := sig.OperatingDisplay(); h != nil {
 		p.table(tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10), 8)
 	}
@@ -202,6 +203,10 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 			return err
 		}
 		p.table(tableOf(enrichmentTable(e), 20), 7.5)
+		if e.Camera != nil {
+			p.text(e.CameraSays(), 10, false)
+			p.table(tableOf(cameraFigure(e), 20), 7.5)
+		}
 	}
 	if v := sig.Validation; v != nil {
 		p.text("Validation", 12, true)
@@ -211,7 +216,10 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
 		}
-		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, 30), 7.5)
+		if c := cohortConfusionFigure(v); c.Table != nil {
+			p.table(tableOf(c, 10), 9)
+		}
+		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, reportGenes), 7.5)
 	}
 	return p.ctx.Err()
 }

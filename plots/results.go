@@ -332,9 +332,9 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			}
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {
-				label = fmt.Sprintf("%s (area under the curve %.3f)", mr.Label, auc)
+				label = fmt.Sprintf("%s (area under the accuracy-vs-k curve %.3f)", mr.Label, auc)
 				if only >= 0 { // the panel's title names the method
-					label = fmt.Sprintf("area under the curve %.3f", auc)
+					label = fmt.Sprintf("area under the accuracy-vs-k curve %.3f", auc)
 				}
 			}
 			p.Legend.Add(label, l, sc)

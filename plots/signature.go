@@ -92,19 +92,15 @@ func SignatureROC(est *signature.Estimate, op *signature.Operating, h *signature
 		if h != nil {
 			p.Legend.Add(capitalize(h.Text()), swatch{color.Transparent})
 		}
-		leg := fmt.Sprintf("mean curve of %s", text.Count(len(est.AUCs), "repetition"))
+		leg := fmt.Sprintf("mean curve, %s", text.Count(len(est.AUCs), "repetition"))
 		if iv := est.Interval; !math.IsNaN(iv.Low) && (h == nil || h.Estimate != signature.HeadlineGiven) {
-			what := "AUC"
+			leg += fmt.Sprintf(": AUC %.3f (%.3f-%.3f)", iv.Mean, iv.Low, iv.High)
 			if h != nil {
-				what = "this choice on its resamples: AUC"
-			}
-			leg += fmt.Sprintf("; %s %.3f, 95%% CI %.3f-%.3f", what, iv.Mean, iv.Low, iv.High)
-			if h != nil {
-				leg += " (optimistic)"
+				leg += ", optimistic"
 			}
 		}
 		p.Legend.Add(leg, ml)
-		p.Legend.Add(fmt.Sprintf("range of the repetitions (pooled AUC %.3f to %.3f)", est.MinAUC, est.MaxAUC), swatch{tint(c, 0.18)})
+		p.Legend.Add(fmt.Sprintf("range of the repetitions: pooled AUC %.3f-%.3f", est.MinAUC, est.MaxAUC), swatch{tint(c, 0.18)})
 		rep := "each repetition"
 		if len(est.Curves) > 0 {
 			grey, _ := plotter.NewLine(plotter.XYs{{}, {X: 1, Y: 1}})
@@ -116,7 +112,7 @@ func SignatureROC(est *signature.Estimate, op *signature.Operating, h *signature
 			if err := markPoint(p, op.Own, "classifier's rule", draw.CircleGlyph{}, color.Black); err != nil {
 				return nil, err
 			}
-			if err := markPoint(p, op.Youden, "Youden's threshold (optimistic)", draw.TriangleGlyph{}, palette[1]); err != nil {
+			if err := markPoint(p, op.Youden, "Youden (optimistic)", draw.TriangleGlyph{}, palette[1]); err != nil {
 				return nil, err
 			}
 		}
@@ -242,6 +238,9 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 		f.Table = append(f.Table, row)
 	}
 	ng, ns := float64(len(gOrder)), float64(len(sOrder))
+	// room for a gene's name a row (rows of 7 points, the dendrogram above them at 0.18
+	// of theirs) beside the title, the samples' names, the axis label and the legend
+	f.MinHeight = vg.Points(7*(1.18*ng+1.2) + 150)
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
@@ -279,9 +278,9 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 			ticks = append(ticks, plot.Tick{Value: float64(r), Label: genes[g]})
 		}
 		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-		p.Y.Tick.Label.Font.Size = vg.Points(math.Max(3, math.Min(8, 250/ng))) // a label a row at 12 cm
 		p.X.Tick.Marker = plot.ConstantTicks(nil)
-		if ns <= 60 { // the samples named under their columns
+		named := rowAxes{y: true, yWhat: "genes"}
+		if ns <= 120 { // the samples named under their columns, when they fit
 			var st []plot.Tick
 			for c, i := range sOrder {
 				st = append(st, plot.Tick{Value: float64(c), Label: samples[i]})
@@ -289,11 +288,16 @@ func SignatureHeatmap(title string, genes, samples, classes []string, labels []i
 			p.X.Tick.Marker = plot.ConstantTicks(st)
 			p.X.Tick.Label.Rotation = math.Pi / 2
 			p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
-			p.X.Tick.Label.Font.Size = vg.Points(math.Max(4, math.Min(8, 360/ns)))
+			named.x = true
 		}
 		p.X.Label.Text = fmt.Sprintf("%d samples, ordered by clustering; colour: the gene's z-score over the samples", len(sOrder))
-		p.Y.Min, p.Y.Max = -0.5, ng+0.7+0.18*ng*maxHeight(sm)
-		p.X.Min, p.X.Max = -0.8-0.12*ns*maxHeight(gm), ns+1.3+0.1*ns
+		// the dendrograms' heights are drawn as shares of their tallest merge (dendrogram):
+		// the axes reach the top merges, which had hung outside them
+		p.Y.Min, p.Y.Max = -0.5, ng+0.7+0.18*ng
+		p.X.Min, p.X.Max = -0.8-0.12*ns, ns+1.3+0.1*ns
+		p.X.LineStyle.Width, p.Y.LineStyle.Width = 0, 0 // no axis line through the labels
+		p.X.Tick.LineStyle.Width, p.Y.Tick.LineStyle.Width = 0, 0
+		rowLabels(p, named)
 		return p, nil
 	}
 	return f

@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 	stdhtml "html"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"steadfast/compute/enrich"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
@@ -223,6 +228,59 @@ func TestROCIsSquare(t *testing.T) {
 		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
 		if math.Abs(float64(w-h)) > 0.5 {
 			t.Errorf("a %v x %v frame: data area %v x %v", wh[0], wh[1], w, h)
+		}
+	}
+}
+
+// The HTML and the PDF report list the same tables: all 50 signature genes (the PDF had
+// listed 30), camera's sets when camera was run (they had been in neither), the
+// confusion matrix as the mean count a repetition with its caption, and the full model's
+// coefficients to 6 significant digits (they had been printed with 17), said to be kept
+// whole in model.json. The PDF's text is read back with Ghostscript.
+func TestReportsAgreeOnTheirTables(t *testing.T) {
+	ds, _ := synth.Generate(synth.D1k, 40, 1, 0)
+	cfg := experiment.DefaultConfig()
+	cfg.Repeats, cfg.Ks = 2, []int{1, 5, 50}
+	res, err := experiment.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := study.BuildSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 50, Classifier: "svm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &enrich.Set{ID: "GO:0000001", Ontology: "BP", Name: "mitochondrion inheritance"}
+	sig.Enrichment = &study.Enrichment{Method: "F-statistic", K: 50, Result: &enrich.Result{Collection: &enrich.Collection{Name: "GO"}, Terms: []enrich.Term{{Set: set, M: 12, X: 3, P: 0.01, Q: 0.2, Ratio: 0.06}}},
+		Camera: []study.CameraTerm{{Set: set, CameraSet: enrich.CameraSet{NGenes: 12, Direction: "Up", P: 2.6e-13, FDR: 2.6e-11}}}, CameraPositive: ds.Classes[1]}
+	var html, pdf bytes.Buffer
+	if err := ReportWith(context.Background(), &html, res, sig, ExportOptions{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReportPDFWith(context.Background(), &pdf, res, sig); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "report.pdf")
+	os.WriteFile(path, pdf.Bytes(), 0o644)
+	txt, err := exec.Command("gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", "-o", "-", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := stdhtml.UnescapeString(html.String())
+	full := strconv.FormatFloat(sig.Model.W[0][0]*map[bool]float64{true: -1, false: 1}[sig.Positive == 0], 'g', -1, 64)
+	short := strconv.FormatFloat(sig.Model.W[0][0]*map[bool]float64{true: -1, false: 1}[sig.Positive == 0], 'g', 6, 64)
+	for name, doc := range map[string]string{"HTML": h, "PDF": string(txt)} {
+		for _, g := range sig.Genes {
+			if !strings.Contains(doc, g.ID) {
+				t.Errorf("%s: signature gene %s not listed", name, g.ID)
+			}
+		}
+		for _, want := range []string{"Camera over the whole ranking", "mitochondrion inheritance", "2.6e-11", "the mean count a repetition", "6 significant digits", "keeps every digit", short} {
+			if !strings.Contains(doc, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+		if len(full) > len(short) && strings.Contains(doc, full) {
+			t.Errorf("%s prints the coefficient %s with every digit", name, full)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/image/math/fixed"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"steadfast/assets/fonts"
 )
@@ -97,8 +98,17 @@ func textRuns(f font.Face, s string) []textRun {
 	return runs
 }
 
+// rasterCanvas is vgimg's canvas drawing text as glyph outlines (outline), as the EPS
+// canvas does: vgimg's own text kerns the digit pair "11" by 7% of an em, which at a
+// screen's small sizes merged the two into one glyph (Hsa.1139 read Hsa.139).
+type rasterCanvas struct{ *vgimg.Canvas }
+
+func (c rasterCanvas) FillString(f font.Face, pt vg.Point, s string) { outline(c, f, pt, s) }
+
 // outline fills the outlines of s's glyphs on c from pt and returns where s ends. A
 // character the face lacks is drawn from the fallback face (it had been an empty box).
+// Digits are not kerned against each other: identifiers and numbers keep their digits
+// apart (the font kerns "11" tight).
 func outline(c vg.Canvas, f font.Face, pt vg.Point, s string) vg.Length {
 	if f.Face == nil || f.Font.Size == 0 {
 		return pt.X
@@ -106,6 +116,7 @@ func outline(c vg.Canvas, f font.Face, pt vg.Point, s string) vg.Length {
 	var buf sfnt.Buffer
 	x := pt.X
 	prev, hasPrev := sfnt.GlyphIndex(0), false
+	prevDigit := false
 	for _, r := range s {
 		if r == utf8.RuneError {
 			continue
@@ -122,7 +133,8 @@ func outline(c vg.Canvas, f font.Face, pt vg.Point, s string) vg.Length {
 		}
 		ppem := fixed.Int26_6(face.UnitsPerEm())
 		scale := float64(f.Font.Size) / float64(ppem) // points per font unit
-		if hasPrev && face == f.Face {
+		digit := r >= '0' && r <= '9'
+		if hasPrev && face == f.Face && !(digit && prevDigit) {
 			if k, err := face.Kern(&buf, prev, idx, ppem, 0); err == nil {
 				x += vg.Length(float64(k) * scale)
 			}
@@ -133,7 +145,7 @@ func outline(c vg.Canvas, f font.Face, pt vg.Point, s string) vg.Length {
 		if adv, err := face.GlyphAdvance(&buf, idx, ppem, 0); err == nil {
 			x += vg.Length(float64(adv) * scale)
 		}
-		prev, hasPrev = idx, face == f.Face
+		prev, hasPrev, prevDigit = idx, face == f.Face, digit
 	}
 	return x
 }

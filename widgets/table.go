@@ -66,21 +66,106 @@ func NewStringTable() *StringTable {
 	return t
 }
 
-// SetRows replaces the header and rows; widths are the least column widths (the last
-// repeats): a column is never narrower than its header with room for the sort mark.
+// SetRows replaces the header and rows. A column empty in every row (a gene symbol of
+// data without symbols) is left out. widths are the least column widths (the last
+// repeats); a column is never narrower than its header with room for the sort mark, nor
+// than its widest value (a text column wider than maxTextColumn is cut with an ellipsis
+// there, a number never). The first column stays in view when the table scrolls
+// sideways.
 func (t *StringTable) SetRows(header []string, rows [][]string, widths ...float32) {
+	header, rows, widths = dropEmptyColumns(header, rows, widths)
 	t.header, t.rows, t.selected, t.sortCol = header, rows, -1, -1
 	t.Table.UnselectAll()
+	t.Table.StickyColumnCount = min(1, len(header))
 	for c := range header {
 		w := float32(120)
 		if len(widths) > 0 {
 			w = widths[min(c, len(widths)-1)]
 		}
-		t.Table.SetColumnWidth(c, max(w, HeaderWidth(header[c])))
+		t.Table.SetColumnWidth(c, max(w, HeaderWidth(header[c]), valueWidth(rows, c)))
 	}
 	t.Table.ScrollToTop() // an offset beyond the new rows would show a blank table
 	t.Table.ScrollToLeading()
 	t.Table.Refresh()
+}
+
+// maxTextColumn is the widest a column of text grows to fit its values; a column of
+// numbers takes its widest value whatever it is.
+const maxTextColumn = 480
+
+// valueWidth is the width column c needs to show its widest value whole, measured on
+// its longest values (by characters; at most 2,000 rows looked at), within
+// maxTextColumn unless every value is a number.
+func valueWidth(rows [][]string, c int) float32 {
+	var longest []string
+	numbers := true
+	for i, r := range rows {
+		if i == 2000 {
+			break
+		}
+		if c >= len(r) || r[c] == "" {
+			continue
+		}
+		numbers = numbers && isNumberCell(r[c])
+		longest = append(longest, r[c])
+	}
+	slices.SortFunc(longest, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	w := float32(0)
+	for _, v := range longest[:min(5, len(longest))] {
+		w = max(w, fyne.MeasureText(v, theme.TextSize(), fyne.TextStyle{}).Width+4*theme.InnerPadding())
+	}
+	if !numbers {
+		w = min(w, maxTextColumn)
+	}
+	return w
+}
+
+// isNumberCell reports whether a cell reads as a number ("0.0829", "2.6e-11", "3/10").
+func isNumberCell(s string) bool {
+	_, err := strconv.ParseFloat(leadingNumber(s), 64)
+	return err == nil && len(leadingNumber(s)) >= len(strings.TrimSpace(s))-3
+}
+
+// dropEmptyColumns leaves out the columns (after the first) empty in every row, with
+// their widths.
+func dropEmptyColumns(header []string, rows [][]string, widths []float32) ([]string, [][]string, []float32) {
+	if len(rows) == 0 {
+		return header, rows, widths
+	}
+	var keep []int
+	for c := range header {
+		used := c == 0
+		for _, r := range rows {
+			if c < len(r) && strings.TrimSpace(r[c]) != "" {
+				used = true
+				break
+			}
+		}
+		if used {
+			keep = append(keep, c)
+		}
+	}
+	if len(keep) == len(header) {
+		return header, rows, widths
+	}
+	h := make([]string, len(keep))
+	var w []float32
+	for k, c := range keep {
+		h[k] = header[c]
+		if len(widths) > 0 {
+			w = append(w, widths[min(c, len(widths)-1)])
+		}
+	}
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = make([]string, len(keep))
+		for k, c := range keep {
+			if c < len(r) {
+				out[i][k] = r[c]
+			}
+		}
+	}
+	return h, out, w
 }
 
 // HeaderWidth is the width a column needs to show its header whole: the text, the

@@ -181,3 +181,30 @@ func TestChartSaysDrawingAndKeepsItsMinimum(t *testing.T) {
 		t.Errorf("minimum after SetMinSize: %v", m)
 	}
 }
+
+// A table's columns are never narrower than their widest value when it is a number
+// (camera's FDR 2.6e-11 had shown as "2.6e-1"), however narrow the width asked; a
+// column empty in every row (no gene symbols) is left out; the first column stays in
+// view when the table scrolls sideways.
+func TestStringTableFitsNumbersAndDropsEmptyColumns(t *testing.T) {
+	test.NewTempApp(t)
+	tb := NewStringTable()
+	tb.SetRows([]string{"gene", "gene symbol", "FDR", "note"},
+		[][]string{{"Hsa.1139", "", "2.6e-11", "a short note"}, {"Hsa.11096_dup1", "", "0.5", strings.Repeat("long words ", 200)}}, 40, 40, 30, 40)
+	if h := tb.Header(); strings.Join(h, ",") != "gene,FDR,note" {
+		t.Fatalf("header %q: the empty gene-symbol column stays", h)
+	}
+	if r := tb.Rows(); r[0][1] != "2.6e-11" || r[1][0] != "Hsa.11096_dup1" {
+		t.Errorf("rows %q", r)
+	}
+	need := fyne.MeasureText("2.6e-11", 14, fyne.TextStyle{}).Width
+	if got := valueWidth(tb.Rows(), 1); got < need {
+		t.Errorf("the FDR column gets %v, the value needs %v", got, need)
+	}
+	if got := valueWidth(tb.Rows(), 2); got > maxTextColumn {
+		t.Errorf("a text column grows to %v", got)
+	}
+	if tb.Table.StickyColumnCount != 1 {
+		t.Errorf("sticky columns %d", tb.Table.StickyColumnCount)
+	}
+}

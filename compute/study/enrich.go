@@ -12,6 +12,7 @@ import (
 	"steadfast/compute/enrich"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
+	"steadfast/internal/text"
 )
 
 // Collection opens the gene sets named: "go" (the three ontologies), "go-bp", "go-mf",
@@ -43,6 +44,10 @@ type Enrichment struct {
 	K        int
 	Frequent bool // the genes tested are the K selected most often over the resamples
 	*enrich.Result
+	// Camera is camera's test of every set over the whole ranking, when it was run
+	// (two classes), of CameraPositive against the other class.
+	Camera         []CameraTerm
+	CameraPositive string
 }
 
 // Enrich tests method m's top k genes on all samples of the run res for
@@ -188,6 +193,24 @@ func CameraSets(ds *dataset.Dataset, positive int, c *enrich.Collection) ([]Came
 		out[i] = CameraTerm{Set: sets[r.Index], CameraSet: r}
 	}
 	return out, nil
+}
+
+// CameraSays says camera's result in a sentence: how many sets lie higher and lower in
+// the positive class at FDR < 0.05; "" when camera was not run.
+func (e *Enrichment) CameraSays() string {
+	if e.Camera == nil {
+		return ""
+	}
+	up, down := 0, 0
+	for _, t := range e.Camera {
+		if t.FDR < 0.05 && t.Direction == "Up" {
+			up++
+		} else if t.FDR < 0.05 {
+			down++
+		}
+	}
+	return fmt.Sprintf("Camera (limma's competitive test, inter-gene correlation 0.01) over all the genes measured, %s against the other class: %d of %s higher in %s and %d lower at FDR < 0.05 (camera.csv).",
+		e.CameraPositive, up, text.Count(len(e.Camera), "set"), e.CameraPositive, down)
 }
 
 // CameraTable is camera.csv: a set a row, most significant first.

@@ -114,15 +114,21 @@ func (s *Signature) ConfusionDisplay() (header []string, rows [][]string) {
 	if s.CV == nil {
 		return nil, nil
 	}
-	header = append(append([]string{"true class \\ predicted"}, s.Classes...), "predicted right")
+	reps := max(len(s.CV.AUCs), 1)
+	header = append(append([]string{fmt.Sprintf("true class \\ predicted (mean of %d repetitions)", reps)}, s.Classes...), "predicted right")
 	for t, row := range s.CV.Confusion {
 		r := []string{s.Classes[t]}
 		for _, n := range row {
-			r = append(r, strconv.Itoa(n))
+			r = append(r, strconv.FormatFloat(float64(n)/float64(reps), 'f', 1, 64))
 		}
 		rows = append(rows, append(r, text.Sig3(s.CV.ClassSensitivity(t))))
 	}
 	return header, rows
+}
+
+// ConfusionCaption says what ConfusionDisplay's numbers are.
+func (s *Signature) ConfusionCaption() string {
+	return fmt.Sprintf("Cross-validated confusion matrix: the mean count a repetition over %s (each sample is tested once a repetition), at the classifier's own rule", text.Count(max(len(s.CV.AUCs), 1), "repetition"))
 }
 
 // OperatingDisplay is the performance block as people read it (two classes; empty
@@ -238,7 +244,7 @@ func (s *Signature) metricsTable() [][]string {
 	}
 	for t, row := range cv.Confusion {
 		for p, n := range row {
-			rows = append(rows, []string{"confusion " + s.Classes[t] + " -> " + s.Classes[p], strconv.Itoa(n), "", ""})
+			rows = append(rows, []string{fmt.Sprintf("confusion_pooled_over_%d_repetitions %s -> %s", len(cv.AUCs), s.Classes[t], s.Classes[p]), strconv.Itoa(n), "", ""})
 		}
 	}
 	return rows

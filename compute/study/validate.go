@@ -380,6 +380,32 @@ func decisionValue(v *signature.Validation, i int) float64 {
 	return v.Scores[i][v.Pred[i]]
 }
 
+// CohortConfusion is a validation's confusion matrix as people read it: the cohort's
+// samples of a class the model knows, by their class and the class predicted, with the
+// share predicted right; nil without such samples.
+func CohortConfusion(v *signature.Validation) [][]string {
+	mt := v.Metrics
+	if mt == nil {
+		return nil
+	}
+	m := v.Model
+	out := [][]string{append(append([]string{fmt.Sprintf("true class \\ predicted (%d cohort samples)", mt.N)}, m.Classes...), "predicted right")}
+	for t, row := range mt.Confusion {
+		r := []string{m.Classes[t]}
+		n := 0
+		for _, k := range row {
+			r = append(r, strconv.Itoa(k))
+			n += k
+		}
+		right := "no sample"
+		if n > 0 {
+			right = text.Sig3(float64(row[t]) / float64(n))
+		}
+		out = append(out, append(r, right))
+	}
+	return out
+}
+
 // PredictionDisplay is the predictions as people read them (the report, the window): a
 // row a sample with its true and predicted class, its decision value and probability
 // with three significant digits; the digests, the same on every row of

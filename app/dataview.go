@@ -2,11 +2,13 @@ package app
 
 import (
 	"fmt"
+	"image/color"
 	"slices"
 	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -22,6 +24,7 @@ import (
 type dataView struct {
 	summary      *widget.Label
 	preview      *widgets.StringTable
+	previewTitle *widget.Label // says which values the preview shows
 	orientation  *widget.Select
 	classEntry   *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
 	groupEntry   *widget.SelectEntry // the annotation grouping samples (a patient), "" none
@@ -44,7 +47,11 @@ type dataView struct {
 // newDataView builds the Data tab; its buttons open files through u and a changed
 // preprocessing option prepares u's data again.
 func newDataView(u *UI) *dataView {
-	v := &dataView{summary: widget.NewLabel(""), preview: widgets.NewStringTable()}
+	v := &dataView{summary: widget.NewLabel(""), preview: widgets.NewStringTable(),
+		previewTitle: widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
+	v.previewTitle.Wrapping = fyne.TextWrapWord
+	previewRoom := canvas.NewRectangle(color.Transparent)
+	previewRoom.SetMinSize(fyne.NewSize(0, 330))
 	v.summary.Wrapping = fyne.TextWrapWord
 	v.orientation = widget.NewSelect([]string{"Detect", "Samples are rows", "Samples are columns"}, nil)
 	v.orientation.SetSelectedIndex(0)
@@ -89,8 +96,10 @@ func newDataView(u *UI) *dataView {
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
 			widget.NewCard("", "Preprocessing", container.NewVBox(v.log2Check, container.NewHBox(v.cpmCheck, u.explain("RNA-seq counts")), v.constCheck, v.missCheck, v.zCheck,
 				container.NewBorder(nil, nil, widget.NewLabel("rank only the most variable (in each training set):"), nil, v.topVar))),
-			widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		), nil, nil, nil, v.preview.Table)
+			v.previewTitle,
+			// room for about eight rows: the tab scrolls, the preview does not shrink to one
+			container.NewStack(previewRoom, v.preview.Table),
+		), nil, nil, nil, nil)
 	return v
 }
 
@@ -234,6 +243,21 @@ func (v *dataView) show(raw, data *dataset.Dataset, dropped []string) {
 		rows = append(rows, row)
 	}
 	v.preview.SetRows(header, rows, 90)
+	v.previewTitle.SetText(fmt.Sprintf("Preview: the first %s and %s, %s", text.Count(min(n, 12), "sample"), text.Count(cols, "feature"), valuesShown(v.prep())))
+}
+
+// valuesShown says what values the preview shows, by the preprocessing p they were
+// prepared with.
+func valuesShown(p dataset.Prep) string {
+	switch {
+	case p.LogCPM && p.TMM:
+		return "as analysed: log2 counts per million after edgeR's TMM (the counts read are in the file)"
+	case p.LogCPM:
+		return "as analysed: log2 counts per million (the counts read are in the file)"
+	case p.Log2:
+		return "as analysed: log2 of the values read (values below 1 raised to 1)"
+	}
+	return "as read"
 }
 
 // describe is the summary's text: sizes, classes, missing and constant values, what
@@ -284,7 +308,13 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 		b.WriteString("\nNo value is negative and some exceed 1000: these look like unlogged intensities, where a few bright probes dominate. Tick log2 to analyse them.")
 	}
 	for _, note := range s.Notes {
+		if s.Unlogged && strings.Contains(note, "unlogged intensities") || s.Counts && strings.Contains(note, "RNA-seq counts") {
+			continue // said above, with the box to tick
+		}
 		b.WriteString("\nNote: " + note)
+	}
+	if raw.Symbols == nil {
+		b.WriteString("\nNo gene symbols: what the genes mean (the Signature tab's Meaning) needs the platform's annotation, here under Gene symbols, or added to a finished run later.")
 	}
 	for _, note := range data.Notes { // what the preprocessing did (edgeR's filter on counts)
 		if !slices.Contains(s.Notes, note) && !strings.Contains(note, "dropped (constant or incomplete)") {

@@ -23,30 +23,48 @@ import (
 
 // ShowOpen asks for a data file: a path typed in (Enter opens it) or chosen with Browse.
 func (u *UI) ShowOpen() {
+	u.askPath("Open data", "CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF, a GEO series matrix or GEO DataSet (GDS .soft); gzipped or not.",
+		"/path/to/data.csv, .tsv, .gct, .xlsx, .arff or GSE..._series_matrix.txt (.gz too)", dataExtensions, u.path, func(p string) {
+			if p == u.path { // the same data read again: nothing on screen is replaced
+				u.LoadFile(p, u.openOptions(p))
+				return
+			}
+			u.unlessUnsaved("Opening "+filepath.Base(p), func() { u.LoadFile(p, u.openOptions(p)) })
+		})
+}
+
+// askPath is the one way the window asks for a file to open: a dialog titled title
+// saying what, with a path to type (Enter opens it; it starts at initial, else at the
+// last folder a file was opened from) or to choose with Browse (starting there too);
+// open gets the path, and its folder is remembered for the next time.
+func (u *UI) askPath(title, what, placeholder string, exts []string, initial string, open func(path string)) {
 	path := widget.NewEntry()
-	path.SetPlaceHolder("/path/to/data.csv, .tsv, .gct, .xlsx, .arff or GSE..._series_matrix.txt (.gz too)")
-	if u.path != "" {
-		path.SetText(u.path)
+	path.SetPlaceHolder(placeholder)
+	switch {
+	case initial != "":
+		path.SetText(initial)
+	case u.rememberedFolder() != "":
+		path.SetText(u.rememberedFolder() + string(filepath.Separator))
 	}
 	var d dialog.Dialog
-	open := func() {
+	do := func() {
 		p := strings.TrimSpace(path.Text)
 		if p == "" {
 			return
 		}
 		d.Hide()
-		if p == u.path { // the same data read again: nothing on screen is replaced
-			u.LoadFile(p, u.openOptions(p))
-			return
-		}
-		u.unlessUnsaved("Opening "+filepath.Base(p), func() { u.LoadFile(p, u.openOptions(p)) })
+		u.app.Preferences().SetString("openFolder", filepath.Dir(p))
+		open(p)
 	}
-	path.OnSubmitted = func(string) { open() }
-	browse := u.browseButton(path, dataExtensions)
-	content := container.NewVBox(
-		widget.NewLabel("CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF, a GEO series matrix or GEO DataSet (GDS .soft); gzipped or not."),
-		container.NewBorder(nil, nil, nil, browse, path))
-	d = u.showConfirm("Open data", "Open", content, fyne.NewSize(640, 200), path, open)
+	path.OnSubmitted = func(string) { do() }
+	content := container.NewVBox(widget.NewLabel(what), container.NewBorder(nil, nil, nil, u.browseButton(path, exts), path))
+	d = u.showConfirm(title, "Open", content, fyne.NewSize(640, 200), path, do)
+}
+
+// rememberedFolder is the folder a file was last opened from in the window ("" before
+// the first).
+func (u *UI) rememberedFolder() string {
+	return u.app.Preferences().String("openFolder")
 }
 
 // rereadOptions are the Data tab's reading options for the data open now, with what the
@@ -276,16 +294,8 @@ func (u *UI) checkWrite(paths ...string) error {
 
 // ShowOpenModel asks for a locked model (model.json) and shows it in the Signature tab.
 func (u *UI) ShowOpenModel() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		u.sigView.openModel(path)
-	}, u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
-	d.Show()
+	u.askPath("Open model", "A locked model a signature wrote (model.json): validate it on a cohort without its study.",
+		"/path/to/model.json", []string{".json"}, "", u.sigView.openModel)
 }
 
 // showConfirm shows a dialog of content with confirm and Cancel buttons, sized size,

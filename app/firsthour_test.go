@@ -363,7 +363,7 @@ func TestSelectionGridShowsAndCopiesSymbols(t *testing.T) {
 // explains; the "?" beside "top group" opens its sentence.
 func TestGuideCoversEveryTabAndTerm(t *testing.T) {
 	u, w := newTestUI(t)
-	guide := guideText()
+	guide := guideText("")
 	var tabs []string
 	for _, at := range []*container.AppTabs{u.left, u.tabs} {
 		for _, it := range at.Items {
@@ -371,7 +371,7 @@ func TestGuideCoversEveryTabAndTerm(t *testing.T) {
 		}
 	}
 	for _, tab := range tabs {
-		if !strings.Contains(guide, "\n"+tab+": ") {
+		if !strings.Contains(guide, tab+" tab: ") {
 			t.Errorf("the guide does not say what the %s tab shows", tab)
 		}
 	}
@@ -395,6 +395,26 @@ func TestGuideCoversEveryTabAndTerm(t *testing.T) {
 	if !found {
 		t.Error("the ? beside top group shows no explanation")
 	}
+	// Escape closes it (the "?" dialogs had only their button)
+	serialized(func() { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	if top := onUI(func() fyne.CanvasObject { return w.Canvas().Overlays().Top() }); top != nil {
+		t.Error("Escape left the explanation open")
+	}
+	// the guide is a window of its own that stays open, its search filters the entries
+	serialized(u.showGuide)
+	if onUI(func() bool { return u.guide == nil }) {
+		t.Fatal("Help opened no window")
+	}
+	serialized(func() { u.guideSearch.SetText("S_W") })
+	for _, term := range []string{"S_W", "S_R", "headline AUC", "pooled AUC", "nested AUC", "accuracy curve's area"} {
+		if _, ok := glossary[term]; !ok {
+			t.Errorf("the glossary lacks %q", term)
+		}
+	}
+	if g := guideText("S_W"); !strings.Contains(g, "S_W: Kalousis's weight stability") || strings.Contains(g, "Sim_ID^M:") {
+		t.Errorf("searching S_W gives %q", g)
+	}
+	serialized(func() { u.guide.Close() })
 }
 
 // The Signature tab builds a run's signature in the background with the advice
@@ -425,8 +445,10 @@ func TestSignatureTab(t *testing.T) {
 			t.Errorf("%q is disabled after the signature was built", b.Text)
 		}
 	}
-	if h := onUI(v.table.Header); !slices.Contains(h, symbolColumn) { // so Copy genes offers symbols, as on Top features
-		t.Errorf("the gene table's header %q has no %q column", h, symbolColumn)
+	// the gene-symbol column shows when the data have symbols (so Copy genes offers
+	// them, as on Top features), and is left out, empty, when they have none
+	if h, has := onUI(v.table.Header), onUI(func() bool { return u.data.Symbols != nil }); slices.Contains(h, symbolColumn) != has {
+		t.Errorf("the gene table's header %q; the data have symbols: %v", h, has)
 	}
 	if rows := onUI(v.table.Rows); len(rows) != k {
 		t.Errorf("%d genes for k = %d", len(rows), k)
@@ -486,7 +508,7 @@ func TestSignatureTab(t *testing.T) {
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
 		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)
 	}
-	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 6 {
+	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 7 || opts[6] != "cohort confusion matrix" {
 		t.Errorf("tables offered %q", opts)
 	}
 	var report bytes.Buffer

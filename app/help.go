@@ -31,6 +31,13 @@ var glossary = map[string]string{
 	"AUC":                           "The area under the ROC curve: the chance that a random positive sample scores above a random negative one. 0.5 is guessing, 1 perfect separation.",
 	"95% CI":                        "The range that covers the true AUC of the signature fitted on all samples in 95% of studies like this one: from the spread of the resamples' own AUCs (Nadeau and Bengio's corrected variance). Shown by simulation to cover 89-98% on five designs; the older DeLong interval of one repetition covered only 68-78%.",
 	"range":                         "The lowest and highest of the repetitions' AUCs: how much the estimate moves when the samples are split differently. Not a confidence interval.",
+	"S_W":                           "Kalousis's weight stability: how alike two resamples' whole score vectors are (the Pearson correlation of every gene's weight), averaged over the pairs; given only for methods whose scores are weights, not ranks.",
+	"S_R":                           "Kalousis's rank stability: how alike two resamples' whole rankings are (the Spearman correlation of every gene's rank), averaged over the pairs; 1 when every resample ranks all genes alike.",
+	"headline AUC":                  "The one AUC every output leads with: the nested estimate when the advice chose the method and k, the plain cross-validated estimate when you fixed them (and said so). Every other AUC shown is labelled: optimistic, pooled, or a range.",
+	"pooled AUC":                    "One repetition's held-out scores of every sample put together into one ROC curve; the outputs give their mean and range over the repetitions. Not the headline: the headline averages the resamples' own AUCs and has an interval.",
+	"nested AUC":                    "The AUC of the whole procedure, the advice's choice of method and k included: each training set makes the choice again from its own samples, and is judged on samples the choice never saw. The headline when the advice chose.",
+	"optimistic AUC":                "The AUC of the advice's choice judged on the same resamples that chose it: it flatters the signature (on pure noise it averages above 0.5). Shown beside the nested AUC, never as the headline.",
+	"accuracy curve's area":         "On the Accuracy tab, the area under a method's accuracy-vs-k curve, scaled to the k range: one number for how well the method predicts across all list lengths. Not a ROC AUC.",
 	"sensitivity":                   "The share of the positive class's samples the classifier calls positive, at its own decision rule; its 95% CI is from the resamples' spread, as the AUC's.",
 	"specificity":                   "The share of the other class's samples the classifier calls negative, at its own decision rule.",
 	"PPV":                           "Positive predictive value: of the samples the classifier calls positive, the share that are. It depends on how common the positive class is: the figure holds at the study's share of positives, not in a population where the disease is rarer.",
@@ -64,7 +71,7 @@ func (u *UI) explain(term string) *widget.Button {
 		panic("app: no glossary entry for " + term) // caught by every test that builds the window
 	}
 	b := widget.NewButtonWithIcon("", theme.QuestionIcon(), func() {
-		dialog.ShowInformation(term, glossary[term], u.win)
+		u.showInfo(term, glossary[term])
 	})
 	b.Importance = widget.LowImportance
 	return b
@@ -79,10 +86,10 @@ var measureTerms = []string{"Sim_ID", "S_S", "Sim_ID^M", "Sim_V^M", "Phi"}
 func (u *UI) explainMeasure(sel *widget.Select) *widget.Button {
 	b := widget.NewButtonWithIcon("", theme.QuestionIcon(), func() {
 		if i := sel.SelectedIndex(); i >= 0 && i < len(measureTerms) {
-			dialog.ShowInformation(measureTerms[i], glossary[measureTerms[i]], u.win)
+			u.showInfo(measureTerms[i], glossary[measureTerms[i]])
 			return
 		}
-		dialog.ShowInformation(sel.Selected, sel.Selected+" is one of the stability measures from the literature (Nogueira et al. 2018's catalogue): 1 means the same genes in every resample; a chance-corrected one is 0 for random lists. The report's methods name its reference.", u.win)
+		u.showInfo(sel.Selected, sel.Selected+" is one of the stability measures from the literature (Nogueira et al. 2018's catalogue): 1 means the same genes in every resample; a chance-corrected one is 0 for random lists. The report's methods name its reference.")
 	})
 	b.Importance = widget.LowImportance
 	return b
@@ -103,36 +110,103 @@ var tabGuide = []struct{ tab, text string }{
 	{"Tools", "K chooser: the bandwidth for DRAGS; Wrapper: the bootstrap wrapper's subset sizes; MIDS: how many genes stand for all others at each correlation threshold; Sample size: how stability grows with more samples on synthetic data."},
 }
 
-// guideText is the guide: what each tab shows, then every term of the glossary.
-func guideText() string {
-	var b strings.Builder
-	b.WriteString("Steadfast ranks genes with several methods under resampling and shows how stable each method's choice is, and how well it predicts.\n\nThe tabs\n")
+// guideEntry is one entry of the guide: a tab or a term, and what it says.
+type guideEntry struct{ name, text string }
+
+// guideEntries are the guide's entries: the tabs in order, then every term of the
+// glossary alphabetically.
+func guideEntries() []guideEntry {
+	var out []guideEntry
 	for _, t := range tabGuide {
-		b.WriteString("\n" + t.tab + ": " + t.text + "\n")
+		out = append(out, guideEntry{t.tab + " tab", t.text})
 	}
-	b.WriteString("\nThe terms\n")
 	terms := make([]string, 0, len(glossary))
 	for t := range glossary {
 		terms = append(terms, t)
 	}
 	sort.Slice(terms, func(i, j int) bool { return strings.ToLower(terms[i]) < strings.ToLower(terms[j]) })
 	for _, t := range terms {
-		b.WriteString("\n" + t + ": " + glossary[t] + "\n")
+		out = append(out, guideEntry{t, glossary[t]})
 	}
-	return b.String()
+	return out
 }
 
-// showGuide opens the guide in a dialog that scrolls.
+// guideText is the guide's entries that mention query (in their name or text, case
+// aside; all of them for ""), an entry a paragraph.
+func guideText(query string) string {
+	q := strings.ToLower(strings.TrimSpace(query))
+	var b strings.Builder
+	if q == "" {
+		b.WriteString("Steadfast ranks genes with several methods under resampling and shows how stable each method's choice is, and how well it predicts.\n\n")
+	}
+	n := 0
+	for _, e := range guideEntries() {
+		if q != "" && !strings.Contains(strings.ToLower(e.name+" "+e.text), q) {
+			continue
+		}
+		b.WriteString(e.name + ": " + e.text + "\n\n")
+		n++
+	}
+	if n == 0 {
+		b.WriteString("Nothing in the guide mentions \"" + query + "\".")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// showGuide opens the guide in a window of its own beside the main one, which stays
+// open while the user works, with a search field that filters its entries as one types
+// (a second call brings it to the front).
 func (u *UI) showGuide() {
-	l := widget.NewLabel(guideText())
-	l.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom("How to read Steadfast", "Close", container.NewVScroll(l), u.win)
-	d.Resize(fyne.NewSize(min(760, u.win.Canvas().Size().Width-40), min(620, u.win.Canvas().Size().Height-40)))
+	if u.guide != nil {
+		u.guide.RequestFocus()
+		return
+	}
+	w := u.app.NewWindow("Steadfast: how to read it")
+	body := widget.NewLabel(guideText(""))
+	body.Wrapping = fyne.TextWrapWord
+	scroll := container.NewVScroll(body)
+	search := widget.NewEntry()
+	search.SetPlaceHolder("search the guide: AUC, S_W, nested, stability...")
+	search.OnChanged = func(q string) {
+		body.SetText(guideText(q))
+		scroll.ScrollToTop()
+	}
+	w.SetContent(container.NewBorder(search, nil, nil, nil, scroll))
+	w.Resize(fyne.NewSize(560, 640))
+	w.SetOnClosed(func() { u.guide = nil })
+	u.guide, u.guideSearch = w, search
+	w.Show()
+	w.Canvas().Focus(search)
+}
+
+// showInfo shows title's explanation msg in a dialog that Enter and Escape close.
+func (u *UI) showInfo(title, msg string) {
+	d := dialog.NewInformation(title, msg, u.win)
+	u.closeOnKeys(d)
 	d.Show()
 }
 
+// closeOnKeys makes Enter and Escape close d while it shows: nothing behind it keeps
+// the keyboard's focus meanwhile, and the window's own key handling returns after.
+func (u *UI) closeOnKeys(d dialog.Dialog) {
+	c := u.win.Canvas()
+	prev := c.OnTypedKey()
+	c.Unfocus()
+	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
+		switch e.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			d.Hide()
+			return
+		}
+		if prev != nil {
+			prev(e)
+		}
+	})
+	d.SetOnClosed(func() { c.SetOnTypedKey(prev) })
+}
+
 // signatureTerms are the glossary's terms of the Signature tab, in reading order.
-var signatureTerms = []string{"positive class", "ROC curve", "AUC", "95% CI", "range", "nested estimate", "sensitivity", "specificity", "PPV", "NPV", "operating point", "balanced accuracy",
+var signatureTerms = []string{"positive class", "ROC curve", "AUC", "headline AUC", "95% CI", "range", "nested estimate", "nested AUC", "optimistic AUC", "pooled AUC", "sensitivity", "specificity", "PPV", "NPV", "operating point", "balanced accuracy",
 	"probability", "Brier score", "calibration", "enrichment",
 	"fold change", "Hedges' g", "Welch p", "limma-voom p", "limma-voom F p", "FDR", "selection frequency", "k most frequent", "permutation test"}
 
@@ -152,6 +226,7 @@ func (u *UI) explainTerms(title string, terms []string) *widget.Button {
 		l.Wrapping = fyne.TextWrapWord
 		d := dialog.NewCustom(title, "Close", container.NewVScroll(l), u.win)
 		d.Resize(fyne.NewSize(720, 520))
+		u.closeOnKeys(d)
 		d.Show()
 	})
 	btn.Importance = widget.LowImportance

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -31,6 +32,7 @@ type meaningView struct {
 	table   *widgets.StringTable
 	camera  *widgets.StringTable // camera over the whole ranking (two classes)
 	withCam *widget.Check
+	symbols *widget.Button // Gene symbols...: adds an annotation to a run without them
 	chart   *widgets.Chart
 	figure  plots.Figure
 	result  *study.Enrichment
@@ -60,7 +62,9 @@ func newMeaningView(u *UI) *meaningView {
 	m.sets.SetSelectedIndex(0)
 	m.run = widget.NewButtonWithIcon("Test the genes", theme.SearchIcon(), m.compute)
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(m.figure) })
-	top := container.NewVBox(container.NewHBox(widget.NewLabel("gene sets"), container.NewGridWrap(fyne.NewSize(230, m.sets.MinSize().Height), m.sets), m.run, enlarge, u.explain("enrichment")),
+	m.symbols = widget.NewButton("Gene symbols...", m.askSymbols)
+	m.symbols.Hide()
+	top := container.NewVBox(container.NewHBox(widget.NewLabel("gene sets"), container.NewGridWrap(fyne.NewSize(230, m.sets.MinSize().Height), m.sets), m.run, m.symbols, enlarge, u.explain("enrichment")),
 		container.NewHBox(m.withCam, u.explain("camera")), m.summary)
 	// the default smallest size: the Signature tab holds this view beside its figure, which must keep the pane at 1366 x 768 (Own window, or the export, gives the dot plot its room)
 	views := container.NewAppTabs(container.NewTabItem("dot plot", m.chart),
@@ -172,11 +176,41 @@ func joinGenes(g []string) string {
 	return s
 }
 
-// clear forgets the enrichment shown (a new signature or run).
+// clear forgets the enrichment shown (a new signature or run) and says at once when
+// the run's data carry no gene symbols, with the way to add them.
 func (m *meaningView) clear() {
 	m.result, m.figure = nil, plots.Figure{}
 	m.chart.SetRender(nil)
 	m.table.SetRows([]string{"term"}, nil, 100)
 	m.camera.SetRows([]string{"term"}, nil, 100)
 	m.summary.SetText("After Build signature: test what its genes do (human GO shipped; any GMT file).")
+	m.symbols.Hide()
+	if res := m.u.result; res != nil && res.Data.Symbols == nil {
+		m.summary.SetText(fmt.Sprintf("%s carries no gene symbols, which gene sets are matched by: add the platform's annotation with Gene symbols... (a probe-to-symbol table, or a GEO platform's annotation); the study need not run again.", res.Data.Name))
+		m.symbols.Show()
+	}
+}
+
+// askSymbols asks for a probe-to-symbol annotation and gives the run, its data and the
+// signature built from them its symbols (Save run keeps them).
+func (m *meaningView) askSymbols() {
+	m.u.askPath("Gene symbols", "The platform's annotation: a table with the probe ids and a symbol column (a GEO platform's .annot or SOFT table, or two columns: id and symbol); gzipped or not.",
+		"/path/to/GPL96.annot.gz or symbols.tsv", nil, "", func(path string) {
+			res := m.u.result
+			if res == nil {
+				return
+			}
+			n, err := study.AddSymbols(res, m.u.data, path)
+			if err != nil {
+				m.u.showError(err)
+				return
+			}
+			if sig := m.u.sigView.sig; sig != nil {
+				sig.TakeSymbols(res.Data.Symbols)
+				m.u.sigView.setSignature(sig, m.u.sigView.figs)
+			}
+			m.u.unsaved = true
+			m.clear()
+			m.summary.SetText(fmt.Sprintf("Gene symbols for %d of %d features from %s: press Test the genes. Save run keeps them.", n, len(res.Data.Features), filepath.Base(path)))
+		})
 }

@@ -132,10 +132,10 @@ func (u *UI) open(path string) {
 
 // lastFolder is the folder of the data file open, for file dialogs to start in.
 func (u *UI) lastFolder() fyne.ListableURI {
-	dir := ""
-	if u.path != "" {
+	dir := u.rememberedFolder()
+	if dir == "" && u.path != "" {
 		dir = filepath.Dir(u.path)
-	} else if r := u.recent(); len(r) > 0 {
+	} else if r := u.recent(); dir == "" && len(r) > 0 {
 		dir = filepath.Dir(r[0])
 	}
 	if dir == "" {

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/study"
@@ -65,16 +64,8 @@ func (u *UI) unlessUnsaved(action string, do func()) {
 
 // ShowOpenRun reopens a saved run: its results and its settings.
 func (u *UI) ShowOpenRun() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		u.unlessUnsaved("Opening the run "+filepath.Base(path), func() { u.OpenRun(path) })
-	}, u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
-	d.Show()
+	u.askPath("Open run", "A saved run (Save run..., or the result.json of steadfast run); its folder opens too.",
+		"/path/to/steadfast-run.json or a run's folder", []string{".json"}, "", u.Open)
 }
 
 // OpenRun shows a saved run and its settings; its data file is reloaded when it exists.

@@ -101,7 +101,10 @@ type UI struct {
 	// lastTable is the table whose row was selected last: Ctrl+C copies that row
 	lastTable *widgets.StringTable
 	// unsaved is set when a run or a tool finishes and cleared when the run is saved
-	unsaved bool
+	// guide is the help window while it is open, guideSearch its search field
+	guide       fyne.Window
+	guideSearch *widget.Entry
+	unsaved     bool
 
 	dataTab *dataView
 	results *resultsView

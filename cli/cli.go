@@ -50,7 +50,7 @@ var commands = []command{
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
 	{"predict", "--model model.json --data COHORT [--class NAME] [--sheet NAME] [--platform GPL] [--symbols FILE] [--map A=B] [--harmonize none|standardize|combat|...] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
 		"apply a signature's locked model to an independent cohort: predictions.csv; with -o also genes.csv (how each gene was matched), metrics.csv (accuracy, AUC with its DeLong interval, confusion) and the figures", predictCommand},
-	{"enrich", "RUN.json -o OUTDIR [--method NAME] [--k K] [--frequent] [--classifier svm] [--collection go|go-bp|go-mf|go-cc|FILE.gmt] [--camera [--positive CLASS] [--data FILE]] [--width 16 --height 10 --unit cm --dpi 300]",
+	{"enrich", "RUN.json -o OUTDIR [--method NAME] [--k K] [--frequent] [--classifier svm] [--collection go|go-bp|go-mf|go-cc|FILE.gmt] [--symbols FILE] [--camera [--positive CLASS] [--data FILE]] [--width 16 --height 10 --unit cm --dpi 300]",
 		"what a run's selected genes mean: over-representation of a method's top k (default: the advice's) in GO or a GMT file's sets against the genes the platform measured, with each term's stability over the resamples: enrichment.csv and the dot plot", enrichCommand},
 	{"version", "[--clear-geo-cache]", "the version, platform, the BLAS doing the matrix products, and the GEO cache's folder and size", versionCommand},
 	{"samplesize", "--preset d1k|d5k --methods svmrfe,cgs,... [--sizes 100,200,500,1000] [--k 10] [--test 500] [--seed S] [-o DIR]",

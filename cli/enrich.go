@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -24,6 +25,7 @@ func enrichCommand(c *call) error {
 	camera := c.fs.Bool("camera", false, "also test every set over the whole ranking with limma's camera (competitive, inter-gene correlation 0.01): reads the run's data; camera.csv")
 	positive := c.fs.String("positive", "", "camera's positive class of two (default: the class not named like a control)")
 	data := c.fs.String("data", "", "the run's data file, for --camera (overrides its dataPath)")
+	symbols := c.fs.String("symbols", "", "the platform's probe-to-gene-symbol annotation, for a run whose data had none (the study need not run again)")
 	out := sizeFlags(c)
 	pos, err := c.parse(1)
 	if err != nil {
@@ -36,7 +38,7 @@ func enrichCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	dest := study.Output{Dir: *outDir, Reads: []study.Input{{What: "saved run", Path: runPath(pos[0])}, {What: "gene-set file", Path: gmtPath(*coll)}}, Beside: "enrichment"}
+	dest := study.Output{Dir: *outDir, Reads: []study.Input{{What: "saved run", Path: runPath(pos[0])}, {What: "gene-set file", Path: gmtPath(*coll)}, {What: "annotation file", Path: *symbols}}, Beside: "enrichment"}
 	if err := dest.Check(); err != nil {
 		return err
 	}
@@ -45,6 +47,13 @@ func enrichCommand(c *call) error {
 		return err
 	}
 	res := saved.Result
+	if *symbols != "" {
+		found, err := study.AddSymbols(res, nil, *symbols)
+		if err != nil {
+			return err
+		}
+		c.note("gene symbols for %d of %d features from %s", found, len(res.Data.Features), filepath.Base(*symbols))
+	}
 	m, kk, _, err := methodAndK(res, *name, *k, *cl)
 	if err != nil {
 		return err

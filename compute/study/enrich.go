@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,7 +58,7 @@ type Enrichment struct {
 func Enrich(res *experiment.Result, m, k int, frequent bool, c *enrich.Collection) (*Enrichment, error) {
 	sym := res.Data.Symbols
 	if sym == nil {
-		return nil, fmt.Errorf("%s has no gene symbols, which gene sets are matched by: give the platform's annotation (Gene symbols on the Data tab, --symbols FILE, or a GEO file with its platform) and run the study again", res.Data.Name)
+		return nil, fmt.Errorf("%s has no gene symbols, which gene sets are matched by: add the platform's annotation to the run (the Meaning tab's Gene symbols..., or enrich --symbols FILE); the study need not run again", res.Data.Name)
 	}
 	if m < 0 || m >= len(res.Methods) {
 		return nil, fmt.Errorf("method %d of %d", m, len(res.Methods))
@@ -90,6 +92,46 @@ func Enrich(res *experiment.Result, m, k int, frequent bool, c *enrich.Collectio
 	}
 	u.Stability(r, runs)
 	return &Enrichment{Method: mr.Label, K: k, Frequent: frequent, Result: r}, nil
+}
+
+// AddSymbols gives the finished run res (and ds, its data, when not nil) the gene
+// symbols of the annotation at path (a probe-to-symbol table, as --symbols reads), so
+// what its genes mean can be tested without running the study again; it returns how
+// many features got a symbol, and refuses an annotation naming none of them.
+func AddSymbols(res *experiment.Result, ds *dataset.Dataset, path string) (int, error) {
+	sym, used, err := dataset.ReadSymbols(path)
+	if err != nil {
+		return 0, err
+	}
+	out := make([]string, len(res.Data.Features))
+	found := 0
+	for j, f := range res.Data.Features {
+		if s, ok := sym[f]; ok {
+			out[j] = s
+			found++
+		}
+	}
+	if found == 0 {
+		return 0, fmt.Errorf("%s (%s) names none of the %d features of %s: is it the annotation of this platform?", filepath.Base(path), used, len(out), res.Data.Name)
+	}
+	res.Data.Symbols = out
+	if ds != nil && slices.Equal(ds.Features, res.Data.Features) {
+		ds.SetSymbols(sym)
+	}
+	return found, nil
+}
+
+// TakeSymbols gives the signature's genes, and its locked model's, the symbols of
+// their features (symbols[j] of feature j, as AddSymbols gave the run).
+func (s *Signature) TakeSymbols(symbols []string) {
+	for i := range s.Genes {
+		if f := s.Genes[i].Feature; f >= 0 && f < len(symbols) {
+			s.Genes[i].Symbol = symbols[f]
+			if s.Model != nil && i < len(s.Model.Genes) && s.Model.Genes[i].ID == s.Genes[i].ID {
+				s.Model.Genes[i].Symbol = symbols[f]
+			}
+		}
+	}
 }
 
 // Table is enrichment.csv: a term a row, most significant first.

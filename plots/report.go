@@ -275,7 +275,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " as the positive class, " + sig.PositiveWhy
 	}
-	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (The interval: Nadeau and Bengio, Machine Learning 52:239-281, 2003, for the variance over resamples, the repetitions as its units; Wilson, JASA 22:209-212, 1927, for its form.)",
+	fmt.Fprintf(&b, "How well the procedure predicts was estimated by the study's own resampling (%s), the gene selection and the classifier refit inside every training set and applied to its held-out samples: each repetition's held-out decision values were pooled into a ROC curve (%s). %s (The AUC's interval: DeLong, DeLong and Clarke-Pearson, Biometrics 44:837-845, 1988, for the variance of the pooled held-out AUC, widened by 1 + sqrt(n_train/n_test) for the variation of what the folds learn, a factor measured by simulation; Newcombe, Statistics in Medicine 25:559-573, 2006, and Agresti and Coull, The American Statistician 52:119-126, 1998, for its floor near 0 and 1. The classifier's rule's intervals: Nadeau and Bengio, Machine Learning 52:239-281, 2003, the repetitions as the units; Wilson, JASA 22:209-212, 1927.)",
 		experiment.ProtocolText(res.Config), pos, sig.Performance())
 	if sig.Perm != nil {
 		what := "the whole procedure"

@@ -99,7 +99,7 @@ func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (
 }
 
 // pool gathers one repetition's test samples: their scores (nc a sample) and classes,
-// and counts its predictions into confusion: the classifier's own (Prediction.Pred),
+// and counts its predictions into confusion (unless nil): the classifier's own (Prediction.Pred),
 // else, in runs saved before they were kept, the class of largest score (the first of
 // equals; k-NN's tied votes may have gone to another).
 func pool(preds []experiment.Prediction, cl string, ki, nc int, labels []int, confusion [][]int) (scores [][]float64, truth []int) {
@@ -118,7 +118,9 @@ func pool(preds []experiment.Prediction, cl string, ki, nc int, labels []int, co
 			if pr.Pred != nil {
 				best = pr.Pred[cl][ki][i]
 			}
-			confusion[labels[s]][best]++
+			if confusion != nil {
+				confusion[labels[s]][best]++
+			}
 		}
 	}
 	return scores, truth

@@ -245,11 +245,13 @@ func TestConfusionIsTheClassifiers(t *testing.T) {
 }
 
 // TestCVInterval: four resamples (two repetitions of two folds, 4 test samples each, 8
-// samples) with held-out AUCs 1, 0.75, 0.5 and 0.75: mean 0.75, s^2 = 0.125/3, SE^2 =
-// (1/2 + 4/4) s^2 = 0.0625, effective size min(8, 0.75 x 0.25 / 0.0625) = 3, and
-// Wilson's interval with t(0.975, 1 df) = 12.706: 0.010273460178468696-0.9988479842576332
-// (worked with SciPy 1.10.1's t.ppf). Every fold perfect: the interval does not
-// collapse; at size n = 8 it is 0.047212224711183415-1.
+// samples) with held-out AUCs 1, 0.75, 0.5 and 0.75: Â = 0.75, s^2/J = (0.125/3)/4;
+// DeLong's variances of the repetitions' pooled AUCs average V = 0.030924479166666668
+// (pROC 1.18.0); n_train/n_test = 1, so SE^2 = 2V + s^2/J = 0.0722656, above the floor
+// (m = 6.4, Ã = 0.6562: 0.0220), and the interval is 0.75 -+ 1.96 SE cut to [0, 1]:
+// 0.223117259165548476-1. Every fold perfect: V = s^2 = 0, the floor gives SE =
+// 0.12197506494639666 and 0.76093326569312858-1. Expected values from
+// testdata/cvinterval.R (R 4.2.2, pROC 1.18.0).
 func TestCVInterval(t *testing.T) {
 	labels := []int{0, 1, 0, 1, 0, 1, 0, 1}
 	fold := func(rep int, test []int, s []float64) experiment.Prediction {
@@ -266,15 +268,15 @@ func TestCVInterval(t *testing.T) {
 		fold(1, []int{2, 3, 6, 7}, []float64{0.5, 0.9, 0.1, 0.3}), // 0.75
 	}
 	iv := CVInterval(preds, "svm", 0, 2, labels, 1)
-	if iv.Resamples != 4 || iv.Repetitions != 2 || math.Abs(iv.Mean-0.75) > 1e-15 || math.Abs(iv.SE-0.25) > 1e-12 ||
-		math.Abs(iv.Low-0.010273460178468696) > 1e-9 || math.Abs(iv.High-0.9988479842576332) > 1e-9 {
+	if iv.Resamples != 4 || iv.Repetitions != 2 || math.Abs(iv.Mean-0.75) > 1e-15 || math.Abs(iv.SE-0.268822664595082084) > 1e-12 ||
+		math.Abs(iv.Low-0.223117259165548476) > 1e-12 || iv.High != 1 {
 		t.Errorf("interval %+v", iv)
 	}
 	for i := range preds {
 		preds[i] = fold(preds[i].Repeat, preds[i].Test, []float64{0.1, 0.9, 0.2, 0.8})
 	}
 	iv = CVInterval(preds, "svm", 0, 2, labels, 1)
-	if iv.Mean != 1 || math.Abs(iv.Low-0.047212224711183415) > 1e-9 || iv.High != 1 {
+	if iv.Mean != 1 || math.Abs(iv.SE-0.12197506494639666) > 1e-12 || math.Abs(iv.Low-0.76093326569312858) > 1e-12 || iv.High != 1 {
 		t.Errorf("every fold perfect: %+v", iv)
 	}
 }

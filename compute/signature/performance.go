@@ -32,7 +32,7 @@ type Value struct{ Est, Low, High float64 }
 // OwnRule is the operating point of the classifier's own rule (its predicted classes)
 // over a study's resamples: each value is the pooled count ratio over every
 // repetition, its interval the corrected resampled interval of the resamples' own
-// values (correctedInterval, as the AUC's).
+// values (correctedInterval).
 func OwnRule(preds []experiment.Prediction, cl string, ki int, labels []int, positive int) Coords {
 	var tp, fn, tn, fp float64
 	var sens, spec, ppv, npv []float64

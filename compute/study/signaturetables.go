@@ -142,7 +142,7 @@ func (s *Signature) OperatingDisplay() (header []string, rows [][]string) {
 	for _, r := range []struct {
 		name, why string
 		c         signature.Coords
-	}{{"classifier's own rule", "corrected resampled, as the AUC's", s.Op.Own}, {"Youden's threshold (optimistic)", "bootstrap of the samples (pROC)", s.Op.Youden}} {
+	}{{"classifier's own rule", "corrected resampled (Nadeau and Bengio)", s.Op.Own}, {"Youden's threshold (optimistic)", "bootstrap of the samples (pROC)", s.Op.Youden}} {
 		th := "the classifier's"
 		if !math.IsNaN(r.c.Threshold) {
 			th = text.Sig3(r.c.Threshold)
@@ -252,7 +252,7 @@ func (s *Signature) metricsTable() [][]string {
 
 // OwnRuleMethod and YoudenMethod name the operating points' intervals in every output.
 const (
-	OwnRuleMethod = "corrected resampled 95% interval over the resamples, as the AUC's"
+	OwnRuleMethod = "corrected resampled 95% interval over the resamples (Nadeau and Bengio's variance, the repetitions as units, Wilson score form)"
 	YoudenMethod  = "95% percentile interval of 2000 stratified bootstrap draws of the samples, the threshold chosen again in each (pROC's ci.coords); the threshold is chosen on these same scores, so the point is optimistic"
 	ProbMethod    = "Platt scaling of the out-of-fold scores of the positive class; each sample's probability from a map fitted without its tenth of the samples, averaged over the repetitions; calibration as rms val.prob on those probabilities"
 )

@@ -43,7 +43,7 @@ func TestEnrichCommand(t *testing.T) {
 	}
 	// --camera: every GO BP set over the whole ranking, directions of RCC
 	cam := filepath.Join(dir, "cam")
-	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", cam, "--method", "fstat", "--k", "50", "--collection", "go-bp", "--camera"); code != 0 || !strings.Contains(errw, "camera (limma's, inter-gene correlation 0.01) over all") {
+	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", cam, "--method", "fstat", "--k", "50", "--collection", "go-bp", "--camera"); code != 0 || !strings.Contains(errw, "Camera (limma's competitive test, inter-gene correlation 0.01) over all the genes measured, RCC against") {
 		t.Fatalf("enrich --camera: exit %d, %s", code, errw)
 	}
 	if rows := readCSV(t, filepath.Join(cam, "camera.csv")); len(rows) < 1000 || rows[0][4] != "direction_in_RCC" {
@@ -58,4 +58,49 @@ func TestEnrichCommand(t *testing.T) {
 	if code, _, errw := cmd("enrich", filepath.Join(run, "result.json"), "-o", filepath.Join(dir, "bad"), "--collection", gmt); code != 2 || !strings.Contains(errw, "line 1") {
 		t.Errorf("a GMT line without genes: exit %d, %s", code, errw)
 	}
+}
+
+// A run whose data had no gene symbols (Colon's Hsa ids) is refused with the remedy,
+// and enrich --symbols gives the finished run the annotation's symbols without running
+// the study again (it had told the user to run the study again).
+func TestEnrichAddsSymbolsToAFinishedRun(t *testing.T) {
+	dir := t.TempDir()
+	colon, _ := filepath.Abs(filepath.Join(sharedData, "colon.csv"))
+	if _, err := os.Stat(colon); err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	cfg := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfg, []byte(`{"dataPath": "`+colon+`", "protocol": "drags2008", "methods": [{"name": "fstat"}], "prep": {"log2": true, "dropConstant": true}, "classifiers": ["svm"]}`), 0o644)
+	run := filepath.Join(dir, "run")
+	if code, _, errw := cmd("run", cfg, "-o", run); code != 0 {
+		t.Fatalf("run: %s", errw)
+	}
+	code, _, errw := cmd("enrich", run, "-o", filepath.Join(dir, "e0"), "--method", "fstat", "--k", "20")
+	if code != 2 || !strings.Contains(errw, "no gene symbols") || !strings.Contains(errw, "enrich --symbols FILE") || strings.Contains(errw, "run the study again") {
+		t.Fatalf("without symbols: exit %d, %s", code, errw)
+	}
+	// the run's top 20 named by common human symbols (an annotation of this platform
+	// as far as enrich can tell: it names features of it)
+	top := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(run, "top-features-f-statistic.csv")))), "\n")
+	genes := []string{"TP53", "MYC", "EGFR", "KRAS", "APC", "CTNNB1", "SMAD4", "PIK3CA", "BRAF", "MLH1", "MSH2", "CDX2", "VIL1", "KRT20", "CEACAM5", "MUC2", "LGR5", "AXIN2", "TGFBR2", "BAX"}
+	var ann strings.Builder
+	ann.WriteString("ID\tGene Symbol\n")
+	for i, line := range top[1:min(len(top), 21)] {
+		ann.WriteString(strings.Split(line, ",")[0] + "\t" + genes[i%len(genes)] + "\n")
+	}
+	symbols := filepath.Join(dir, "symbols.tsv")
+	os.WriteFile(symbols, []byte(ann.String()), 0o644)
+	code, _, errw = cmd("enrich", run, "-o", filepath.Join(dir, "e1"), "--method", "fstat", "--k", "20", "--symbols", symbols)
+	if code != 0 || !strings.Contains(errw, "gene symbols for 20 of 2000 features from symbols.tsv") {
+		t.Fatalf("with --symbols: exit %d, %s", code, errw)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -24,6 +24,7 @@ import (
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
+	guidedocs "steadfast/docs/guide"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -414,6 +415,12 @@ func TestGuideCoversEveryTabAndTerm(t *testing.T) {
 	if g := guideText("S_W"); !strings.Contains(g, "S_W: Kalousis's weight stability") || strings.Contains(g, "Sim_ID^M:") {
 		t.Errorf("searching S_W gives %q", g)
 	}
+	// beside the glossary, every page of the user guide (docs/guide), which the README
+	// points to
+	if n, want := onUI(func() int { return u.guidePages.Length() }), len(guidedocs.Names()); n != want {
+		t.Errorf("Help lists %d entries; the glossary and the guide's %d pages (index aside) make %d", n, want-1, want)
+	}
+	serialized(func() { u.guidePages.Select(2) })
 	serialized(func() { u.guide.Close() })
 }
 

@@ -104,6 +104,7 @@ type UI struct {
 	// guide is the help window while it is open, guideSearch its search field
 	guide       fyne.Window
 	guideSearch *widget.Entry
+	guidePages  *widget.List // the glossary, then the user guide's pages
 	unsaved     bool
 
 	dataTab *dataView

@@ -511,6 +511,19 @@ func TestSignatureTab(t *testing.T) {
 	if rows := onUI(v.cohortTable.Rows); len(rows) != len(ds.Samples) {
 		t.Errorf("%d predictions for %d samples", len(rows), len(ds.Samples))
 	}
+	// after a validation the figure keeps the pane: at a laptop's 1366 x 768 the
+	// headline takes a line or two (the rest under More) and the chart at least 60% of
+	// the Signature tab, which needs no scrolling (the summary had left it 190 px)
+	serialized(func() { u.win.Resize(fyne.NewSize(1366, 720)); u.tabs.SelectIndex(tabSignature); v.views.SelectIndex(0) })
+	pane := onUI(func() fyne.Size { return u.tabs.Items[tabSignature].Content.Size() })
+	chart := onUI(func() fyne.Size { return v.chart.Size() })
+	inner := onUI(func() fyne.Size { return u.tabs.Items[tabSignature].Content.(*container.Scroll).Content.MinSize() })
+	if chart.Height < 0.6*pane.Height || inner.Height > pane.Height+1 {
+		t.Errorf("at 1366 x 720 the chart is %v of a pane of %v (its content needs %v)", chart, pane, inner)
+	}
+	if lines := onUI(func() int { return strings.Count(v.metrics.Text, ". ") }); lines > 4 {
+		t.Errorf("the headline is long: %q", onUI(func() string { return v.metrics.Text }))
+	}
 	serialized(func() { v.show.SetSelected("cohort ROC") })
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
 		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)

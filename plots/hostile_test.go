@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestPDFTakesNamesOutsideTheBasicPlane: feature names with an emoji, a CJK extension B
@@ -96,5 +98,55 @@ func TestReportsStopWhenCancelled(t *testing.T) {
 	}
 	if err := ReportWith(ctx, &b, res, nil, ExportOptions{Width: 400, Height: 300}); !errors.Is(err, context.Canceled) {
 		t.Errorf("HTML: %v", err)
+	}
+}
+
+// Digits are not kerned together when text is drawn as outlines (PNG, the screen,
+// EPS): Liberation Sans kerns "11" by 7% of an em, which at a screen's sizes merged the
+// two into one glyph (Hsa.1139 read Hsa.139). "11" ends two advances of "1" after its
+// start; "AV" keeps its kerning.
+func TestDigitsAreNotKernedTogether(t *testing.T) {
+	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans", Size: 10}, 10)
+	c := &fillCounter{}
+	one := outline(c, face, vg.Point{}, "1")
+	if two := outline(c, face, vg.Point{}, "11"); math.Abs(float64(two-2*one)) > 1e-9 {
+		t.Errorf(`"11" is %v long, "1" %v`, two, one)
+	}
+	if av, a, v := outline(c, face, vg.Point{}, "AV"), outline(c, face, vg.Point{}, "A"), outline(c, face, vg.Point{}, "V"); av >= a+v {
+		t.Errorf(`"AV" (%v) is not kerned (A %v, V %v)`, av, a, v)
+	}
+}
+
+// The heat map's axes reach its dendrograms' top merges (the gene tree's had hung
+// outside them, its subtrees unconnected), it draws no axis line, and its export is
+// tall enough to name every gene on a row of 7 points.
+func TestHeatmapHoldsItsTreesAndNames(t *testing.T) {
+	const ng, ns = 50, 62
+	var genes, samples []string
+	values := make([][]float64, ng)
+	labels := make([]int, ns)
+	for g := range values {
+		genes = append(genes, fmt.Sprintf("Hsa.%d", 1100+g))
+		for i := 0; i < ns; i++ {
+			values[g] = append(values[g], math.Sin(float64(g*i+g)))
+		}
+	}
+	for i := 0; i < ns; i++ {
+		samples = append(samples, fmt.Sprintf("s%d", i))
+		labels[i] = i % 2
+	}
+	f := SignatureHeatmap("t", genes, samples, []string{"a", "b"}, labels, values)
+	p, err := f.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min > -0.8-0.12*ns || p.Y.Max < ng+0.7+0.18*ng {
+		t.Errorf("axes x from %v, y to %v: short of the trees' tops", p.X.Min, p.Y.Max)
+	}
+	if p.X.LineStyle.Width != 0 || p.Y.LineStyle.Width != 0 {
+		t.Error("an axis line runs through the labels")
+	}
+	if f.MinHeight < vg.Points(7*ng) {
+		t.Errorf("the export's least height %v cannot name %d genes", f.MinHeight, ng)
 	}
 }

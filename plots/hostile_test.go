@@ -13,8 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // TestPDFTakesNamesOutsideTheBasicPlane: feature names with an emoji, a CJK extension B
@@ -148,5 +152,44 @@ func TestHeatmapHoldsItsTreesAndNames(t *testing.T) {
 	}
 	if f.MinHeight < vg.Points(7*ng) {
 		t.Errorf("the export's least height %v cannot name %d genes", f.MinHeight, ng)
+	}
+}
+
+// A legend wider than its figure is set smaller, then wrapped, and the square plot is
+// drawn inside the frame (a cohort's ROC legend of 537 points on a 16 cm figure had sent
+// the plot, drawn a second time mirrored, off its left edge).
+func TestWideLegendStaysInItsFigure(t *testing.T) {
+	long := "when built, cross-validated mean curve; nested cross-validated AUC 0.951 (95% CI 0.783-1.000)"
+	for _, tc := range []struct {
+		entry string
+		w     vg.Length
+		lines int // at least
+	}{
+		{long, 16 * vg.Centimeter, 1},
+		{long + "; " + long, 16 * vg.Centimeter, 2},
+		{long, 6 * vg.Centimeter, 2},
+	} {
+		p := square(plot.New())
+		p.Title.Text = "t"
+		line, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Add(line)
+		p.Legend.Add(tc.entry, line)
+		p.Legend.Add("chance", line)
+		c := draw.New(vgimg.New(tc.w, 10*vg.Centimeter))
+		fitLegend(&p.Legend, c)
+		r := p.Legend.Rectangle(c)
+		if w := r.Max.X - r.Min.X; w > tc.w {
+			t.Errorf("%v figure: legend %v wide", tc.w, w)
+		}
+		if n := len(p.Legend.TextStyle.Handler.Lines(tc.entry)); n < tc.lines {
+			t.Errorf("%v figure: %d lines, want at least %d", tc.w, n, tc.lines)
+		}
+		area := drawFigure(p, c)
+		if area.Min.X < c.Min.X || area.Max.X > c.Max.X || area.Max.X <= area.Min.X {
+			t.Errorf("%v figure: plot drawn on %v, outside %v", tc.w, area.Rectangle, c.Rectangle)
+		}
 	}
 }

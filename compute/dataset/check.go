@@ -82,6 +82,7 @@ func (d *Dataset) keepSamples(idx []int) {
 	if d.Groups != nil {
 		d.Groups = Pick(d.Groups, idx)
 	}
+	d.Survival = d.Survival.pick(idx)
 }
 
 // largestValue is the largest magnitude a value may have: squares and sums of squares of
@@ -96,6 +97,9 @@ func Validate(d *Dataset, folds int) error {
 	n, p := d.Dims()
 	if n == 0 || p == 0 {
 		return fmt.Errorf("%s: no data (%d samples, %d features)", d.Name, n, p)
+	}
+	if sv := d.Survival; sv != nil {
+		return fmt.Errorf("%s: the outcome is a survival time (time %q, event %q), and this analysis needs classes; name a class column to analyse classes (--class NAME, or the Data tab's Outcome)", d.Name, sv.TimeName, sv.EventName)
 	}
 	s := Summarize(d)
 	if s.MissingCells > 0 {

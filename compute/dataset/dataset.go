@@ -19,7 +19,7 @@ type Dataset struct {
 	Features []string   // p feature names, unique
 	Symbols  []string   // gene symbol of each feature ("" unknown), or nil
 	Samples  []string   // n sample names
-	Labels   []int      // class index per sample, into Classes
+	Labels   []int      // class index per sample, into Classes (survival: 1 event, 0 censored)
 	Classes  []string   // class names in order of first appearance
 	Notes    []string   // what the reader changed or noticed (renamed duplicates, BOM, ...)
 	// Accession and Platform are a GEO file's series or DataSet id (GSE781, GDS507)
@@ -37,6 +37,10 @@ type Dataset struct {
 	// Counts are the read counts behind X when Prep.TMM (X their log-CPM, normalised on
 	// all samples): every training set normalises its own (counts.Norm). Nil otherwise.
 	Counts *mat.Dense
+	// Survival is the outcome when it is a time to an event (nil for classes); Labels
+	// and Classes are then its events ("censored", "event"), which resampling
+	// stratifies by.
+	Survival *Survival
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -204,7 +208,7 @@ func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, d
 			x.Set(i, jj, v)
 		}
 	}
-	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups}
+	out = d.samplesOnly()
 	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
 	for _, j := range keep {
 		out.Features = append(out.Features, d.Features[j])
@@ -396,4 +400,12 @@ func (d *Dataset) Label(j int) string {
 		return d.Features[j] + " (" + d.Symbols[j] + ")"
 	}
 	return d.Features[j]
+}
+
+// samplesOnly is a copy of d's samples and outcome (names, labels, survival, groups,
+// notes, source) without its features.
+func (d *Dataset) samplesOnly() *Dataset {
+	out := *d
+	out.X, out.Features, out.Symbols, out.Counts = nil, nil, nil, nil
+	return &out
 }

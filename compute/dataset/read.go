@@ -60,11 +60,20 @@ type Options struct {
 	// Platform chooses the platform of a GEO series on several (GPL96), when the data
 	// are a GEO accession.
 	Platform string `json:"platform,omitempty"`
+	// Outcome names a survival outcome's time and event columns; empty, a pair named
+	// as SurvivalPair knows is taken when the file names no class column.
+	Outcome Outcome `json:"outcome,omitzero"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and
 // "columns" (it had fallen back to detection without a word).
 func (o Options) Check() error {
+	if err := o.Outcome.Check(); err != nil {
+		return err
+	}
+	if o.ClassName != "" && o.Outcome.Set() {
+		return fmt.Errorf("both a class (%q) and a survival outcome (%q, %q) were named: the outcome is one or the other", o.ClassName, o.Outcome.Time, o.Outcome.Event)
+	}
 	switch o.Orientation {
 	case Auto, SamplesAsRows, SamplesAsColumns:
 		return nil

@@ -49,7 +49,9 @@ func TestSurvivalTablesOfSharedData(t *testing.T) {
 		if len(ds.Classes) != 2 || ds.Classes[1] != "event" || ds.ClassCounts()[1] != tc.events {
 			t.Errorf("%s: resampling strata %v %v", tc.file, ds.Classes, ds.ClassCounts())
 		}
-		if !slices.ContainsFunc(ds.Notes, func(n string) bool { return strings.Contains(n, `survival outcome (found by their names): time "time", event "event"`) }) {
+		if !slices.ContainsFunc(ds.Notes, func(n string) bool {
+			return strings.Contains(n, `survival outcome (found by their names): time "time", event "event"`)
+		}) {
 			t.Errorf("%s: notes %q", tc.file, ds.Notes)
 		}
 	}

@@ -645,3 +645,44 @@ func (o ENet) Walk(ctx context.Context, x *mat.Dense, y []int, classes int, visi
 	e.maxit = cmp.Or(o.MaxPasses, enetMaxit)
 	return e.walk(ctx, o, func(m int, lam float64) error { return visit(lam, e.beta) })
 }
+
+// Entry walks o's path and returns, for each feature, the index of the first lambda at
+// which its coefficient (of any class) is non-zero (-1 when it never is) and a size:
+// for a feature that entered, its largest |standardised coefficient| at that lambda;
+// for one that never did, its largest |x_j'(y_k - p_k)|/n at the path's last fit (how
+// near it came to entering: it enters once this exceeds alpha lambda); 0 for a
+// constant feature.
+func (o ENet) Entry(ctx context.Context, x *mat.Dense, y []int, classes int) (step []int, size []float64, err error) {
+	e, err := newENet(x, y, classes, o.Alpha, o.Thresh, o.Raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.maxit = cmp.Or(o.MaxPasses, enetMaxit)
+	step, size = make([]int, e.p), make([]float64, e.p)
+	for j := range step {
+		step[j] = -1
+	}
+	err = e.walk(ctx, o, func(m int, lam float64) error {
+		for _, j := range e.active {
+			if step[j] >= 0 {
+				continue
+			}
+			for k := range e.beta {
+				if b := math.Abs(e.beta[k][j]); b > 0 {
+					step[j], size[j] = m, math.Max(size[j], b)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	e.gradient(true)
+	for j := range step {
+		if step[j] < 0 && e.x[j] != nil {
+			size[j] = e.ga[j]
+		}
+	}
+	return step, size, nil
+}

@@ -101,7 +101,7 @@ type protocolPanel struct {
 	// regression, random forest), shown while the classifier is ticked
 	cforms map[string]*widgets.ParamForm
 	labels []string
-	folds    *widget.Entry
+	folds  *widget.Entry
 
 	// the protocol's fit to the data, shown when the data are too small for it
 	fit                *fyne.Container

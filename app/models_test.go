@@ -18,11 +18,11 @@ func TestProtocolTabOffersLogitAndForest(t *testing.T) {
 	u, _ := newTestUI(t)
 	pp := u.protocol
 	for _, cl := range []string{"logit", "rf"} {
-		ch, form := pp.classifs[cl], pp.cforms[cl]
-		if ch == nil || form == nil {
+		ch, card := pp.classifs[cl], pp.ccards[cl]
+		if ch == nil || card == nil || pp.cforms[cl] == nil {
 			t.Fatalf("no %s on the Protocol tab", cl)
 		}
-		if onUI(func() bool { return form.Content.Visible() }) {
+		if onUI(func() bool { return card.Visible() }) {
 			t.Errorf("%s's parameters show before it is ticked", cl)
 		}
 	}
@@ -30,6 +30,9 @@ func TestProtocolTabOffersLogitAndForest(t *testing.T) {
 	serialized(func() {
 		test.Tap(pp.classifs["logit"])
 		test.Tap(pp.classifs["rf"])
+		if !pp.ccards["logit"].Visible() || !pp.ccards["rf"].Visible() {
+			t.Error("the parameters do not show once ticked")
+		}
 		pp.cforms["logit"].Entry("alpha").SetText("0.5")
 		pp.cforms["rf"].Entry("trees").SetText("1000")
 		if err := pp.fill(&cfg); err != nil {

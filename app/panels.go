@@ -100,6 +100,7 @@ type protocolPanel struct {
 	// cforms are the parameter forms of the classifiers that take some (logistic
 	// regression, random forest), shown while the classifier is ticked
 	cforms map[string]*widgets.ParamForm
+	ccards map[string]*widget.Card // the cards holding them
 	labels []string
 	folds  *widget.Entry
 
@@ -116,7 +117,7 @@ type protocolPanel struct {
 
 // newProtocolPanel builds the panel; explain makes the "?" beside a term.
 func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
-	pp := &protocolPanel{classifs: map[string]*widget.Check{}, cforms: map[string]*widgets.ParamForm{}}
+	pp := &protocolPanel{classifs: map[string]*widget.Check{}, cforms: map[string]*widgets.ParamForm{}, ccards: map[string]*widget.Card{}}
 	for _, p := range experiment.Protocols {
 		pp.labels = append(pp.labels, p.Label)
 	}
@@ -155,6 +156,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 			term := experiment.ClassifierLabel(c) // its glossary entry
 			card := widget.NewCard("", term, container.NewVBox(withHelp(wrapped(experiment.ClassifierHelp(c)), explain(term)), form.Content))
 			params.Add(card)
+			pp.ccards[c] = card
 			ch.OnChanged = func(on bool) {
 				if on {
 					card.Show()

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -78,6 +79,7 @@ type enet struct {
 	devRatio   float64
 	// scratch
 	q, v, r, xv, bs []float64
+	vx              [][]float64 // v o x_j of the strong features
 }
 
 // newENet standardises x (rows samples) for y in 0..classes-1.
@@ -153,7 +155,7 @@ func newENet(x *mat.Dense, y []int, classes int, alpha, thresh float64, raw bool
 	}
 	e.strong, e.inActive, e.ga = make([]bool, p), make([]bool, p), make([]float64, p)
 	e.q, e.v, e.r = make([]float64, n), make([]float64, n), make([]float64, n)
-	e.xv, e.bs = make([]float64, p), make([]float64, p)
+	e.xv, e.bs, e.vx = make([]float64, p), make([]float64, p), make([][]float64, p)
 	// the null model: intercepts at the class shares, its deviance and gradient
 	for k := range e.b0 {
 		ybar := mean(e.y[k])
@@ -426,12 +428,12 @@ func (e *enet) irlsStep(k int, l1, l2 float64) (float64, bool, error) {
 	beta := e.beta[k]
 	b0 := e.b0[k]
 	for j, col := range e.x {
-		if e.strong[j] {
-			s := 0.0
-			for i, v := range col {
-				s += e.v[i] * v * v
+		if e.strong[j] { // v o x_j, the residual's change per unit of beta_j, and x_j'(v o x_j)
+			if e.vx[j] == nil {
+				e.vx[j] = make([]float64, e.n)
 			}
-			e.xv[j] = s
+			floats.MulTo(e.vx[j], e.v, col)
+			e.xv[j] = floats.Dot(e.vx[j], col)
 		}
 	}
 	for _, j := range e.active {
@@ -440,7 +442,7 @@ func (e *enet) irlsStep(k int, l1, l2 float64) (float64, bool, error) {
 	update := func(j int) float64 {
 		col := e.x[j]
 		old := beta[j]
-		u := dot(col, e.r) + old*e.xv[j]
+		u := floats.Dot(col, e.r) + old*e.xv[j]
 		nb := 0.0
 		if a := math.Abs(u) - l1; a > 0 {
 			nb = math.Copysign(a, u) / (e.xv[j] + l2)
@@ -455,9 +457,7 @@ func (e *enet) irlsStep(k int, l1, l2 float64) (float64, bool, error) {
 		}
 		beta[j] = nb
 		d := nb - old
-		for i, v := range col {
-			e.r[i] -= d * e.v[i] * v
-		}
+		floats.AddScaled(e.r, -d, e.vx[j])
 		return e.xv[j] * d * d
 	}
 	intercept := func() float64 {

@@ -170,11 +170,12 @@ func (f *Forest) Fit(ctx context.Context, x *mat.Dense, y []int, classes int) er
 	f.Features, f.classes, f.Trees = p, classes, trees
 	f.Nodes = make([]Tree, trees)
 	outs := make([]treeOut, trees)
+	ranks, uniq := rankColumns(cols)
 	err := parallel.For(ctx, f.Workers, trees, func(t int) error {
 		if t%16 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		g := grower{cols: cols, y: y, classes: classes, mtry: mtry, minNode: minNode,
+		g := grower{cols: cols, ranks: ranks, uniq: uniq, y: y, classes: classes, mtry: mtry, minNode: minNode,
 			r: rand.New(rand.NewPCG(f.Seed, 0x666f72657374+uint64(t))), importance: f.Importance}
 		f.Nodes[t], outs[t] = g.grow(n, p)
 		return nil
@@ -256,9 +257,46 @@ func (f *Forest) PredictScores(x *mat.Dense) ([]int, [][]float64) {
 	return pred, scores
 }
 
+// rankColumns gives each sample's rank among the distinct values of each column
+// (equal values equal ranks) and each column's distinct values in increasing order.
+func rankColumns(cols [][]float64) (ranks [][]int32, uniq [][]float64) {
+	ranks, uniq = make([][]int32, len(cols)), make([][]float64, len(cols))
+	if len(cols) == 0 {
+		return
+	}
+	n := len(cols[0])
+	order := make([]int32, n)
+	for j, col := range cols {
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			switch {
+			case col[a] < col[b]:
+				return -1
+			case col[a] > col[b]:
+				return 1
+			}
+			return 0
+		})
+		r := make([]int32, n)
+		var u []float64
+		for k, i := range order {
+			if k == 0 || col[i] != col[order[k-1]] {
+				u = append(u, col[i])
+			}
+			r[i] = int32(len(u) - 1)
+		}
+		ranks[j], uniq[j] = r, u
+	}
+	return
+}
+
 // grower grows one tree from its random stream.
 type grower struct {
 	cols       [][]float64
+	ranks      [][]int32   // each sample's rank among a column's distinct values
+	uniq       [][]float64 // each column's distinct values, increasing
 	y          []int
 	classes    int
 	mtry       int
@@ -266,9 +304,9 @@ type grower struct {
 	r          *rand.Rand
 	importance bool
 	// scratch
-	vals   []float64
-	ys     []int32
-	order  []int32
+	hist   []float64 // hist[r*classes + c]: the node's samples of class c at rank r
+	tot    []int32   // tot[r]: the node's samples at rank r
+	used   []int32   // the ranks present in the node, increasing
 	counts []float64
 	left   []float64
 	tried  map[int32]bool
@@ -285,7 +323,7 @@ func (g *grower) grow(n, p int) (Tree, treeOut) {
 		s := g.r.IntN(n)
 		samples[i], inbag[s] = int32(s), true
 	}
-	g.vals, g.ys, g.order = make([]float64, n), make([]int32, n), make([]int32, n)
+	g.hist, g.tot, g.used = make([]float64, n*g.classes), make([]int32, n), make([]int32, 0, n)
 	g.counts, g.left = make([]float64, g.classes), make([]float64, g.classes)
 	g.tried = make(map[int32]bool, g.mtry)
 	var t Tree
@@ -386,29 +424,42 @@ func (g *grower) split(s []int32, p int) (feat int32, thr, dec float64, ok bool)
 			continue
 		}
 		g.tried[j] = true
-		col := g.cols[j]
-		vals, ys, order := g.vals[:m], g.ys[:m], g.order[:m]
-		for k, i := range s {
-			order[k] = int32(k)
-			vals[k], ys[k] = col[i], int32(g.y[i])
+		// the node's class counts by rank, visited in increasing order of value
+		rank, u, nc := g.ranks[j], g.uniq[j], g.classes
+		g.used = g.used[:0]
+		lo, hi := int32(len(u)), int32(-1)
+		for _, i := range s {
+			r := rank[i]
+			if g.tot[r] == 0 {
+				g.used = append(g.used, r)
+				lo, hi = min(lo, r), max(hi, r)
+			}
+			g.tot[r]++
+			g.hist[int(r)*nc+g.y[i]]++
 		}
-		slices.SortFunc(order, func(a, b int32) int {
-			switch {
-			case vals[a] < vals[b]:
-				return -1
-			case vals[a] > vals[b]:
-				return 1
+		if len(g.used) < 2 {
+			g.clearHist()
+			continue
+		}
+		if int(hi-lo) < 4*len(g.used) { // dense: walk the ranks in order
+			g.used = g.used[:0]
+			for r := lo; r <= hi; r++ {
+				if g.tot[r] > 0 {
+					g.used = append(g.used, r)
+				}
 			}
-			return 0
-		})
+		} else {
+			slices.Sort(g.used)
+		}
 		clear(g.left)
-		for k := 0; k < m-1; k++ {
-			a, b := order[k], order[k+1]
-			g.left[ys[a]]++
-			if vals[a] == vals[b] {
-				continue
+		nl := 0.0
+		for k, r := range g.used[:len(g.used)-1] {
+			h := g.hist[int(r)*nc : int(r)*nc+nc]
+			for c, v := range h {
+				g.left[c] += v
+				nl += v
 			}
-			nl, nr := float64(k+1), float64(m-k-1)
+			nr := float64(m) - nl
 			sl, sr := 0.0, 0.0
 			for c, l := range g.left {
 				r := g.counts[c] - l
@@ -416,18 +467,28 @@ func (g *grower) split(s []int32, p int) (feat int32, thr, dec float64, ok bool)
 				sr += r * r
 			}
 			if d := sl/nl + sr/nr; d > best {
+				lo, hi := u[r], u[g.used[k+1]]
 				best, feat = d, j
-				thr = (vals[a] + vals[b]) / 2
-				if thr == vals[b] { // no double between them: ranger takes the lower
-					thr = vals[a]
+				thr = (lo + hi) / 2
+				if thr == hi { // no double between them: ranger takes the lower
+					thr = lo
 				}
 			}
 		}
+		g.clearHist()
 	}
 	if best < 0 {
 		return 0, 0, 0, false
 	}
 	return feat, thr, best - node, true
+}
+
+// clearHist zeroes the histogram's rows of the ranks used.
+func (g *grower) clearHist() {
+	for _, r := range g.used {
+		clear(g.hist[int(r)*g.classes : int(r+1)*g.classes])
+		g.tot[r] = 0
+	}
 }
 
 // permutation adds the tree's permutation importances to out: for each feature it

@@ -364,3 +364,43 @@ func TestLogitEqualsSklearn(t *testing.T) {
 		t.Logf("%s C = %g: largest difference %.2g of the largest coefficient (%.3g)", c.name, c.C, worst, big)
 	}
 }
+
+// TestENetEntryEqualsGlmnet: the lambda at which each of Colon's 2000 genes first has a
+// non-zero coefficient on the lasso and elastic-net paths (the elastic-net path
+// ranker's order) is glmnet's (glmnet_path.csv); the genes that never enter agree too.
+func TestENetEntryEqualsGlmnet(t *testing.T) {
+	ref := readGlmnetPaths(t)
+	colon := realSet(t, "colon.csv", true)
+	for _, c := range []struct {
+		name  string
+		alpha float64
+	}{{"colon2000_a1", 1}, {"colon2000_a05", 0.5}} {
+		step, size, err := ENet{Alpha: c.alpha, Thresh: 1e-13, MaxPasses: 1e7}.Entry(context.Background(), colon.X, colon.Labels, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int, len(step))
+		for j := range want {
+			want[j] = -1
+			for l := range ref[c.name].lambda {
+				if _, ok := ref[c.name].value[l][[2]int{0, j + 1}]; ok {
+					want[j] = l
+					break
+				}
+			}
+		}
+		entered := 0
+		for j := range step {
+			if step[j] != want[j] {
+				t.Fatalf("%s gene %d enters at lambda %d, glmnet's at %d", c.name, j+1, step[j], want[j])
+			}
+			if step[j] >= 0 {
+				entered++
+				if !(size[j] > 0) {
+					t.Errorf("%s gene %d: size %g where it enters", c.name, j+1, size[j])
+				}
+			}
+		}
+		t.Logf("%s: %d genes enter, at the same lambdas as glmnet's", c.name, entered)
+	}
+}

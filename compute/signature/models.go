@@ -2,6 +2,7 @@ package signature
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -87,6 +88,9 @@ func (m *Model) lockForest(ctx context.Context, z *mat.Dense, y []int) error {
 	if !math.IsNaN(f.OOBError) {
 		e := f.OOBError
 		ff.OOBError = &e
+	}
+	if b, err := json.Marshal(ff); err != nil || len(b) > MaxModelFile/2 {
+		return fmt.Errorf("random forest: its %d trees would take %d MB of the model file, which holds at most %d MB (ReadModel refuses more); grow fewer trees (\"trees\" in the forest's parameters)", len(f.Nodes), len(b)>>20, MaxModelFile>>20)
 	}
 	m.Forest = ff
 	m.Rule = fmt.Sprintf("random forest: %d trees, each voting for a class by threshold rules on the scaled genes; the class of most votes, each class's share of the votes its probability", len(f.Nodes))

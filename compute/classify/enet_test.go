@@ -229,6 +229,9 @@ func TestENetEqualsGlmnet(t *testing.T) {
 // 4.1-6, thresh 1e-13, the same folds: testdata/glmnet_ref.R): cvm and cvsd at every
 // lambda to 1e-6 relative, and lambda.min and lambda.1se.
 func TestLogitCVEqualsCvGlmnet(t *testing.T) {
+	if raceDetector {
+		t.Skip("runs in the suite's pass without the race detector (scripts/test.sh)")
+	}
 	colon, srbct := realSet(t, "colon.csv", true), realSet(t, "srbct.csv", false)
 	ref := map[string][][]string{}
 	for _, r := range readRef(t, "glmnet_cv.csv") {

@@ -32,11 +32,7 @@ func newMethodPanel() *methodPanel {
 		def[s.Name] = true
 	}
 	for _, in := range method.Catalog {
-		var ps []widgets.Param
-		for _, p := range in.Params {
-			ps = append(ps, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
-		}
-		form := widgets.NewParamForm(ps)
+		form := widgets.NewParamForm(toWidgetParams(in.Params))
 		// the parameters show while the method is chosen
 		check := widget.NewCheck(in.Label, func(on bool) {
 			if on {
@@ -101,8 +97,12 @@ type protocolPanel struct {
 	workers  *widget.Entry
 	accMax   *widget.Entry
 	classifs map[string]*widget.Check
-	labels   []string
-	folds    *widget.Entry
+	// cforms are the parameter forms of the classifiers that take some (logistic
+	// regression, random forest), shown while the classifier is ticked
+	cforms map[string]*widgets.ParamForm
+	ccards map[string]*widget.Card // the cards holding them
+	labels []string
+	folds  *widget.Entry
 
 	// the protocol's fit to the data, shown when the data are too small for it
 	fit                *fyne.Container
@@ -117,7 +117,7 @@ type protocolPanel struct {
 
 // newProtocolPanel builds the panel; explain makes the "?" beside a term.
 func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
-	pp := &protocolPanel{classifs: map[string]*widget.Check{}}
+	pp := &protocolPanel{classifs: map[string]*widget.Check{}, cforms: map[string]*widgets.ParamForm{}, ccards: map[string]*widget.Card{}}
 	for _, p := range experiment.Protocols {
 		pp.labels = append(pp.labels, p.Label)
 	}
@@ -144,11 +144,30 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	pp.accMax.SetText("50")
 	cbox := container.NewGridWithColumns(2) // three rows: more in a row widen the left panel past a laptop's share
 	defaults := experiment.DefaultConfig().Classifiers
+	params := container.NewVBox()
 	for _, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
 		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
 		cbox.Add(ch)
+		if ps := experiment.ClassifierParamList(c); ps != nil {
+			form := widgets.NewParamForm(toWidgetParams(ps))
+			pp.cforms[c] = form
+			term := experiment.ClassifierLabel(c) // its glossary entry
+			card := widget.NewCard("", term, container.NewVBox(withHelp(wrapped(experiment.ClassifierHelp(c)), explain(term)), form.Content))
+			params.Add(card)
+			pp.ccards[c] = card
+			ch.OnChanged = func(on bool) {
+				if on {
+					card.Show()
+				} else {
+					card.Hide()
+				}
+			}
+			if !ch.Checked {
+				card.Hide()
+			}
+		}
 	}
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
@@ -157,7 +176,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		widget.NewFormItem("Stability", withHelp(widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples"), explain("stability mode"))),
 		widget.NewFormItem("k grid", withHelp(widgets.Hinted(pp.ks, "sizes of the selections compared"), explain("k grid"))),
 		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy is measured for k in the grid up to this")),
-		&widget.FormItem{Text: "Classifiers", Widget: cbox},
+		&widget.FormItem{Text: "Classifiers", Widget: container.NewVBox(cbox, params)},
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
 		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),
 	)
@@ -274,13 +293,47 @@ func (pp *protocolPanel) fill(cfg *experiment.Config) error {
 		return fmt.Errorf("accuracy up to k: %q is not a whole number >= 1", pp.accMax.Text)
 	}
 	cfg.AccuracyMax = am
-	cfg.Classifiers = nil
+	cfg.Classifiers, cfg.ClassifierParams = nil, nil
 	for _, c := range experiment.Classifiers {
-		if pp.classifs[c].Checked {
-			cfg.Classifiers = append(cfg.Classifiers, c)
+		if !pp.classifs[c].Checked {
+			continue
+		}
+		cfg.Classifiers = append(cfg.Classifiers, c)
+		if form := pp.cforms[c]; form != nil {
+			v, err := form.Values()
+			if err != nil {
+				return fmt.Errorf("%s: %w", experiment.ClassifierLabel(c), err)
+			}
+			for _, p := range experiment.ClassifierParamList(c) { // keep what differs from the defaults
+				if v[p.Key] == p.Default {
+					delete(v, p.Key)
+				}
+			}
+			if len(v) > 0 {
+				if cfg.ClassifierParams == nil {
+					cfg.ClassifierParams = map[string]map[string]float64{}
+				}
+				cfg.ClassifierParams[c] = v
+			}
 		}
 	}
 	return nil
+}
+
+// wrapped is a label of text that wraps.
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// toWidgetParams are a catalogue's parameters as a form's fields.
+func toWidgetParams(ps []method.Param) []widgets.Param {
+	var out []widgets.Param
+	for _, p := range ps {
+		out = append(out, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
+	}
+	return out
 }
 
 // set shows a saved configuration's protocol settings.
@@ -298,11 +351,9 @@ func (pp *protocolPanel) set(cfg experiment.Config) {
 		pp.folds.SetText(strconv.Itoa(cfg.Folds))
 	}
 	for c, ch := range pp.classifs {
-		ch.SetChecked(false)
-		for _, k := range cfg.Classifiers {
-			if k == c {
-				ch.SetChecked(true)
-			}
+		ch.SetChecked(slices.Contains(cfg.Classifiers, c))
+		if form := pp.cforms[c]; form != nil {
+			form.Set(cfg.ClassifierValues(c)) // the defaults where the configuration has none
 		}
 	}
 }

@@ -39,6 +39,9 @@ var references = map[string]string{
 	"nogueira":    "Nogueira S, Sechidis K, Brown G. On the stability of feature selection algorithms. J. Mach. Learn. Res. 18(174):1-54, 2018.",
 	"mcnemar":     "Dietterich TG. Approximate statistical tests for comparing supervised classification learning algorithms. Neural Computation 10:1895-1923, 1998.",
 	"ktsp":        "Tan AC, Naiman DQ, Xu L, Winslow RL, Geman D. Simple decision rules for classifying human cancers from gene expression profiles. Bioinformatics 21:3896-3904, 2005.",
+	"enetpath":    "Friedman J, Hastie T, Tibshirani R. Regularization paths for generalized linear models via coordinate descent. J. Stat. Softw. 33(1):1-22, 2010.",
+	"rfperm":      "Breiman L. Random forests. Machine Learning 45:5-32, 2001.",
+	"strobl":      "Strobl C, Boulesteix AL, Zeileis A, Hothorn T. Bias in random forest variable importance measures: illustrations, sources and a solution. BMC Bioinformatics 8:25, 2007.",
 }
 
 // citer numbers references in the order the paragraph first cites them.
@@ -71,8 +74,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 			label = in.Label
 		}
 		base, mids := strings.CutSuffix(s.Name, "+mids")
-		if base == "svmone" {
+		switch base {
+		case "svmone":
 			base = "svmrfe" // the weights of one SVM, as Guyon et al. rank them before elimination
+		case "rfimpurity":
+			base = "rfperm" // Breiman's forest; the bias of its impurity importance cited below
 		}
 		ref := c.cite(base)
 		if mids {
@@ -128,6 +134,18 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 			k = fmt.Sprintf("at most %d of them", cfg.KTSPPairs)
 		}
 		fmt.Fprintf(&b, " k-TSP%s voted with the disjoint gene pairs whose order differs most between the classes (score Delta, ties by the rank score, pairs of Delta 0 left out), %s.", c.cite("ktsp"), k)
+	}
+	if slices.Contains(cfg.Classifiers, "logit") {
+		fmt.Fprintf(&b, " Logistic regression%s was %s, fitted by cyclic coordinate descent as glmnet fits it; its probabilities are its own (no Platt scaling).", c.cite("enetpath"), cfg.ClassifierSettings("logit"))
+	}
+	if slices.Contains(cfg.Classifiers, "rf") {
+		fmt.Fprintf(&b, " The random forest%s was %s, each tree on a bootstrap sample of the training samples; a class's probability is its share of the trees' votes (no Platt scaling).", c.cite("rfperm"), cfg.ClassifierSettings("rf"))
+	}
+	for _, m := range cfg.Methods {
+		if m.Name == "rfimpurity" {
+			fmt.Fprintf(&b, " The forest's impurity importance favours genes of many distinct values%s; its permutation importance does not.", c.cite("strobl"))
+			break
+		}
 	}
 	if slices.Contains(cfg.Classifiers, "svm") {
 		b.WriteString(" The linear SVM (C = 1, squared hinge loss, the bias regularised as in LIBLINEAR) was fitted exactly, by Newton's method in the primal (Keerthi and DeCoste 2005), on up to 128 features, and by dual coordinate descent (tolerance 1e-4, at most 1000 passes) on more.")
@@ -271,6 +289,7 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 		b.WriteString(" and scaled to [0,1] by its range")
 	}
 	fmt.Fprintf(&b, ", and locked in model.json (%s). ", sig.Model.DigestText())
+	b.WriteString(lockedModelWords(sig.Model))
 	pos := "one-vs-rest for each class"
 	if sig.Positive >= 0 {
 		pos = sig.Classes[sig.Positive] + " as the positive class, " + sig.PositiveWhy
@@ -293,6 +312,22 @@ func SignatureParagraph(res *experiment.Result, sig *study.Signature) string {
 	}
 	fmt.Fprintf(&b, " The genes' fold changes (%s), Hedges' g and p-values (%s) were computed on all samples after the selection: they describe the genes and do not test the signature.", sig.Scale.Why, tests)
 	return b.String()
+}
+
+// lockedModelWords describes a locked logistic regression's penalty or a forest's
+// out-of-bag error, and that their probabilities are their own; "" for other models.
+func lockedModelWords(m *signature.Model) string {
+	switch {
+	case m.Logit != nil:
+		return fmt.Sprintf("Its penalty was alpha = %g and lambda = %.4g (%s); its probabilities are its own (no Platt scaling), and exp(coefficient) is a gene's odds ratio per standard deviation (given without confidence intervals: penalised coefficients have no valid standard errors). ", m.Logit.Alpha, m.Logit.Lambda, m.Logit.Chosen)
+	case m.Forest != nil:
+		oob := ""
+		if m.Forest.OOBError != nil {
+			oob = fmt.Sprintf("; its out-of-bag error on the training samples was %.3f", *m.Forest.OOBError)
+		}
+		return fmt.Sprintf("The forest has %d trees%s; a class's probability is its share of the votes (no Platt scaling). ", len(m.Forest.Trees), oob)
+	}
+	return ""
 }
 
 // ValidationParagraph describes the locked model's validation on an independent cohort:

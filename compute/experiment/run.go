@@ -367,7 +367,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 				if cl == "ktsp" { // compares genes within a sample: the values as read
 					a, b = raw[0], raw[1]
 				}
-				pred, sc, err := predict(ctx, cl, a, ytr, b, rk.Order[:k], len(ds.Classes), cfg.KTSPPairs, r)
+				pred, sc, err := predict(ctx, cl, cfg, a, ytr, b, rk.Order[:k], len(ds.Classes), r)
 				if err != nil {
 					return taskOut{}, err
 				}
@@ -412,19 +412,37 @@ func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte 
 	return [2]*mat.Dense{a, b}
 }
 
-// predict trains classifier cl on the features sel of the training samples and
-// returns its classes for the test samples and their scores of each class (the SVM's
-// decision values, k-NN's shares of neighbours, k-TSP's shares of votes with ktspPairs
-// pairs, 0 choosing them by cross-validation in the training samples; see classify).
-func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes, ktspPairs int, r *rand.Rand) ([]int, [][]float64, error) {
+// predict trains classifier cl (with cfg's parameters) on the features sel of the
+// training samples and returns its classes for the test samples and their scores of
+// each class (the SVM's decision values, k-NN's shares of neighbours, k-TSP's shares of
+// votes with cfg.KTSPPairs pairs, 0 choosing them by cross-validation in the training
+// samples, logistic regression's probabilities, the forest's shares of trees' votes; see
+// classify).
+func predict(ctx context.Context, cl string, cfg Config, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, [][]float64, error) {
 	a := dataset.SelectFeatures(xtr, sel)
 	b := dataset.SelectFeatures(xte, sel)
 	if strings.HasPrefix(cl, "weka") {
 		classify.MinMaxScale(a, b)
 	}
 	switch cl {
+	case "logit":
+		m := LogitOf(cfg.ClassifierValues(cl))
+		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
+			return nil, nil, err
+		}
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
+	case "rf":
+		// one goroutine: the study runs its resamples in parallel already
+		m := ForestOf(cfg.ClassifierValues(cl), r.Uint64(), 1)
+		m.Mtry = min(m.Mtry, len(sel))
+		if err := m.Fit(ctx, a, ytr, classes); err != nil {
+			return nil, nil, err
+		}
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
 	case "ktsp":
-		m := classify.KTSP{K: ktspPairs}
+		m := classify.KTSP{K: cfg.KTSPPairs}
 		if err := m.Fit(a, ytr, classes); err != nil {
 			return nil, nil, err
 		}

@@ -124,7 +124,10 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 	}
 	if len(missing) > 0 {
 		what := "their terms are taken at the training mean"
-		if m.W == nil {
+		switch {
+		case m.Classifier == "rf":
+			what = "their values are taken at the training mean (every tree still splits on them)"
+		case m.W == nil:
 			what = "distances are measured on the other genes"
 		}
 		if m.Classifier == "ktsp" {

@@ -146,7 +146,9 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		if op, err = signature.Operate(res, c.Method, c.Classifier, c.K, pos); err != nil {
 			return nil, err
 		}
-		model.Platt = &op.Platt
+		if !op.Direct { // logistic regression and forests give probabilities of their own
+			model.Platt = &op.Platt
+		}
 	}
 	scale := signature.ChooseScale(ds, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
 	if ds.Counts != nil {

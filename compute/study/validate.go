@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/internal/text"
 )
@@ -482,7 +483,7 @@ func ValidationMetrics(v *signature.Validation) [][]string {
 		if c := mt.Calibration; c != nil {
 			rows = append(rows, []string{"brier", num(c.Brier), "", ""}, []string{"calibration_intercept", num(c.Intercept), "", ""},
 				[]string{"calibration_slope", num(c.Slope), "", ""},
-				[]string{"probability_method", "the model's Platt map, fitted on the study's out-of-fold scores; calibration as rms val.prob", "", ""})
+				[]string{"probability_method", cohortProbMethod(m), "", ""})
 		}
 	}
 	for c, a := range mt.PerClass {
@@ -503,4 +504,12 @@ func ValidationMetrics(v *signature.Validation) [][]string {
 			[]string{"off_training_scale", strconv.FormatBool(sh.OffScale), "", ""})
 	}
 	return rows
+}
+
+// cohortProbMethod says where a cohort's probabilities came from.
+func cohortProbMethod(m *signature.Model) string {
+	if experiment.DirectProbability(m.Classifier) {
+		return "the model's own probabilities (" + experiment.ClassifierLabel(m.Classifier) + "; no Platt map); calibration as rms val.prob"
+	}
+	return "the model's Platt map, fitted on the study's out-of-fold scores; calibration as rms val.prob"
 }

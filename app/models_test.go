@@ -61,7 +61,7 @@ func TestProtocolTabOffersLogitAndForest(t *testing.T) {
 			t.Errorf("no method %s on the Methods tab", m)
 		}
 	}
-	guide := guideText()
+	guide := guideText("")
 	for _, term := range []string{"logistic regression", "random forest", "odds ratio", "out-of-bag error", "permutation importance", "impurity importance"} {
 		if !strings.Contains(guide, term+": ") {
 			t.Errorf("the guide does not explain %q", term)

@@ -170,6 +170,8 @@ func (f *Forest) Fit(ctx context.Context, x *mat.Dense, y []int, classes int) er
 	f.Features, f.classes, f.Trees = p, classes, trees
 	f.Nodes = make([]Tree, trees)
 	outs := make([]treeOut, trees)
+	canon := canonicalOrder(cols) // the trees grow on the columns in this order
+	cols = pickColumns(cols, canon)
 	ranks, uniq := rankColumns(cols)
 	err := parallel.For(ctx, f.Workers, trees, func(t int) error {
 		if t%16 == 0 && ctx.Err() != nil {
@@ -182,6 +184,9 @@ func (f *Forest) Fit(ctx context.Context, x *mat.Dense, y []int, classes int) er
 	})
 	if err != nil {
 		return err
+	}
+	for t := range f.Nodes {
+		toColumns(&f.Nodes[t], &outs[t], canon)
 	}
 	votes := make([]int32, n*classes)
 	for _, o := range outs {

@@ -3,6 +3,7 @@ package classify
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sort"
@@ -76,6 +77,99 @@ func TestForestSameOnAnyWorkers(t *testing.T) {
 	}
 	if reflect.DeepEqual(other.Nodes, first.Nodes) {
 		t.Fatal("another seed grew the same forest")
+	}
+}
+
+// A forest does not depend on the order of the genes (Standards: results never depend
+// on feature order): Colon's first 200 genes reversed and shuffled give the same trees
+// on the genes' own indices, the same out-of-bag error and the same importances, each
+// at its gene (the trees grow on the columns in an order of their values, not their
+// positions: canonicalOrder). Genes of equal values (Colon's HSAC07 and its three
+// _dup copies) cannot be told apart by any forest: which of them a split names follows
+// their order, so the trees' predictions and error are compared with them in, the
+// trees themselves with them out.
+func TestForestIgnoresGeneOrder(t *testing.T) {
+	ds := realSet(t, "colon.csv", false)
+	withDups := firstGenes(ds, 200)
+	x := distinctColumns(withDups)
+	if _, p := x.Dims(); p != 194 {
+		t.Fatalf("%d distinct genes of Colon's first 200; HSAC07 and UMGAP have three copies each", p)
+	}
+	sameForest(t, x, ds.Labels, true)
+	sameForest(t, withDups, ds.Labels, false)
+}
+
+// distinctColumns is x without the columns equal to an earlier one.
+func distinctColumns(x *mat.Dense) *mat.Dense {
+	n, p := x.Dims()
+	var keep [][]float64
+	for j := range p {
+		c := mat.Col(nil, j, x)
+		if !slices.ContainsFunc(keep, func(k []float64) bool { return slices.Equal(k, c) }) {
+			keep = append(keep, c)
+		}
+	}
+	out := mat.NewDense(n, len(keep), nil)
+	for j, c := range keep {
+		out.SetCol(j, c)
+	}
+	return out
+}
+
+// sameForest fits forests on x's genes in their order, reversed and shuffled, and
+// compares their out-of-bag errors and every sample's votes, and with trees also their
+// trees and importances mapped back to x's genes.
+func sameForest(t *testing.T, x *mat.Dense, y []int, trees bool) {
+	n, p := x.Dims()
+	fit := func(perm []int) *Forest {
+		xp := mat.NewDense(n, p, nil)
+		for j, from := range perm {
+			xp.SetCol(j, mat.Col(nil, from, x))
+		}
+		f := &Forest{Trees: 60, Seed: 3, Importance: true}
+		if err := f.Fit(context.Background(), xp, y, 2); err != nil {
+			t.Fatal(err)
+		}
+		for ti := range f.Nodes { // back to x's columns
+			for i, g := range f.Nodes[ti].Feature {
+				if g >= 0 {
+					f.Nodes[ti].Feature[i] = int32(perm[g])
+				}
+			}
+		}
+		perm2, imp2 := make([]float64, p), make([]float64, p)
+		for j, from := range perm {
+			perm2[from], imp2[from] = f.Permutation[j], f.Impurity[j]
+		}
+		f.Permutation, f.Impurity = perm2, imp2
+		return f
+	}
+	id := make([]int, p)
+	for j := range id {
+		id[j] = j
+	}
+	rev := slices.Clone(id)
+	slices.Reverse(rev)
+	shuf := slices.Clone(id)
+	rand.New(rand.NewPCG(9, 9)).Shuffle(p, func(a, b int) { shuf[a], shuf[b] = shuf[b], shuf[a] })
+	first := fit(id)
+	votes := func(f *Forest) []float64 {
+		var all []float64
+		pr := make([]float64, 2)
+		for i := range n {
+			f.Probs(x.RawRowView(i), pr)
+			all = append(all, pr...)
+		}
+		return all
+	}
+	for _, perm := range [][]int{rev, shuf} {
+		f := fit(perm)
+		if f.OOBError != first.OOBError || !slices.Equal(votes(f), votes(first)) {
+			t.Fatalf("the genes in another order: out-of-bag error %v (was %v), or other votes", f.OOBError, first.OOBError)
+		}
+		if trees && (!reflect.DeepEqual(f.Nodes, first.Nodes) || !slices.Equal(f.Permutation, first.Permutation) || !slices.Equal(f.Impurity, first.Impurity)) {
+			t.Fatal("the genes in another order grew other trees")
+		}
 	}
 }
 

@@ -207,3 +207,13 @@ func (t *tracker) log() {
 	t.tb.Helper()
 	t.tb.Logf("%s: %d values, largest relative difference %.3g (tolerance %.0e)", t.name, t.n, t.max, t.tol)
 }
+
+// jsonRaw is an undecoded part of a reference file.
+type jsonRaw = json.RawMessage
+
+func decode(tb testing.TB, raw jsonRaw, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		tb.Fatalf("reference.json: %v", err)
+	}
+}

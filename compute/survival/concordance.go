@@ -93,15 +93,7 @@ func concordance(o Outcome, score []float64, uno bool, ymax float64) (Concordanc
 			return Concordance{}, fmt.Errorf("concordance: sample %d (row %d) has no score", i, i+1)
 		}
 	}
-	// score ranks 1 .. R
-	u := slices.Clone(score)
-	slices.Sort(u)
-	u = slices.Compact(u)
-	rank := make([]int, n)
-	for i, v := range score {
-		r, _ := slices.BinarySearch(u, v)
-		rank[i] = r + 1
-	}
+	rank, nr := ranks(score)
 	tf := timefix(o.Time)
 	ord := make([]int, n)
 	for i := range ord {
@@ -125,7 +117,7 @@ func concordance(o Outcome, score []float64, uno bool, ymax float64) (Concordanc
 	})
 	tw := timeWeights(o, tf, ord, uno, ymax) // by event time, decreasing
 
-	all, dead := newFenwick(len(u)), newFenwick(len(u))
+	all, dead := newFenwick(nr), newFenwick(nr)
 	var count [5]float64
 	ic, id, it := make([]float64, n), make([]float64, n), make([]float64, n)
 	utime := 0
@@ -243,4 +235,34 @@ func timeWeights(o Outcome, tf []float64, ord []int, uno bool, ymax float64) []f
 		}
 	}
 	return out
+}
+
+// ranks gives each score its rank among the distinct scores, 1 .. R, and R.
+func ranks(score []float64) ([]int, int) {
+	type kv struct {
+		v float64
+		i int
+	}
+	p := make([]kv, len(score))
+	for i, v := range score {
+		p[i] = kv{v, i}
+	}
+	slices.SortFunc(p, func(a, b kv) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
+	rank := make([]int, len(score))
+	r := 0
+	for k := range p {
+		if k == 0 || p[k].v != p[k-1].v {
+			r++
+		}
+		rank[p[k].i] = r
+	}
+	return rank, r
 }

@@ -152,27 +152,27 @@ func timefix(t []float64) []float64 {
 		mean += math.Abs(v)
 	}
 	mean /= float64(len(y))
-	cuts := []float64{y[0]}
-	tied := false
+	// the times merged into an earlier one, and that one (few, in increasing order)
+	var merged, into []float64
+	cut := y[0]
 	for k := 1; k < len(y); k++ {
 		dy := y[k] - y[k-1]
 		if dy <= tol || dy/mean <= tol {
-			tied = true
+			merged = append(merged, y[k])
+			into = append(into, cut)
 			continue
 		}
-		cuts = append(cuts, y[k])
+		cut = y[k]
 	}
-	if !tied {
+	if len(merged) == 0 {
 		return t
 	}
 	out := make([]float64, len(t))
 	for i, v := range t {
-		// findInterval: the last cut <= v
-		k, found := slices.BinarySearch(cuts, v)
-		if !found {
-			k--
+		out[i] = v
+		if k, found := slices.BinarySearch(merged, v); found {
+			out[i] = into[k]
 		}
-		out[i] = cuts[k]
 	}
 	return out
 }

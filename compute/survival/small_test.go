@@ -327,3 +327,26 @@ func TestSingularCox(t *testing.T) {
 		t.Errorf("collinear with a ridge: %v", err)
 	}
 }
+
+// TestTimefix: times within sqrt(machine epsilon) of each other are one time, as
+// survival's aeqSurv (timefix = TRUE) makes them: in R 4.2.2 / survival 3.5-3,
+// survfit(Surv(c(1, 1+1e-9, 1+2e-9, 2, 3), c(1, 1, 0, 1, 0)) ~ 1) has times 1, 2, 3
+// with 2, 1, 0 events, and coxph(... ~ c(1, 3, 2, 5, 4))$loglik is
+// -3.68887945411394, -3.31519971575836.
+func TestTimefix(t *testing.T) {
+	o := Outcome{Time: []float64{1, 1 + 1e-9, 1 + 2e-9, 2, 3}, Event: []bool{true, true, false, true, false}}
+	km, err := KM(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(km.Time) != 3 || km.Time[0] != 1 || km.NEvent[0] != 2 || km.NCensor[0] != 1 {
+		t.Errorf("KM times %v events %v", km.Time, km.NEvent)
+	}
+	fit, err := Cox(o, mat.NewDense(5, 1, []float64{1, 3, 2, 5, 4}), CoxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if relDiff(fit.LogLik0, -3.68887945411394, 1) > 1e-13 || relDiff(fit.LogLik, -3.31519971575836, 1) > 1e-12 {
+		t.Errorf("loglik %.15g %.15g", fit.LogLik0, fit.LogLik)
+	}
+}

@@ -24,7 +24,8 @@ import (
 //
 //	var = 1/4 sum_i [ (c_i - d_i) / N - D / N (c_i + d_i + t_i) ]^2
 //
-// The time weights are taken as fixed (their own variability is not in var).
+// The time weights are taken as fixed (their own variability is not in var). C and SE
+// are NaN when no pair is comparable.
 type Concordance struct {
 	C, SE                                        float64
 	Concordant, Discordant, TiedX, TiedY, TiedXY float64
@@ -36,12 +37,16 @@ func Harrell(o Outcome, score []float64) (Concordance, error) {
 }
 
 // Uno is Uno's C truncated at tau, as concordance(..., reverse = TRUE, timewt =
-// "n/G2", ymax = tau) of survival 3.5-3: the pairs whose earlier event time t is at
-// most tau, weighted by 1 / G(t-)^2, G the Kaplan-Meier estimate of the censoring
-// distribution in which, at a tied time, events precede censorings (so G(t-) omits
-// the censorings at t). It differs from Uno et al. (2007), where pairs need T_i < T_j
-// and T_i < tau: here a censored time equal to the event time counts as longer, an
-// event at exactly tau counts, and with fewer than two events the weights are 1.
+// "n/G2", ymax = tau) of survival 3.5-3: the comparable pairs whose earlier (event)
+// time t is at most tau, each weighted by 1 / G(t-)^2, G the Kaplan-Meier estimate of
+// the censoring distribution with, at a tied time, events before censorings (so
+// G(t-) leaves out the censorings at t). The name "n/G2" notwithstanding, the weight
+// has no n(t). It differs from the estimator of Uno, Cai, Pencina, D'Agostino and Wei
+// (Stat Med 2011;30:1105-17), sum Delta_i G(T_i)^-2 I(T_i < T_j, T_i < tau) I(M_i >
+// M_j) over the same sum without I(M_i > M_j), in that here a censored time equal to
+// the event time counts as longer, an event at exactly tau counts, equal scores
+// count 1/2 (0 there) and, with fewer than two events, the weights are 1. Its SE
+// takes the weights as known. NaN when no pair is comparable.
 func Uno(o Outcome, score []float64, tau float64) (Concordance, error) {
 	if math.IsNaN(tau) {
 		return Concordance{}, fmt.Errorf("uno's C: the truncation time is missing")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -417,4 +419,23 @@ func (f *CoxFit) Survival(x mat.Matrix, t float64) ([]float64, error) {
 		out[i] = math.Exp(-h * math.Exp(eta))
 	}
 	return out, nil
+}
+
+// Warnings are coxph's warnings about the fit, in its words: "Ran out of iterations
+// and did not converge", or "Loglik converged before variable 2,5; coefficient may
+// be infinite." (variables numbered from 1). None for a clean fit.
+func (f *CoxFit) Warnings() []string {
+	if !f.Converged {
+		return []string{"Ran out of iterations and did not converge"}
+	}
+	var vars []string
+	for j, inf := range f.Infinite {
+		if inf {
+			vars = append(vars, strconv.Itoa(j+1))
+		}
+	}
+	if len(vars) == 0 {
+		return nil
+	}
+	return []string{"Loglik converged before variable " + strings.Join(vars, ",") + "; coefficient may be infinite."}
 }

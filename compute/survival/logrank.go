@@ -15,8 +15,9 @@ import (
 //	Var_gh = sum d (n - d) / (n - 1) * n_g / n * (delta_gh - n_h / n)   (n > 1)
 //	Chisq = (O - E)' V^-1 (O - E) over the groups with Expected > 0 but the first
 //
-// with DF = (groups with Expected > 0) - 1 and P the chi-square's upper tail; Chisq is
-// 0 with fewer than two such groups.
+// with DF = (groups with Expected > 0) - 1 and P the chi-square's upper tail. With
+// fewer than two such groups there is no test: Chisq 0, DF 0 and P 1 (survdiff
+// refuses a single group).
 type LogRank struct {
 	N                  []int
 	Observed, Expected []float64

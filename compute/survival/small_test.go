@@ -350,3 +350,52 @@ func TestTimefix(t *testing.T) {
 		t.Errorf("loglik %.15g %.15g", fit.LogLik0, fit.LogLik)
 	}
 }
+
+// TestCoxWarnings: the single-event set separates (its event has the largest score at
+// risk), so the fit runs out of iterations as coxph does and says so in its words.
+func TestCoxWarnings(t *testing.T) {
+	o := Outcome{Time: []float64{2, 3, 5, 7, 11, 13}, Event: []bool{false, true, false, false, false, false}}
+	fit, err := Cox(o, mat.NewDense(6, 1, []float64{1, 2, 1.5, 0.2, 0.7, 1.1}), CoxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := fit.Warnings(); len(w) != 1 || w[0] != "Ran out of iterations and did not converge" {
+		t.Errorf("warnings %q", w)
+	}
+	clean, err := Cox(tiesSet(), mat.NewDense(10, 1, []float64{0.5, 2, 1, 0.5, 3, 1, 2, 0.5, 1, 2.5}), CoxOptions{})
+	if err != nil || clean.Warnings() != nil {
+		t.Errorf("clean fit: %v %q", err, clean.Warnings())
+	}
+	f := &CoxFit{Converged: true, Infinite: []bool{false, true, false, true}}
+	if w := f.Warnings(); len(w) != 1 || w[0] != "Loglik converged before variable 2,4; coefficient may be infinite." {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// TestSeparation: the three earliest of 8 events are the only samples with x = 1, so
+// the coefficient runs to infinity while the likelihood converges. In R 4.2.2 /
+// survival 3.5-3, coxph(Surv(1:8, rep(1, 8)) ~ c(1, 1, 1, 0, 0, 0, 0, 0)) warns
+// "Loglik converged before variable 1; coefficient may be infinite" after 19
+// iterations, with coef 21.8924637358127 and loglik -10.60460290274525,
+// -6.57925121485741. The likelihood is flat out there, so the coefficient agrees to
+// 1e-6 relative only (observed 2e-9: rounding, R scales its covariates).
+func TestSeparation(t *testing.T) {
+	o := Outcome{Time: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Event: []bool{true, true, true, true, true, true, true, true}}
+	fit, err := Cox(o, mat.NewDense(8, 1, []float64{1, 1, 1, 0, 0, 0, 0, 0}), CoxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fit.Converged || !fit.Infinite[0] || fit.Iter != 19 {
+		t.Errorf("converged %v infinite %v after %d", fit.Converged, fit.Infinite, fit.Iter)
+	}
+	if relDiff(fit.Coef[0], 21.8924637358127, 1) > 1e-6 || relDiff(fit.LogLik, -6.57925121485741, 1) > 1e-12 || relDiff(fit.LogLik0, -10.60460290274525, 1) > 1e-14 {
+		t.Errorf("coef %.15g loglik %.15g %.15g", fit.Coef[0], fit.LogLik0, fit.LogLik)
+	}
+	if w := fit.Warnings(); len(w) != 1 || w[0] != "Loglik converged before variable 1; coefficient may be infinite." {
+		t.Errorf("warnings %q", w)
+	}
+	uc, err := UnivariateCox(o, mat.NewDense(8, 1, []float64{1, 1, 1, 0, 0, 0, 0, 0}), nil)
+	if err != nil || !uc.Infinite[0] || uc.Iter[0] != 19 || relDiff(uc.Coef[0], fit.Coef[0], 1) > 1e-12 {
+		t.Errorf("univariate: %v infinite %v iter %v coef %v", err, uc.Infinite, uc.Iter, uc.Coef)
+	}
+}

@@ -24,7 +24,7 @@ type CalibrationGroup struct {
 // model, CoxFit.Survival), group[i] its group, 0 .. G-1. One row per group, in
 // label order; a group without samples has N = 0 and NaN values.
 func Calibration(o Outcome, pred []float64, group []int, t float64) ([]CalibrationGroup, error) {
-	if err := checkAllowNoEvents(o); err != nil {
+	if err := o.check(false); err != nil {
 		return nil, err
 	}
 	n := len(o.Time)

@@ -27,26 +27,11 @@ type KaplanMeier struct {
 
 // KM estimates the survival function of o.
 func KM(o Outcome) (*KaplanMeier, error) {
-	if err := checkAllowNoEvents(o); err != nil {
+	if err := o.check(false); err != nil {
 		return nil, err
 	}
 	s := sortOutcome(o)
 	return kmSorted(&s), nil
-}
-
-// checkAllowNoEvents is Check without the need for an event: a Kaplan-Meier curve of
-// censored samples only is flat at 1.
-func checkAllowNoEvents(o Outcome) error {
-	err := o.Check()
-	if err != nil && o.Events() == 0 && len(o.Time) == len(o.Event) && len(o.Time) > 0 {
-		for _, t := range o.Time {
-			if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
-				return err
-			}
-		}
-		return nil
-	}
-	return err
 }
 
 func kmSorted(s *sorted) *KaplanMeier {

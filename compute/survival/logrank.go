@@ -31,7 +31,7 @@ type LogRank struct {
 // label per sample; G is the largest label plus one, and every label below it
 // should be used).
 func LogRankTest(o Outcome, group []int) (*LogRank, error) {
-	if err := checkAllowNoEvents(o); err != nil {
+	if err := o.check(false); err != nil {
 		return nil, err
 	}
 	if len(group) != len(o.Time) {

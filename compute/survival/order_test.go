@@ -73,6 +73,18 @@ func TestOrderInvariance(t *testing.T) {
 			tr.check("rows subset", st3.Chisq[j], st4.Chisq[j], 1e-12)
 		}
 
+		// a bootstrap sample (rows repeated) equals its copy
+		boot := make([]int, n)
+		for i := range boot {
+			boot[i] = rng.IntN(n)
+		}
+		st5, _ := ScoreTests(s.o, x, boot)
+		bo, bx := permuted(s.o, x, boot)
+		st6, _ := ScoreTests(bo, bx, nil)
+		for j := range st5.Chisq {
+			tr.check("bootstrap rows", st5.Chisq[j], st6.Chisq[j], 1e-12)
+		}
+
 		f1, _ := Cox(s.o, x5, CoxOptions{})
 		f2, _ := Cox(po, px5, CoxOptions{})
 		ct := newTracker(t, "permuted cox", 1e-10)

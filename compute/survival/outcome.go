@@ -35,7 +35,11 @@ var ErrNoEvents = errors.New("no sample has the event (all are censored): surviv
 // position from 1): lengths that differ, no samples, a time that is missing (NaN),
 // infinite or negative, or no event at all. A time of 0 is allowed, with or
 // without the event (survival::coxph accepts it).
-func (o Outcome) Check() error {
+func (o Outcome) Check() error { return o.check(true) }
+
+// check is Check, with needEvent false when a set without events is fine (a
+// Kaplan-Meier curve of censored samples only is flat at 1).
+func (o Outcome) check(needEvent bool) error {
 	if len(o.Time) != len(o.Event) {
 		return fmt.Errorf("survival outcome: %d times but %d event indicators; each sample needs both", len(o.Time), len(o.Event))
 	}
@@ -52,12 +56,10 @@ func (o Outcome) Check() error {
 			return fmt.Errorf("survival outcome: sample %d (row %d) has a negative time (%v); follow-up times are durations, 0 or more", i, i+1, t)
 		}
 	}
-	for _, e := range o.Event {
-		if e {
-			return nil
-		}
+	if needEvent && o.Events() == 0 {
+		return fmt.Errorf("survival outcome (%d samples): %w", len(o.Time), ErrNoEvents)
 	}
-	return fmt.Errorf("survival outcome (%d samples): %w", len(o.Time), ErrNoEvents)
+	return nil
 }
 
 // Events is the number of samples with the event.

@@ -25,7 +25,8 @@ type ScoreTest struct {
 
 // ScoreTests computes the score test of every column of x (n samples x p genes)
 // against o. With rows non-nil only those samples (rows of x, indices into o) are
-// used, in any order, so that a resample needs no copy of x.
+// used, in any order and possibly repeated (a bootstrap sample), so that a resample
+// needs no copy of x.
 //
 // The samples are sorted by time once and the risk sets walked once from the last
 // time, adding each (centred) row into running sums for all genes together; the

@@ -402,23 +402,34 @@ func (f *CoxFit) CumHazAt(t float64) float64 {
 	return f.cumHaz[j]
 }
 
-// Survival is each row's predicted probability to be event-free at time t,
-// exp(-H0(t) exp((x - Means)' Coef)), as summary(survfit(fit, newdata = x), times = t).
-func (f *CoxFit) Survival(x mat.Matrix, t float64) ([]float64, error) {
+// LinearPredictorOf is the risk score of new samples (rows of x, the model's
+// covariates in its order): (x_i - Means)' Coef, on the scale of LinearPredictor.
+func (f *CoxFit) LinearPredictorOf(x mat.Matrix) ([]float64, error) {
 	n, k := x.Dims()
 	if k != len(f.Coef) {
 		return nil, fmt.Errorf("cox: %d covariates given to a model of %d", k, len(f.Coef))
 	}
-	h := f.CumHazAt(t)
 	out := make([]float64, n)
 	for i := range out {
-		eta := 0.0
 		for j, b := range f.Coef {
-			eta += (x.At(i, j) - f.Means[j]) * b
+			out[i] += (x.At(i, j) - f.Means[j]) * b
 		}
-		out[i] = math.Exp(-h * math.Exp(eta))
 	}
 	return out, nil
+}
+
+// Survival is each row's predicted probability to be event-free at time t,
+// exp(-H0(t) exp((x - Means)' Coef)), as summary(survfit(fit, newdata = x), times = t).
+func (f *CoxFit) Survival(x mat.Matrix, t float64) ([]float64, error) {
+	lp, err := f.LinearPredictorOf(x)
+	if err != nil {
+		return nil, err
+	}
+	h := f.CumHazAt(t)
+	for i, eta := range lp {
+		lp[i] = math.Exp(-h * math.Exp(eta))
+	}
+	return lp, nil
 }
 
 // Warnings are coxph's warnings about the fit, in its words: "Ran out of iterations

@@ -339,7 +339,7 @@ func compareKM(t *testing.T, tr *tracker, km *KaplanMeier, want refKM) {
 // 1000 days for AML) and their standard errors and pair counts for four scores per
 // case: the 5-gene linear predictor, the first gene, that gene rounded to 0.5 (many
 // ties) and the negated linear predictor; and for the CHOP model applied to
-// R-CHOP. Tolerance 1e-10 relative.
+// R-CHOP (its linear predictor computed here). Tolerance 1e-10 relative.
 func TestConcordanceAgainstR(t *testing.T) {
 	ref := loadRef(t)
 	for name, c := range ref.Cases {
@@ -354,7 +354,16 @@ func TestConcordanceAgainstR(t *testing.T) {
 		}
 		if c.Valid != nil {
 			v := readSet(t, "dlbcl_rchop_survival.csv")
-			compareConc(t, tr, v.o, floats(c.Valid.LP), tau, c.Valid.Concordance, "validation")
+			fit, err := Cox(s.o, columns(s.x, s.geneIndex(t, c.Genes)), CoxOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lp, err := fit.LinearPredictorOf(columns(v.x, v.geneIndex(t, c.Genes)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareVec(tr, "validation linear predictor", lp, c.Valid.LP, 1e-9)
+			compareConc(t, tr, v.o, lp, tau, c.Valid.Concordance, "validation")
 		}
 		tr.log()
 	}

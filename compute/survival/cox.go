@@ -45,12 +45,14 @@ type CoxFit struct {
 	Means             []float64 // the column means of x
 	LogLik0, LogLik   float64   // l(0) and l(beta) (without the penalty)
 	Penalty           float64   // lambda/2 sum beta^2 at the fit
-	Ridge             float64
-	LRT, LRTDF, LRTP  float64 // 2 (l(beta) - l(0)) on LRTDF degrees of freedom
-	Score, ScoreP     float64 // the score (log-rank) test at beta = 0, on k df
-	LinearPredictor   []float64
-	Iter              int
-	Converged         bool
+	Ridge             float64   // lambda
+	LRT, LRTDF, LRTP  float64   // 2 (l(beta) - l(0)) on LRTDF degrees of freedom, its p
+	Score, ScoreP     float64   // the score (log-rank) test at beta = 0 on k df, its p
+	LinearPredictor   []float64 // (x_i - Means)' Coef, centred as coxph's
+	Iter              int       // Newton-Raphson steps taken
+	// Converged is false when MaxIter steps were not enough (coxph: "Ran out of
+	// iterations and did not converge"); the fit is then the last good point.
+	Converged bool
 	// Infinite marks coefficients coxph warns about ("Loglik converged before
 	// variable j; coefficient may be infinite"): |U' Var|_j > Eps and > sqrt(Eps) |Coef_j|
 	// at the fit, U the score; a sign of separation. Never set with a ridge.

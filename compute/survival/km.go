@@ -84,7 +84,8 @@ func (km *KaplanMeier) At(t float64) float64 {
 
 // KMPoint is the Kaplan-Meier estimate at one time, as a row of summary(fit, times =
 // t, extend = TRUE): NRisk is the number with time >= Time, NEvent the events up to
-// Time, StdErr the standard error of Surv itself (Greenwood's, Surv times that of
+// Time (summary gives those since the previous time asked: this is their running
+// total), StdErr the standard error of Surv itself (Greenwood's, Surv times that of
 // log S), Lower and Upper its 95% interval.
 type KMPoint struct {
 	Time                       float64

@@ -20,7 +20,7 @@ import (
 // Config gathers the settings of the forms.
 func (u *UI) Config() (experiment.Config, error) {
 	cfg := experiment.DefaultConfig()
-	cfg.DataPath, cfg.Read = u.path, u.readOpt
+	cfg.DataPath, cfg.Read, cfg.Outcome = u.path, u.readOpt, u.readOpt.Outcome
 	if u.raw != nil {
 		cfg.Source = u.raw.Source
 	}

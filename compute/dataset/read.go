@@ -61,8 +61,9 @@ type Options struct {
 	// are a GEO accession.
 	Platform string `json:"platform,omitempty"`
 	// Outcome names a survival outcome's time and event columns; empty, a pair named
-	// as SurvivalPair knows is taken when the file names no class column.
-	Outcome Outcome `json:"outcome,omitzero"`
+	// as SurvivalPair knows is taken when the file names no class column. A
+	// configuration keeps it as its own "outcome" (experiment.Config.Outcome).
+	Outcome Outcome `json:"-"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and

@@ -13,10 +13,24 @@ import (
 // Survival is a time-to-event outcome: each sample's follow-up time and whether the
 // follow-up ended in the event (true) or was censored (false).
 type Survival struct {
-	Time      []float64 // per sample, >= 0, in the file's unit
-	Event     []bool    // per sample: true the event, false censored
-	TimeName  string    // the time column's (row's) name in the file
-	EventName string    // the event column's name
+	Time      []float64 `json:"time"`      // per sample, >= 0, in the file's unit
+	Event     []bool    `json:"event"`     // per sample: true the event, false censored
+	TimeName  string    `json:"timeName"`  // the time column's (row's) name in the file
+	EventName string    `json:"eventName"` // the event column's name
+}
+
+// Check reports a survival outcome read back that is not one time and one event per
+// sample of n, or whose times are not finite and >= 0.
+func (s *Survival) Check(n int) error {
+	if len(s.Time) != n || len(s.Event) != n {
+		return fmt.Errorf("%d survival times and %d events for %d samples", len(s.Time), len(s.Event), n)
+	}
+	for i, t := range s.Time {
+		if !(t >= 0) || math.IsInf(t, 0) {
+			return fmt.Errorf("sample %d has the survival time %g", i+1, t)
+		}
+	}
+	return nil
 }
 
 // Outcome names a survival outcome's columns (rows, samples being columns): the time to

@@ -114,6 +114,11 @@ func (d DataInfo) checkSamples() error {
 	if d.SampleNames != nil && len(d.SampleNames) != d.Samples {
 		return fmt.Errorf("%d sample names for %d samples", len(d.SampleNames), d.Samples)
 	}
+	if d.Survival != nil {
+		if err := d.Survival.Check(d.Samples); err != nil {
+			return err
+		}
+	}
 	if d.Labels == nil {
 		return nil
 	}
@@ -150,7 +155,11 @@ func (r *Result) checkPredictions(cfg Config, preds []Prediction) error {
 		if pr.Repeat < 0 || pr.Repeat > MaxRepeats {
 			return fmt.Errorf("a prediction of repetition %d", pr.Repeat+1)
 		}
-		if err := checkScores(pr.Scores, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {
+		cols := len(r.Data.Classes)
+		if r.Data.Survival != nil {
+			cols = 1 // the risk score
+		}
+		if err := checkScores(pr.Scores, cfg.Classifiers, ks, len(pr.Test), cols); err != nil {
 			return err
 		}
 		if err := checkPreds(pr.Pred, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {

@@ -20,6 +20,9 @@ var classifierParams = map[string][]method.Param{
 		{Key: "se1", Label: "lambda.1se", Help: "choose the largest lambda within one standard error of the least held-out deviance (glmnet's lambda.1se, a sparser and more shrunken model) instead of lambda.min", Default: 0, Min: 0, Max: 1, Integer: true},
 		{Key: "misclass", Label: "Choose by errors", Help: "choose lambda by the held-out misclassification rate (cv.glmnet's type.measure = \"class\") instead of the deviance", Default: 0, Min: 0, Max: 1, Integer: true},
 	},
+	"cox": {
+		{Key: "ridge", Label: "Ridge lambda", Help: "the Cox model's penalty lambda/2 sum beta^2 on the z-scored genes (coxph's ridge(theta = lambda, scale = FALSE)); small by default, so that a model fits when its genes near the number of events; 0 fits it unpenalised", Default: CoxRidge, Min: 0, Max: 1e6},
+	},
 	"rf": {
 		{Key: "trees", Label: "Trees", Help: "number of trees (ranger's num.trees)", Default: classify.ForestTrees, Min: 1, Max: MaxForestTrees, Integer: true},
 		{Key: "mtry", Label: "Genes tried per split (0: sqrt)", Help: "genes drawn at random at each split (ranger's mtry); 0 takes floor(sqrt(k)) of the k genes", Default: 0, Min: 0, Max: 1e6, Integer: true},
@@ -32,6 +35,8 @@ func ClassifierHelp(cl string) string {
 	switch cl {
 	case "logit":
 		return "Penalised logistic regression as R's glmnet fits it, on the z-scored genes; its probabilities are its own (no Platt scaling). Defaults: ridge, lambda by 10-fold CV within each training set."
+	case "cox":
+		return "Cox proportional-hazards model of the k genes (z-scored on the training samples, Efron's ties, a small ridge penalty), for a survival outcome: its risk score ranks the held-out samples, measured by Harrell's C."
 	case "rf":
 		return "Random forest as R's ranger grows it: 500 trees on bootstrap samples, sqrt(k) genes tried per split; a class's probability is its share of the votes."
 	}

@@ -92,11 +92,11 @@ func LookupProtocol(p Protocol) (ProtocolInfo, bool) {
 // hinge-loss SVM with C = 1), k-TSP, penalised logistic regression as glmnet fits it
 // ("logit") and a random forest as ranger grows it ("rf"); the last two take parameters
 // (ClassifierParams).
-var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn", "ktsp", "logit", "rf"}
+var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn", "ktsp", "logit", "rf", "cox"}
 
 // classifierLabels name the classifiers in figures.
 var classifierLabels = map[string]string{"svm": "linear SVM", "1nn": "1-NN", "3nn": "3-NN",
-	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN", "ktsp": "k-TSP", "logit": "logistic regression", "rf": "random forest"}
+	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN", "ktsp": "k-TSP", "logit": "logistic regression", "rf": "random forest", "cox": "Cox model"}
 
 // ClassifierLabel is how a classifier is named in figures.
 func ClassifierLabel(c string) string {
@@ -111,6 +111,9 @@ type Config struct {
 	Version  int             `json:"version"`
 	DataPath string          `json:"dataPath,omitempty"` // for headless runs
 	Read     dataset.Options `json:"read"`
+	// Outcome names a survival outcome's time and event columns (empty: a class, or
+	// a time and an event found by their names when the file names no class).
+	Outcome dataset.Outcome `json:"outcome,omitzero"`
 	// Source records the GEO files the data were fetched from (DataPath an accession).
 	Source *dataset.Source `json:"source,omitempty"`
 	Prep   dataset.Prep    `json:"prep"`
@@ -147,6 +150,13 @@ type Config struct {
 	// accuracies, the McNemar comparisons and S_S stability (Pairwise mode; no
 	// all-sample ranking, no other measure). Never saved.
 	AdviceOnly bool `json:"-"`
+}
+
+// ReadOptions are the options the data are read with: Read and the Outcome.
+func (c Config) ReadOptions() dataset.Options {
+	o := c.Read
+	o.Outcome = c.Outcome
+	return o
 }
 
 // DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.

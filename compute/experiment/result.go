@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/method"
 )
 
@@ -43,6 +44,17 @@ type DataInfo struct {
 	// absent from runs saved before they were kept.
 	SampleNames []string `json:"sampleNames,omitempty"`
 	Labels      []int    `json:"labels,omitempty"`
+	// Survival is the outcome when it is a time to an event (Labels then its events).
+	Survival *dataset.Survival `json:"survival,omitempty"`
+}
+
+// Performance names what a study measures at each k: the test accuracy, or for a
+// survival outcome Harrell's C of the Cox model's risk score on the held-out samples.
+func (d DataInfo) Performance() string {
+	if d.Survival != nil {
+		return "Harrell's C"
+	}
+	return "accuracy"
 }
 
 // Label is feature j's name with its gene symbol when known: "1007_s_at (DDR1)".

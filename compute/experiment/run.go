@@ -105,7 +105,7 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
+	if err := CheckData(cfg, ds); err != nil {
 		return nil, err
 	}
 	d := &design{cfg: cfg, tasks: plan(cfg, ds), maxK: cfg.GridK}
@@ -213,7 +213,7 @@ func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut) (*Result, error) {
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
-		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels}}
+		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels, Survival: ds.Survival}}
 	if d.cfg.PredictionsOnly || d.cfg.AdviceOnly {
 		for m := range d.cfg.Methods {
 			res.Methods = append(res.Methods, d.predictionsOf(ds, m, outs))
@@ -342,7 +342,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	} else if set != nil {
 		ranker = method.WithMIDSSet(ranker, set)
 	}
-	rk, err := ranker.Rank(ctx, x, ytr, len(ds.Classes), r)
+	rk, err := rank(ctx, ranker, x, ytr, ds, t.split.Train, r)
 	if err != nil {
 		return taskOut{}, err
 	}
@@ -350,7 +350,15 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 		rk = widen(rk, keep, order)
 	}
 	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance, unconverged: rk.Unconverged}
-	if t.eval && xte != nil {
+	if t.eval && xte != nil && ds.Survival != nil {
+		predStart := time.Now()
+		cs, risks, err := evalSurvival(ctx, cfg, ds, t.split, xtr, xte, rk.Order, accKs)
+		if err != nil {
+			return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
+		}
+		out.acc, out.scores = map[string][]float64{"cox": cs}, map[string][][]float64{"cox": risks}
+		out.predSecs = time.Since(predStart).Seconds()
+	} else if t.eval && xte != nil {
 		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
 		if test == nil { // the study's own samples: their scores make its ROC curves
 			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}

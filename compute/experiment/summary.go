@@ -216,9 +216,11 @@ func (ms *methodSummary) accuracy() {
 	for cl, per := range ms.accs {
 		var pts []AccuracyPoint
 		for ki, k := range accKs {
-			v := make([]float64, len(per))
+			v := make([]float64, 0, len(per))
 			for r := range per {
-				v[r] = per[r][ki]
+				if !math.IsNaN(per[r][ki]) { // a survival test fold without a comparable pair
+					v = append(v, per[r][ki])
+				}
 			}
 			mean, sd := meanSD(v)
 			pts = append(pts, AccuracyPoint{K: k, Mean: mean, SD: sd})

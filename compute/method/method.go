@@ -37,7 +37,10 @@ type Info struct {
 	// Surrogate is set when the scores only encode the order (elimination rounds, rank
 	// sums, group ranks): Kalousis's S_W, a correlation of weights, does not apply.
 	Surrogate bool
-	New       func(p map[string]float64) score.Ranker
+	// Survival is set for the methods that rank against a survival outcome (a time and
+	// an event); the others rank against classes.
+	Survival bool
+	New      func(p map[string]float64) score.Ranker
 }
 
 // Spec selects a method and its parameters; missing parameters take their defaults.
@@ -433,7 +436,7 @@ func Lookup(name string) (Info, bool) {
 		}
 	}
 	if base, ok := strings.CutSuffix(name, midsSuffix); ok {
-		if in, ok := Lookup(base); ok && !in.Group && !strings.HasSuffix(base, midsSuffix) {
+		if in, ok := Lookup(base); ok && !in.Group && !in.Survival && !strings.HasSuffix(base, midsSuffix) {
 			return withMIDS(in), true
 		}
 	}

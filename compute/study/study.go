@@ -84,6 +84,9 @@ func Example() *dataset.Dataset {
 // Ready checks that ds can be analysed on all its samples (a ranking, groups, MIDS, the
 // wrapper): no missing values, two classes or more, and more samples than classes.
 func Ready(ds *dataset.Dataset) error {
+	if ds.Survival != nil {
+		return dataset.ValidateSurvival(ds, 2)
+	}
 	return dataset.Validate(ds, 1)
 }
 
@@ -96,7 +99,7 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 	if err != nil {
 		return cfg, err
 	}
-	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil { // names the smallest class and the folds it allows
+	if err := experiment.CheckData(cfg, ds); err != nil { // names the smallest class and the folds it allows
 		return cfg, err
 	}
 	if cfg.Folds > n {

@@ -514,7 +514,11 @@ func TestSignatureTab(t *testing.T) {
 	// after a validation the figure keeps the pane: at a laptop's 1366 x 768 the
 	// headline takes a line or two (the rest under More) and the chart at least 60% of
 	// the Signature tab, which needs no scrolling (the summary had left it 190 px)
-	serialized(func() { u.win.Resize(fyne.NewSize(1366, 720)); u.tabs.SelectIndex(tabSignature); v.views.SelectIndex(0) })
+	serialized(func() {
+		u.win.Resize(fyne.NewSize(1366, 720))
+		u.tabs.SelectIndex(tabSignature)
+		v.views.SelectIndex(0)
+	})
 	pane := onUI(func() fyne.Size { return u.tabs.Items[tabSignature].Content.Size() })
 	chart := onUI(func() fyne.Size { return v.chart.Size() })
 	inner := onUI(func() fyne.Size { return u.tabs.Items[tabSignature].Content.(*container.Scroll).Content.MinSize() })

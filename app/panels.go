@@ -20,10 +20,13 @@ type methodPanel struct {
 	content fyne.CanvasObject
 	checks  map[string]*widget.Check
 	forms   map[string]*widgets.ParamForm
+	cards   map[string]*widget.Card
+	// survival is set while the methods shown are those of a survival outcome
+	survival bool
 }
 
 func newMethodPanel() *methodPanel {
-	mp := &methodPanel{checks: map[string]*widget.Check{}, forms: map[string]*widgets.ParamForm{}}
+	mp := &methodPanel{checks: map[string]*widget.Check{}, forms: map[string]*widgets.ParamForm{}, cards: map[string]*widget.Card{}}
 	intro := widget.NewLabel("Choose the methods to compare. Each ranks the features of every training set.")
 	intro.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(intro)
@@ -48,17 +51,42 @@ func newMethodPanel() *methodPanel {
 		help := widget.NewLabel(in.Help)
 		help.Wrapping = fyne.TextWrapWord
 		mp.checks[in.Name], mp.forms[in.Name] = check, form
-		box.Add(widget.NewCard("", "", container.NewVBox(check, help, form.Content)))
+		mp.cards[in.Name] = widget.NewCard("", "", container.NewVBox(check, help, form.Content))
+		box.Add(mp.cards[in.Name])
+		if in.Survival {
+			mp.cards[in.Name].Hide()
+		}
 	}
 	mp.content = box
 	return mp
 }
 
-// specs returns the chosen methods with their parameters.
+// setOutcome shows the methods of a survival outcome (survival) or of classes, and
+// when the kind changes, ticks that kind's defaults.
+func (mp *methodPanel) setOutcome(survival bool) {
+	if survival == mp.survival {
+		return
+	}
+	mp.survival = survival
+	def := experiment.DefaultConfig()
+	if survival {
+		def = experiment.DefaultSurvivalConfig()
+	}
+	mp.set(def.Methods)
+	for _, in := range method.Catalog {
+		if in.Survival == survival {
+			mp.cards[in.Name].Show()
+		} else {
+			mp.cards[in.Name].Hide()
+		}
+	}
+}
+
+// specs returns the chosen methods with their parameters (of the outcome's kind).
 func (mp *methodPanel) specs() ([]method.Spec, error) {
 	var out []method.Spec
 	for _, in := range method.Catalog {
-		if !mp.checks[in.Name].Checked {
+		if !mp.checks[in.Name].Checked || in.Survival != mp.survival {
 			continue
 		}
 		v, err := mp.forms[in.Name].Values()
@@ -103,6 +131,10 @@ type protocolPanel struct {
 	ccards map[string]*widget.Card // the cards holding them
 	labels []string
 	folds  *widget.Entry
+	// classBox holds the classifiers' boxes; survival is set while those of a survival
+	// outcome are shown (the Cox model alone)
+	classBox *fyne.Container
+	survival bool
 
 	// the protocol's fit to the data, shown when the data are too small for it
 	fit                *fyne.Container
@@ -150,6 +182,9 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
 		cbox.Add(ch)
+		if c == "cox" { // a survival outcome's, shown with one
+			ch.Hide()
+		}
 		if ps := experiment.ClassifierParamList(c); ps != nil {
 			form := widgets.NewParamForm(toWidgetParams(ps))
 			pp.cforms[c] = form
@@ -169,6 +204,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 			}
 		}
 	}
+	pp.classBox = cbox
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
 		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
@@ -356,6 +392,28 @@ func (pp *protocolPanel) set(cfg experiment.Config) {
 			form.Set(cfg.ClassifierValues(c)) // the defaults where the configuration has none
 		}
 	}
+}
+
+// setOutcome shows the models of a survival outcome (the Cox model, ticked) or of
+// classes (the defaults ticked when the kind changes).
+func (pp *protocolPanel) setOutcome(survival bool) {
+	if survival == pp.survival {
+		return
+	}
+	pp.survival = survival
+	def := experiment.DefaultConfig()
+	if survival {
+		def = experiment.DefaultSurvivalConfig()
+	}
+	for c, ch := range pp.classifs {
+		ch.SetChecked(slices.Contains(def.Classifiers, c))
+		if (c == "cox") == survival {
+			ch.Show()
+		} else {
+			ch.Hide()
+		}
+	}
+	pp.classBox.Refresh()
 }
 
 // ParseKs reads a k grid such as "1-50", "4,6,8,10,20-50:10" (a-b:step) or "" (the protocol's).

@@ -21,6 +21,9 @@ import (
 func (u *UI) Config() (experiment.Config, error) {
 	cfg := experiment.DefaultConfig()
 	cfg.DataPath, cfg.Read, cfg.Outcome = u.path, u.readOpt, u.readOpt.Outcome
+	if s := u.raw.Survival; s != nil { // the columns found by their names, kept by name
+		cfg.Outcome = dataset.Outcome{Time: s.TimeName, Event: s.EventName}
+	}
 	if u.raw != nil {
 		cfg.Source = u.raw.Source
 	}

@@ -13,6 +13,7 @@ import (
 type dataFlags struct {
 	path, class, sheet  *string
 	symbols, platform   *string
+	time, event         *string
 	log2, drop, keepAll *bool
 	logCPM              *bool
 }
@@ -21,6 +22,8 @@ func (c *call) dataFlags() dataFlags {
 	return dataFlags{
 		path:     c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
 		class:    c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
+		time:     c.fs.String("time", "", "a survival outcome's time column (with --event): the time to the event or the last follow-up; columns named time and event, or OS.time and OS, are found without it"),
+		event:    c.fs.String("event", "", "a survival outcome's event column (with --time): 1 the event happened, 0 censored"),
 		sheet:    c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
 		symbols:  c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
 		platform: c.fs.String("platform", "", "the platform of a GEO series on several (--data GSE781 --platform GPL96)"),
@@ -38,7 +41,7 @@ func (d dataFlags) load(c *call, zscore bool) (*dataset.Dataset, *mat.Dense, err
 		return nil, nil, fmt.Errorf("needs --data FILE")
 	}
 	ctx := c.ctx
-	ds, err := study.OpenContext(ctx, *d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform},
+	ds, err := study.OpenContext(ctx, *d.path, dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform, Outcome: dataset.Outcome{Time: *d.time, Event: *d.event}},
 		dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM, TMM: *d.logCPM}, c.downloadProgress())
 	if err != nil {
 		return nil, nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/method"
@@ -181,4 +182,80 @@ func DefaultSurvivalConfig() Config {
 	c.Methods = []method.Spec{{Name: "cox"}}
 	c.Classifiers = []string{"cox"}
 	return c
+}
+
+// CorrectedResampledTest is Nadeau and Bengio's corrected resampled t-test of paired
+// differences d over J resamples in R repetitions, each testing a share nTest/nTrain
+// of the samples against what it trained on: t = mean(d) / sqrt((1/R + nTest/nTrain)
+// s^2), s^2 the variance of d, on R - 1 degrees of freedom (J and J - 1 for one
+// repetition); the two-sided p. 1 when d does not vary (no difference to test).
+func CorrectedResampledTest(d []float64, R int, testShare float64) float64 {
+	J := float64(len(d))
+	if J < 2 {
+		return 1
+	}
+	mean, ss := 0.0, 0.0
+	for _, v := range d {
+		mean += v / J
+	}
+	for _, v := range d {
+		ss += (v - mean) * (v - mean)
+	}
+	units := float64(R)
+	if units < 2 {
+		units = J
+	}
+	se := math.Sqrt((1/units + testShare) * ss / (J - 1))
+	if se == 0 {
+		return 1
+	}
+	t := math.Abs(mean) / se
+	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: units - 1}.CDF(-t)
+}
+
+// compareSurvival tests every two methods at every k by their resamples' Harrell's C
+// (paired by split; resamples where either C is undefined left out), with the
+// corrected resampled t-test: Harrell's C has no right or wrong call for McNemar's test.
+func compareSurvival(cfg Config, tasks []task, outs []taskOut, accKs []int) []Comparison {
+	byMethod := make([]map[string][]float64, len(cfg.Methods))
+	for m := range byMethod {
+		byMethod[m] = map[string][]float64{}
+	}
+	var labels []string
+	groups := map[int]bool{}
+	for i, t := range tasks {
+		if !t.eval || outs[i].acc == nil {
+			continue
+		}
+		if _, seen := byMethod[0][t.label]; !seen && t.method == 0 {
+			labels = append(labels, t.label)
+			groups[t.group] = true
+		}
+		byMethod[t.method][t.label] = outs[i].acc["cox"]
+	}
+	share := 1 / float64(max(cfg.Folds-1, 1)) // n_test / n_train of a k-fold split
+	var out []Comparison
+	for ki, k := range accKs {
+		for a := 0; a < len(cfg.Methods); a++ {
+			for b := a + 1; b < len(cfg.Methods); b++ {
+				c := Comparison{Classifier: "cox", K: k, A: a, B: b, Test: "corrected resampled t"}
+				var d []float64
+				for _, l := range labels {
+					ca, cb := byMethod[a][l][ki], byMethod[b][l][ki]
+					if math.IsNaN(ca) || math.IsNaN(cb) {
+						continue
+					}
+					d = append(d, ca-cb)
+					if ca > cb {
+						c.OnlyA++
+					} else if cb > ca {
+						c.OnlyB++
+					}
+				}
+				c.P = CorrectedResampledTest(d, len(groups), share)
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

@@ -107,6 +107,9 @@ func DataMatches(res *experiment.Result, ds *dataset.Dataset) error {
 // (by name; "" for signature.DefaultPositive's rule). A method, k or classifier not in the run, or a run
 // saved before it kept its out-of-fold predictions, is refused with what to do.
 func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c signature.Choice, positive string) (*Signature, error) {
+	if err := classesOnly(ds, "this signature (a classifier's)"); err != nil {
+		return nil, err
+	}
 	if err := DataMatches(res, ds); err != nil {
 		return nil, err
 	}

@@ -90,6 +90,14 @@ func Ready(ds *dataset.Dataset) error {
 	return dataset.Validate(ds, 1)
 }
 
+// classesOnly refuses a survival outcome for what, a tool of classes.
+func classesOnly(ds *dataset.Dataset, what string) error {
+	if ds.Survival == nil {
+		return nil
+	}
+	return fmt.Errorf("%s needs classes, and the outcome of %s is a survival time; a survival study ranks genes with the Cox score test (Methods)", what, ds.Name)
+}
+
 // Plan fills cfg's defaults for ds and checks the two together: the settings' bounds,
 // and the data against the protocol (missing values, classes, class sizes, a training
 // set without a class).

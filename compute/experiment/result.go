@@ -188,6 +188,9 @@ type Prediction struct {
 	Test   []int                  `json:"test"`   // sample indices
 	Scores map[string][][]float64 `json:"scores"`
 	Pred   map[string][][]int     `json:"pred,omitempty"`
+	// Selected is a survival study's resample's ranking, its first genes up to the
+	// largest accuracy k: the genes of its Cox models (the signature refits them).
+	Selected []int `json:"selected,omitempty"`
 }
 
 // FewGroupsNote says that a group method found fewer groups than some k and what

@@ -45,7 +45,9 @@ type taskOut struct {
 	// preds: classifier -> accuracy k -> each test sample's predicted class (beside
 	// scores: k-NN breaks a tied vote by the nearest neighbour, which scores cannot show)
 	preds map[string][][]int
-	secs  float64
+	// selected: a survival study's ranking up to the largest accuracy k
+	selected []int
+	secs     float64
 	// predSecs is the part of secs spent in the classifiers
 	predSecs float64
 	// unconverged counts the ranking's model fits that stopped at their iteration cap
@@ -357,6 +359,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 			return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
 		}
 		out.acc, out.scores = map[string][]float64{"cox": cs}, map[string][][]float64{"cox": risks}
+		out.selected = slices.Clone(rk.Order[:slices.Max(accKs)])
 		out.predSecs = time.Since(predStart).Seconds()
 	} else if t.eval && xte != nil {
 		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}

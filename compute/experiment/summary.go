@@ -115,7 +115,7 @@ func (ms *methodSummary) collect(outs []taskOut) {
 				ms.accs[cl] = append(ms.accs[cl], a)
 			}
 			if len(o.scores) > 0 {
-				ms.mr.Predictions = append(ms.mr.Predictions, Prediction{Repeat: t.split.Repeat, Test: t.split.Test, Scores: o.scores, Pred: o.preds})
+				ms.mr.Predictions = append(ms.mr.Predictions, Prediction{Repeat: t.split.Repeat, Test: t.split.Test, Scores: o.scores, Pred: o.preds, Selected: o.selected})
 			}
 		}
 	}

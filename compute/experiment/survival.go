@@ -21,9 +21,12 @@ import (
 // z-scored genes: small, so that a model of k genes fits when k nears the events.
 const CoxRidge = 1.0
 
-// outcomeOf is the survival outcome of the samples idx of ds.
-func outcomeOf(ds *dataset.Dataset, idx []int) survival.Outcome {
+// OutcomeOf is the survival outcome of the samples idx of ds (all when idx is nil).
+func OutcomeOf(ds *dataset.Dataset, idx []int) survival.Outcome {
 	s := ds.Survival
+	if idx == nil {
+		return survival.Outcome{Time: s.Time, Event: s.Event}
+	}
 	o := survival.Outcome{Time: make([]float64, len(idx)), Event: make([]bool, len(idx))}
 	for i, j := range idx {
 		o.Time[i], o.Event[i] = s.Time[j], s.Event[j]
@@ -41,7 +44,7 @@ func rank(ctx context.Context, ranker score.Ranker, x *mat.Dense, y []int, ds *d
 	if !ok {
 		return score.Ranking{}, fmt.Errorf("this method ranks genes against classes, and the outcome is a survival time")
 	}
-	return sr.RankSurvival(ctx, x, outcomeOf(ds, train), r)
+	return sr.RankSurvival(ctx, x, OutcomeOf(ds, train), r)
 }
 
 // CoxModel is a Cox proportional-hazards model of a few genes: each gene z-scored
@@ -84,9 +87,9 @@ func FitCox(x *mat.Dense, o survival.Outcome, ridge float64) (*CoxModel, error) 
 	return m, nil
 }
 
-// Risk is the risk score (linear predictor) of the samples x (rows, the model's genes
-// in its order): sum_j beta_j (x_j - mean_j) / sd_j, centred as the fit's.
-func (m *CoxModel) Risk(x *mat.Dense) []float64 {
+// Scaled is x (rows, the model's genes in its order) z-scored as the model was fitted:
+// (x_j - mean_j) / sd_j.
+func (m *CoxModel) Scaled(x *mat.Dense) *mat.Dense {
 	n, k := x.Dims()
 	z := mat.NewDense(n, k, nil)
 	for i := range n {
@@ -94,7 +97,13 @@ func (m *CoxModel) Risk(x *mat.Dense) []float64 {
 			z.Set(i, j, (x.At(i, j)-m.Mean[j])/m.SD[j])
 		}
 	}
-	lp, _ := m.Fit.LinearPredictorOf(z) // k matches: the model's own genes
+	return z
+}
+
+// Risk is the risk score (linear predictor) of the samples x (rows, the model's genes
+// in its order): sum_j beta_j ((x_j - mean_j) / sd_j - c_j), c_j the fit's centring.
+func (m *CoxModel) Risk(x *mat.Dense) []float64 {
+	lp, _ := m.Fit.LinearPredictorOf(m.Scaled(x)) // k matches: the model's own genes
 	return lp
 }
 
@@ -102,11 +111,8 @@ func (m *CoxModel) Risk(x *mat.Dense) []float64 {
 // order fitted on the training samples: its Harrell's C on the test samples (NaN when
 // no test pair is comparable) and their risk scores.
 func evalSurvival(ctx context.Context, cfg Config, ds *dataset.Dataset, s dataset.Split, xtr, xte *mat.Dense, order []int, accKs []int) ([]float64, [][]float64, error) {
-	otr, ote := outcomeOf(ds, s.Train), outcomeOf(ds, s.Test)
-	ridge := CoxRidge
-	if v, ok := cfg.ClassifierValues("cox")["ridge"]; ok {
-		ridge = v
-	}
+	otr, ote := OutcomeOf(ds, s.Train), OutcomeOf(ds, s.Test)
+	ridge := CoxRidgeOf(cfg)
 	cs := make([]float64, len(accKs))
 	risks := make([][]float64, len(accKs))
 	for ki, k := range accKs {
@@ -258,4 +264,43 @@ func compareSurvival(cfg Config, tasks []task, outs []taskOut, accKs []int) []Co
 		}
 	}
 	return out
+}
+
+// Refit is a survival study's resample's Cox model fitted again: the model, its
+// training and test samples' risk scores, and the test samples' genes as the model
+// scales them (z-scored with its training means and SDs).
+type Refit struct {
+	Model       *CoxModel
+	Train, Test []float64
+	TestZ       *mat.Dense
+}
+
+// RefitCox fits again the Cox model of a survival study's resample: the samples of
+// split s prepared as the study prepared them (z-scored with the training statistics,
+// counts normalised on the training samples), the model of the genes on its training
+// samples. Its test scores equal the study's out-of-fold scores.
+func RefitCox(ctx context.Context, cfg Config, ds *dataset.Dataset, s dataset.Split, genes []int, ridge float64) (*Refit, error) {
+	xtr, _, xte, _, _, _, err := prepare(ctx, cfg, ds, nil, s)
+	if err != nil {
+		return nil, err
+	}
+	a := dataset.SelectFeatures(xtr, genes)
+	m, err := FitCox(a, OutcomeOf(ds, s.Train), ridge)
+	if err != nil {
+		return nil, err
+	}
+	r := &Refit{Model: m, Train: m.Risk(a)}
+	if xte != nil {
+		r.TestZ = m.Scaled(dataset.SelectFeatures(xte, genes))
+		r.Test, _ = m.Fit.LinearPredictorOf(r.TestZ)
+	}
+	return r, nil
+}
+
+// CoxRidgeOf is the Cox model's ridge lambda in cfg (its default when not set).
+func CoxRidgeOf(cfg Config) float64 {
+	if v, ok := cfg.ClassifierValues("cox")["ridge"]; ok {
+		return v
+	}
+	return CoxRidge
 }

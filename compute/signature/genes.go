@@ -20,6 +20,8 @@ type Choice struct {
 	K          int
 	Classifier string
 	Frequent   bool
+	// Cut is how a survival signature's risk groups are cut (the median when empty).
+	Cut CutRule
 }
 
 // Gene is one signature gene with what a biologist asks of it first. The statistics

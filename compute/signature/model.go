@@ -86,6 +86,9 @@ type Model struct {
 	// softmax); Forest a random forest's trees (on the scaled genes).
 	Logit  *LogitFit  `json:"logit,omitempty"`
 	Forest *ForestFit `json:"forest,omitempty"`
+	// Cox is a survival signature's Cox model (Classes are then "censored" and
+	// "event", Positive the event).
+	Cox *CoxLock `json:"cox,omitempty"`
 	// Ref[g] are gene g's training values after the preprocessing, a value a training
 	// sample, and RefY the training samples' classes: the reference a cohort's shift is
 	// measured against and ComBat harmonises to.
@@ -139,6 +142,10 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		}
 	case "rf":
 		if err := m.lockForest(ctx, z, ds.Labels); err != nil {
+			return nil, err
+		}
+	case "cox":
+		if err := m.lockCox(z, ds, c.Cut); err != nil {
 			return nil, err
 		}
 	case "svm", "wekasvm":
@@ -422,10 +429,14 @@ func (m *Model) check() error {
 	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
 		return fmt.Errorf("a probability map for %d classes, or not finite", nc)
 	}
-	if (m.Logit != nil) != (m.Classifier == "logit") || (m.Forest != nil) != (m.Classifier == "rf") {
-		return fmt.Errorf("a %s model with a logistic regression's or a forest's fields", m.Classifier)
+	if (m.Logit != nil) != (m.Classifier == "logit") || (m.Forest != nil) != (m.Classifier == "rf") || (m.Cox != nil) != (m.Classifier == "cox") {
+		return fmt.Errorf("a %s model with a logistic regression's, a forest's or a Cox model's fields", m.Classifier)
 	}
 	switch m.Classifier {
+	case "cox":
+		if err := m.Cox.check(g); err != nil {
+			return err
+		}
 	case "logit":
 		if err := m.checkLogit(); err != nil {
 			return err

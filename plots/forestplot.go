@@ -68,15 +68,13 @@ func HazardForest(title string, rows []HRRow) Figure {
 		}
 		inner.Y.Tick.Marker = plot.ConstantTicks(names)
 		inner.Y.Tick.Length, inner.Y.LineStyle.Width = 0, 0
-		grid := plotter.NewGrid()
-		grid.Horizontal.Color = nil
 		ref, err := plotter.NewLine(plotter.XYs{{X: 1, Y: inner.Y.Min}, {X: 1, Y: inner.Y.Max}})
 		if err != nil {
 			return nil, err
 		}
 		ref.Color, ref.Dashes = color.Gray{0x50}, []vg.Length{vg.Points(4), vg.Points(3)}
 		marks := forestMarks{rows: rows}
-		inner.Add(grid, ref, marks)
+		inner.Add(ref, marks)
 		panel := &forestPanel{inner: inner, header: "HR (95% CI), p"}
 		for i, r := range rows {
 			panel.texts = append(panel.texts, hrText(r))

@@ -229,10 +229,13 @@ func (m censorMarks) Thumbnail(c *draw.Canvas) {
 }
 
 // The numbers at risk are set at riskSize points, smaller (down to riskMinSize) when
-// a column's numbers would touch the next column's.
+// a column's numbers would touch the next column's; the table is riskGap under the
+// axis's label, its names at least nameGap before the first column.
 const (
 	riskSize    = vg.Length(9)
 	riskMinSize = vg.Length(6)
+	riskGap     = vg.Length(4)
+	nameGap     = vg.Length(6)
 )
 
 // kmPanel draws a Kaplan-Meier plot with its numbers at risk under its x axis, a row
@@ -259,10 +262,9 @@ type kmLayout struct {
 // in the legend) and at the right for the last column; fits tells whether columns
 // stay apart.
 func (k *kmPanel) layout(c draw.Canvas, size vg.Length) kmLayout {
-	gap := vg.Points(6)
 	lay := kmLayout{size: size, row: 1.3 * size, fits: true}
 	sty := textStyle(size, color.Black)
-	table := gap + lay.row*vg.Length(len(k.names)+1)
+	table := riskGap + lay.row*vg.Length(len(k.names)+1)
 	fitYLabel(k.inner, c.Max.Y-c.Min.Y-table)
 	namesW := sty.Width("Number at risk")
 	for _, n := range k.names {
@@ -283,7 +285,7 @@ func (k *kmPanel) layout(c draw.Canvas, size vg.Length) kmLayout {
 		lay.sub = draw.Crop(c, left, -right, table, 0)
 		lay.data = k.inner.DataCanvas(lay.sub)
 		fx, _ := k.inner.Transforms(&lay.data)
-		needL := c.Min.X + namesW + gap - (fx(k.ticks[0].Value) - widths[0]/2)
+		needL := c.Min.X + namesW + nameGap - (fx(k.ticks[0].Value) - widths[0]/2)
 		needR := fx(k.ticks[last].Value) + widths[last]/2 - c.Max.X
 		if needL <= 0.01 && needR <= 0.01 {
 			break
@@ -309,7 +311,7 @@ func (k *kmPanel) Plot(c draw.Canvas, _ *plot.Plot) {
 	}
 	k.inner.Draw(lay.sub)
 	fx, _ := k.inner.Transforms(&lay.data)
-	top := lay.sub.Min.Y - vg.Points(4)
+	top := lay.sub.Min.Y - riskGap
 	c.FillText(textStyle(lay.size, color.Black), vg.Point{X: c.Min.X, Y: top - lay.row/2}, "Number at risk")
 	for g, name := range lay.names {
 		y := top - lay.row*(vg.Length(g)+1.5)

@@ -268,7 +268,8 @@ func TestKMStepsByHand(t *testing.T) {
 }
 
 // Time axes: 1, 2 or 5 times a power of ten, at most 7 intervals, labels without
-// rounding noise; p-values as journals print them.
+// rounding noise; p-values as journals print them; a log-rank test without two groups
+// to compare says so.
 func TestTimeTicksAndP(t *testing.T) {
 	for _, tc := range []struct {
 		end  float64
@@ -289,5 +290,11 @@ func TestTimeTicksAndP(t *testing.T) {
 		if got := formatP(p); got != want {
 			t.Errorf("formatP(%v) = %q, want %q", p, got, want)
 		}
+	}
+	if s := logRankText(&survival.LogRank{DF: 0, P: 1}); !strings.Contains(s, "none") {
+		t.Errorf("log-rank on one group: %q", s)
+	}
+	if s := logRankText(&survival.LogRank{DF: 2, Chisq: 38.544, P: 4.3e-9}); s != "log-rank p < 0.0001 (χ^{2} = 38.54, 2 df)" {
+		t.Errorf("log-rank text %q", s)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"steadfast/compute/signature"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,27 @@ func TestWideLegendStaysInItsFigure(t *testing.T) {
 		if area.Min.X < c.Min.X || area.Max.X > c.Max.X || area.Max.X <= area.Min.X {
 			t.Errorf("%v figure: plot drawn on %v, outside %v", tc.w, area.Rectangle, c.Rectangle)
 		}
+	}
+}
+
+// A legend entry without a swatch (the ROC legend's headline line) writes no colour
+// into an SVG: its transparent fill had been written as "#-8000000000000000...", where
+// viewers stop drawing the file.
+func TestSVGHasNoInvalidColour(t *testing.T) {
+	pos := []bool{true, true, false, false}
+	s := []float64{0.9, 0.4, 0.5, 0.1}
+	est := &signature.Estimate{Repeats: []int{0}, Curves: [][]signature.ROCPoint{signature.ROC(s, pos)}, AUCs: []signature.AUC{signature.DeLong(s, pos)}}
+	h := &signature.Headline{AUC: 0.8, Low: 0.6, High: 0.9, Estimate: signature.HeadlineNested}
+	dir := t.TempDir()
+	files, err := Export(SignatureROC(est, nil, h, "svg"), dir, []string{"svg"}, ExportOptions{Width: 16 * vg.Centimeter, Height: 10 * vg.Centimeter, DPI: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("#-")) {
+		t.Error("the SVG holds a negative colour")
 	}
 }

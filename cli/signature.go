@@ -31,6 +31,7 @@ func signatureCommand(c *call) error {
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
 	noNested := c.fs.Bool("no-nested", false, "skip the nested estimate of the advice's choice (the choice made again inside each training set), leaving only the optimistic one")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
+	sv := survivalFlags(c)
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -50,6 +51,9 @@ func signatureCommand(c *call) error {
 		c.note("%s", saved.Note)
 	}
 	res := saved.Result
+	if res.Data.Survival != nil {
+		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms)
+	}
 	choice := signature.Choice{Classifier: *cl, Frequent: *frequent}
 	var advised bool
 	if choice.Method, choice.K, advised, err = methodAndK(res, *name, *k, *cl); err != nil {

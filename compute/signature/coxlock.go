@@ -101,6 +101,18 @@ func (c *CoxLock) Risk(z *mat.Dense) []float64 {
 	return out
 }
 
+// RiskScores are the risk scores of the samples x (rows: the model's genes in order,
+// preprocessed as Prep says) by a survival signature's Cox model.
+func (m *Model) RiskScores(x *mat.Dense) ([]float64, error) {
+	if m.Cox == nil {
+		return nil, fmt.Errorf("a %s model scores classes, not a risk", m.Classifier)
+	}
+	if _, p := x.Dims(); p != len(m.Genes) {
+		return nil, fmt.Errorf("%d values a sample for a model of %d genes", p, len(m.Genes))
+	}
+	return m.Cox.Risk(m.scale(x, false)), nil
+}
+
 // Groups are the risk groups of the risk scores r.
 func (c *CoxLock) Groups(r []float64) []int {
 	g, _ := survival.RiskGroups(r, c.Cuts) // the cuts are checked increasing

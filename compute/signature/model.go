@@ -239,6 +239,9 @@ func (m *Model) Scores(x *mat.Dense) (scores [][]float64, pred []int, err error)
 	if p != len(m.Genes) {
 		return nil, nil, fmt.Errorf("%d values a sample for a model of %d genes", p, len(m.Genes))
 	}
+	if m.Cox != nil {
+		return nil, nil, fmt.Errorf("a survival signature's Cox model scores a risk, not classes")
+	}
 	if m.Classifier == "ktsp" {
 		k := classify.KTSP{Pairs: m.Pairs, Less: m.PairLess}
 		pred, scores = k.PredictScores(x)

@@ -106,8 +106,9 @@ type coxnetSolver struct {
 	strong, inAct   []bool
 	strongList, act []int // strong set (in visiting order), features ever non-zero (in order of entry)
 	f, e, w, wr, u  []float64
-	wx              [][]float64 // w o x_j of the strong features
-	passes          int
+	wx              [][]float64 // w o x_j of the strong features, when needed
+	vAt             []int       // the IRLS step at which v_j and wx_j were computed
+	step, passes    int
 }
 
 // newCoxnetSolver standardises the columns of x over rows (nil: all) as glmnet does
@@ -212,7 +213,7 @@ func newCoxnetSolver(x *mat.Dense, time []float64, event []bool, rows []int, o C
 	s.cthr = cmp.Or(o.Thresh, coxnetThresh) * s.rr
 	s.a, s.as, s.v = make([]float64, p), make([]float64, p), make([]float64, p)
 	s.strong, s.inAct = make([]bool, p), make([]bool, p)
-	s.wx = make([][]float64, p)
+	s.wx, s.vAt = make([][]float64, p), make([]int, p)
 	return s, nil
 }
 
@@ -322,9 +323,23 @@ func (s *coxnetSolver) screen(thr float64) bool {
 
 // update is one coordinate step of feature j: the new coefficient minimising the
 // quadratic approximation, wr moved with it. It returns v_j (delta)^2 and false when the
-// feature would join the active set beyond nx.
+// feature would join the active set beyond nx. v_j and w o x_j are computed once per
+// IRLS step, when first needed: a zero coefficient whose |gradient| is at most sa stays
+// zero without them, as glmnet's update leaves it.
 func (s *coxnetSolver) update(j int, sa, omal float64, nx int) (float64, bool) {
-	u := s.a[j]*s.v[j] + floats.Dot(s.wr, s.x[j])
+	g := floats.Dot(s.wr, s.x[j])
+	if s.a[j] == 0 && math.Abs(g) <= sa {
+		return 0, true
+	}
+	if s.vAt[j] != s.step {
+		if s.wx[j] == nil {
+			s.wx[j] = make([]float64, s.m)
+		}
+		floats.MulTo(s.wx[j], s.w, s.x[j])
+		s.v[j] = floats.Dot(s.wx[j], s.x[j])
+		s.vAt[j] = s.step
+	}
+	u := s.a[j]*s.v[j] + g
 	at := 0.0
 	if math.Abs(u) > sa {
 		at = math.Copysign(math.Abs(u)-sa, u) / (s.v[j] + omal)
@@ -361,13 +376,7 @@ func (s *coxnetSolver) fit(ctx context.Context, al, al0 float64, nx int) error {
 		for _, j := range s.act {
 			s.as[j] = s.a[j]
 		}
-		for _, j := range s.strongList {
-			if s.wx[j] == nil {
-				s.wx[j] = make([]float64, s.m)
-			}
-			floats.MulTo(s.wx[j], s.w, s.x[j])
-			s.v[j] = floats.Dot(s.wx[j], s.x[j])
-		}
+		s.step++ // new weights: v and w o x to recompute
 		for {
 			s.passes++
 			dli := 0.0

@@ -2,7 +2,9 @@ package survival
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -137,4 +139,23 @@ func (r *coxnetRef) ints(key string) []int {
 		out[i] = int(v) - 1
 	}
 	return out
+}
+
+var coxnetPaths sync.Map // "file alpha" -> *CoxNetPath
+
+// coxnetPathOf is CoxNet{Alpha: alpha}'s path on a file of ../shared/data, fitted once
+// for all the tests.
+func coxnetPathOf(t testing.TB, file string, alpha float64) (*coxnetSet, *CoxNetPath) {
+	t.Helper()
+	d := coxnetRead(t, file)
+	key := fmt.Sprint(file, " ", alpha)
+	if p, ok := coxnetPaths.Load(key); ok {
+		return d, p.(*CoxNetPath)
+	}
+	p, err := CoxNet{Alpha: alpha}.Path(context.Background(), d.time, d.event, d.x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coxnetPaths.Store(key, p)
+	return d, p
 }

@@ -93,14 +93,30 @@ func (r CoxNetRanker) Rank(ctx context.Context, time []float64, event []bool, x 
 	if path.Note != "" {
 		out.Unconverged++
 	}
+	out.Order, out.Entry, out.Coef = r.order(path, out.Lambda, tie)
+	out.Score = make([]float64, p)
+	for i, j := range out.Order {
+		out.Score[j] = float64(p - i)
+	}
+	return out, nil
+}
+
+// order ranks the features of path (at lambda unless By is CoxNetEntry) and returns
+// their entry lambdas and the coefficients at lambda.
+func (r CoxNetRanker) order(path *CoxNetPath, lambda float64, tie []int) (order []int, entryLambda, coef []float64) {
+	p := path.p
 	step := path.Entry()
-	out.Entry = make([]float64, p)
+	place := make([]int, p) // place in path.active
+	for k, j := range path.active {
+		place[j] = k
+	}
+	entryLambda = make([]float64, p)
 	size := make([]float64, p) // |standardised coefficient| at entry, else the gradient
 	for j, l := range step {
-		out.Entry[j] = -1
+		entryLambda[j] = -1
 		if l >= 0 {
-			out.Entry[j] = path.Lambda[l]
-			size[j] = math.Abs(path.coef[l][slices.Index(path.active, j)]) * path.SD[j]
+			entryLambda[j] = path.Lambda[l]
+			size[j] = math.Abs(path.coef[l][place[j]]) * path.SD[j]
 		} else {
 			size[j] = path.Gradient[j]
 		}
@@ -122,28 +138,23 @@ func (r CoxNetRanker) Rank(ctx context.Context, time []float64, event []bool, x 
 		}
 		return cmp.Compare(tie[a], tie[b])
 	})
-	out.Order = entry
+	order = entry
 	if r.By != CoxNetEntry {
-		out.Coef = path.Coef(out.Lambda)
-		place := make([]int, p)
+		coef = path.Coef(lambda)
 		for i, j := range entry {
-			place[j] = i
+			place[j] = i // now the place in the entry order
 		}
 		mag := make([]float64, p)
-		for j, b := range out.Coef {
+		for j, b := range coef {
 			mag[j] = math.Abs(b) * path.SD[j]
 		}
-		out.Order = slices.Clone(entry)
-		slices.SortStableFunc(out.Order, func(a, b int) int {
+		order = slices.Clone(entry)
+		slices.SortFunc(order, func(a, b int) int {
 			if c := cmp.Compare(mag[b], mag[a]); c != 0 {
 				return c
 			}
 			return cmp.Compare(place[a], place[b])
 		})
 	}
-	out.Score = make([]float64, p)
-	for i, j := range out.Order {
-		out.Score[j] = float64(p - i)
-	}
-	return out, nil
+	return order, entryLambda, coef
 }

@@ -59,10 +59,7 @@ func TestCoxNetMatchesGlmnet(t *testing.T) {
 			if want := ref.ints("order"); !slices.Equal(s.order, want) {
 				t.Fatalf("visiting order differs from the reference's at %d places", coxnetMismatch(s.order, want))
 			}
-			path, err := CoxNet{Alpha: c.alpha}.Path(context.Background(), d.time, d.event, d.x)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, path := coxnetPathOf(t, c.set, c.alpha)
 			wl := ref.vals["lambda"]
 			if len(path.Lambda) != len(wl) {
 				t.Fatalf("%d lambdas, glmnet %d", len(path.Lambda), len(wl))
@@ -204,12 +201,8 @@ func TestCoxNetCVMatchesCvGlmnet(t *testing.T) {
 func TestCoxNetAgainstGlmnetFileOrder(t *testing.T) {
 	for _, c := range coxnetCases {
 		t.Run(c.ref, func(t *testing.T) {
-			d := coxnetRead(t, c.set)
+			d, path := coxnetPathOf(t, c.set, c.alpha)
 			ref := coxnetReadRef(t, c.ref)
-			path, err := CoxNet{Alpha: c.alpha}.Path(context.Background(), d.time, d.event, d.x)
-			if err != nil {
-				t.Fatal(err)
-			}
 			wl := ref.vals["orig_lambda"]
 			if len(wl) != len(path.Lambda) {
 				t.Fatalf("%d lambdas, glmnet on the file's order %d", len(path.Lambda), len(wl))

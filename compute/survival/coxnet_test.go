@@ -156,9 +156,13 @@ func TestCoxNetUserLambda(t *testing.T) {
 // TestCoxNetCVMatchesCvGlmnet: cross-validation with the reference's folds equals
 // cv.glmnet(x[, order], ..., foldid) (testdata/coxnet_ref.R): the mean and SE of the
 // deviance per lambda (1e-7 relative), lambda.min and lambda.1se (the same index), the
-// coefficients there.
+// coefficients there. Under the race detector, AML with alpha 0.5 only (the folds' fits
+// run concurrently; the others are the same code on other numbers).
 func TestCoxNetCVMatchesCvGlmnet(t *testing.T) {
 	for _, c := range coxnetCases {
+		if coxnetRace && c.ref != "coxnet_aml_a0.5.txt" {
+			continue
+		}
 		t.Run(c.ref, func(t *testing.T) {
 			d := coxnetRead(t, c.set)
 			ref := coxnetReadRef(t, c.ref)

@@ -27,16 +27,21 @@ import (
 // Solved as glmnet's coxnet: IRLS quadratic approximations with the diagonal of the
 // Hessian, each minimised by cyclic coordinate descent over the strong set (sequential
 // strong rule |g_j| > alpha (2 lambda - lambda_prev)), then over the features ever
-// non-zero until no update moves the objective by thresh times the null deviance
-// (max_j v_j (delta b_j)^2, v_j = x~_j'W x~_j); then a KKT check of the others; warm
-// starts. The automatic path: lambda_max = max_j |x~_j'(d - Lambda_0(t))|/n / max(alpha,
-// 0.001) (the score at 0, d the event indicator and Lambda_0 Breslow's cumulative
-// hazard), NLambda values down to MinRatio lambda_max evenly on the log scale, the first
-// fitted at 9.9e35 and reported at lambda_max; it ends early (not before 5 lambdas) when
-// the deviance ratio grew by less than 0.1% over the last 4 lambdas or exceeds 0.99
-// (glmnet's fdev and devmax as its Cox code scales them), after a lambda with more than
-// DFMax non-zero coefficients, or before one that would make more than PMax features
-// ever non-zero.
+// non-zero, until no update moves the objective by Thresh NullDev / 2n or more
+// (max_j v_j (delta b_j)^2, v_j = x~_j'W x~_j); IRLS steps until no coefficient moved
+// that much; then a KKT check of the others; warm starts. The automatic path: lambda_max
+// = max_j |x~_j'(d - Lambda_0(t))|/n / max(alpha, 0.001) (the score at 0, d the event
+// indicator, Lambda_0 Breslow's cumulative hazard), NLambda values down to MinRatio
+// lambda_max evenly on the log scale (the ratio's exponent 1/(NLambda-1) in single
+// precision, as glmnet's Fortran), the first fitted at 9.9e35 and reported at
+// lambda_max; it ends early (not before 5 lambdas) when the deviance ratio grew by less
+// than 0.1% over the last 4 lambdas or exceeds 0.99 (glmnet's fdev and devmax as its Cox
+// code scales them), after a lambda with more than DFMax non-zero coefficients, or
+// before one that would make more than PMax features ever non-zero.
+//
+// Times must be finite and not negative. A time of 0 is kept, as survival::coxph keeps it
+// (glmnet refuses times <= 0; the partial likelihood depends on the times only through
+// their order, and an event at 0 has every sample at risk).
 //
 // glmnet visits the features in column order and stops at a tolerance, so its path
 // depends on the order of the columns. CoxNet visits them by decreasing |score| at
@@ -64,8 +69,9 @@ type CoxNetPath struct {
 	DevRatio []float64 // 1 - deviance / null deviance, per lambda
 	NullDev  float64   // 2 (log L_saturated - log L(0)), glmnet's nulldev
 	SD       []float64 // scale of each column (1 when Raw; 0 for a constant column)
-	// Gradient is |x~_j'(d - Lambda(t))|/n at the last solution: a zero coefficient
-	// stays zero while it is at most alpha lambda (how near a feature is to entering).
+	// Gradient is |x~_j'r|/n at the last solution, r_i = d_i - e^eta_i Lambda_0(t_i) the
+	// martingale residuals: a zero coefficient stays zero while it is at most alpha
+	// lambda (how near a feature is to entering).
 	Gradient []float64
 	Passes   int    // coordinate passes
 	Note     string // why the path ended before glmnet's rules end it ("" when it did not)
@@ -75,8 +81,7 @@ type CoxNetPath struct {
 	coef   [][]float64 // coef[l][k]: original-scale coefficient of active[k] at Lambda[l]
 }
 
-// Path fits o's path to time, event and x (samples as rows). Times must be finite and
-// not negative; a time of 0 is kept (as survival::coxph does; glmnet refuses it).
+// Path fits o's path to time, event and x (samples as rows).
 func (o CoxNet) Path(ctx context.Context, time []float64, event []bool, x *mat.Dense) (*CoxNetPath, error) {
 	if err := coxnetCheck(time, event, x, o); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package survival
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -93,12 +94,12 @@ type coxnetSolver struct {
 	n, m, p int         // samples (weights 1/n), samples at risk (len(risk.order)), features
 	order   []int       // visiting order: caller's column of each feature
 	x       [][]float64 // standardised columns over risk.order; nil: constant
-	xm, xs  []float64   // columns' means and scales
+	xs      []float64   // columns' scales
 	risk    coxnetRisk
 	dq, dk  []float64 // event/n by position; events/n by event time
 	alpha   float64
-	cthr    float64 // thresh times the null deviance (glmnet's cthr)
-	r0, rr  float64 // log partial likelihood / n at 0; saturated minus null
+	cthr    float64 // Thresh NullDev / 2n (glmnet's cthr)
+	r0, rr  float64 // log partial likelihood / n at 0; (l_sat - l(0)) / n = NullDev / 2n
 	fmax    float64
 	maxit   int
 
@@ -206,9 +207,9 @@ func newCoxnetSolver(x *mat.Dense, time []float64, event []bool, rows []int, o C
 		order = coxnetVisitOrder(ga, constant, tie)
 	}
 	s.order = order
-	s.x, s.xm, s.xs, s.ga = make([][]float64, p), make([]float64, p), make([]float64, p), make([]float64, p)
+	s.x, s.xs, s.ga = make([][]float64, p), make([]float64, p), make([]float64, p)
 	for k, j := range order {
-		s.x[k], s.xm[k], s.xs[k], s.ga[k] = cols[j], xm[j], xs[j], ga[j]
+		s.x[k], s.xs[k], s.ga[k] = cols[j], xs[j], ga[j]
 	}
 	s.cthr = cmp.Or(o.Thresh, coxnetThresh) * s.rr
 	s.a, s.as, s.v = make([]float64, p), make([]float64, p), make([]float64, p)
@@ -285,9 +286,9 @@ func (s *coxnetSolver) outer() error {
 }
 
 var (
-	errCoxnetNumerical = fmt.Errorf("numerical error (a non-positive weight in the quadratic approximation)")
-	errCoxnetMaxit     = fmt.Errorf("no convergence within the coordinate passes allowed")
-	errCoxnetPMax      = fmt.Errorf("more features would be non-zero than PMax allows")
+	errCoxnetNumerical = errors.New("numerical error (a non-positive weight in the quadratic approximation)")
+	errCoxnetMaxit     = errors.New("no convergence within the coordinate passes allowed")
+	errCoxnetPMax      = errors.New("more features would be non-zero than PMax allows")
 )
 
 // setE recomputes f from the active coefficients and e = exp(f)/n, f clipped to

@@ -113,14 +113,14 @@ func TestCoxNetObjective(t *testing.T) {
 		if path.Note != "" {
 			t.Fatal(path.Note)
 		}
-		if d := relDiff(path.NullDev, 2*(sat-l0), 0); d > 1e-12 {
+		if d := coxnetRelDiff(path.NullDev, 2*(sat-l0), 0); d > 1e-12 {
 			t.Errorf("alpha %v: null deviance %v, by definition %v", alpha, path.NullDev, 2*(sat-l0))
 		}
 		lmax := 0.0
 		for _, g := range g0 {
 			lmax = math.Max(lmax, math.Abs(g)/float64(n)/alpha)
 		}
-		if d := relDiff(path.Lambda[0], lmax, 0); d > 1e-12 {
+		if d := coxnetRelDiff(path.Lambda[0], lmax, 0); d > 1e-12 {
 			t.Errorf("alpha %v: lambda_max %v, by definition %v", alpha, path.Lambda[0], lmax)
 		}
 		worst := 0.0

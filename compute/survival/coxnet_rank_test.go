@@ -28,7 +28,7 @@ func TestCoxNetRankerEntryMatchesGlmnet(t *testing.T) {
 				if in != (i < len(entry)) {
 					t.Fatalf("rank %d: %s, entering glmnet's path %v", i+1, d.genes[j], in)
 				}
-				if in && relDiff(rk.Entry[j], lam[int(step)], 0) > 1e-12 {
+				if in && coxnetRelDiff(rk.Entry[j], lam[int(step)], 0) > 1e-12 {
 					t.Fatalf("%s enters at %v, glmnet at %v", d.genes[j], rk.Entry[j], lam[int(step)])
 				}
 				if i == 0 {

@@ -21,8 +21,8 @@ var coxnetCases = []struct {
 	{"aml_survival.csv", 0.5, "coxnet_aml_a0.5.txt"},
 }
 
-// relDiff is |a - b| / max(|b|, floor).
-func relDiff(a, b, floor float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b), floor) }
+// coxnetRelDiff is |a - b| / max(|b|, floor).
+func coxnetRelDiff(a, b, floor float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b), floor) }
 
 // coxnetCompareCoef returns the largest |got_j - want_j| over the genes, relative to the
 // largest |want_j| (want by gene name; absent genes are 0).
@@ -66,10 +66,10 @@ func TestCoxNetMatchesGlmnet(t *testing.T) {
 			}
 			worstL, worstD := 0.0, 0.0
 			for l := range wl {
-				worstL = math.Max(worstL, relDiff(path.Lambda[l], wl[l], 0))
+				worstL = math.Max(worstL, coxnetRelDiff(path.Lambda[l], wl[l], 0))
 				worstD = math.Max(worstD, math.Abs(path.DevRatio[l]-ref.vals["devratio"][l]))
 			}
-			nd := relDiff(path.NullDev, ref.vals["nulldev"][0], 0)
+			nd := coxnetRelDiff(path.NullDev, ref.vals["nulldev"][0], 0)
 			if worstL > 1e-10 || worstD > 1e-9 || nd > 1e-9 {
 				t.Errorf("lambda rel. diff %.2g, dev ratio diff %.2g, null deviance rel. diff %.2g", worstL, worstD, nd)
 			}
@@ -153,6 +153,35 @@ func TestCoxNetUserLambda(t *testing.T) {
 	t.Logf("coefficients at 10 given lambdas within %.2g of the largest", worst)
 }
 
+// TestCoxNetLimits: DFMax ends the path after the first lambda with more non-zero
+// coefficients, PMax before the lambda that would make more features ever non-zero
+// (with a note), as glmnet's dfmax = 10 and pmax = 20 (testdata/coxnet_dlbcl_limits.txt):
+// the same lambdas, and the coefficients at the last to 1e-7 of the largest.
+func TestCoxNetLimits(t *testing.T) {
+	d := coxnetRead(t, "dlbcl_chop_survival.csv")
+	ref := coxnetReadRef(t, "coxnet_dlbcl_limits.txt")
+	for _, c := range []struct {
+		o      CoxNet
+		prefix string
+	}{{CoxNet{Alpha: 1, DFMax: 10}, "dfmax_"}, {CoxNet{Alpha: 1, PMax: 20}, "pmax_"}} {
+		path, err := c.o.Path(context.Background(), d.time, d.event, d.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ref.vals[c.prefix+"lambda"]
+		if len(path.Lambda) != len(want) || coxnetRelDiff(path.Lambda[len(want)-1], want[len(want)-1], 0) > 1e-12 {
+			t.Fatalf("%s: %d lambdas, glmnet %d", c.prefix, len(path.Lambda), len(want))
+		}
+		l := len(want) - 1
+		if dif := coxnetCompareCoef(path.Beta(l), ref.coef[c.prefix+"coef"][l], d.genes); dif > 1e-7 {
+			t.Errorf("%s: coefficients at the last lambda differ by %.2g of the largest", c.prefix, dif)
+		}
+		if (path.Note != "") != (c.o.PMax > 0) {
+			t.Errorf("%s: note %q", c.prefix, path.Note)
+		}
+	}
+}
+
 // TestCoxNetCVMatchesCvGlmnet: cross-validation with the reference's folds equals
 // cv.glmnet(x[, order], ..., foldid) (testdata/coxnet_ref.R): the mean and SE of the
 // deviance per lambda (1e-7 relative), lambda.min and lambda.1se (the same index), the
@@ -175,8 +204,8 @@ func TestCoxNetCVMatchesCvGlmnet(t *testing.T) {
 			}
 			worstM, worstS := 0.0, 0.0
 			for l := range cv.CVM {
-				worstM = math.Max(worstM, relDiff(cv.CVM[l], ref.vals["cvm"][l], 0))
-				worstS = math.Max(worstS, relDiff(cv.CVSD[l], ref.vals["cvsd"][l], 0))
+				worstM = math.Max(worstM, coxnetRelDiff(cv.CVM[l], ref.vals["cvm"][l], 0))
+				worstS = math.Max(worstS, coxnetRelDiff(cv.CVSD[l], ref.vals["cvsd"][l], 0))
 			}
 			if worstM > 1e-7 || worstS > 1e-7 {
 				t.Errorf("cvm rel. diff %.2g, cvsd %.2g", worstM, worstS)
@@ -213,7 +242,7 @@ func TestCoxNetAgainstGlmnetFileOrder(t *testing.T) {
 			}
 			worstL := 0.0
 			for l := range wl {
-				worstL = math.Max(worstL, relDiff(path.Lambda[l], wl[l], 0))
+				worstL = math.Max(worstL, coxnetRelDiff(path.Lambda[l], wl[l], 0))
 			}
 			early, late := 0.0, 0.0
 			for l, want := range ref.coef["orig_coef"] {

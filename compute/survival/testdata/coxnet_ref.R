@@ -2,7 +2,8 @@
 # survival 3.5-3) on DLBCL CHOP (181 x 3833) and AML (116 x 6283), alpha 1 and 0.5.
 # From the repository root (about two minutes):
 #   Rscript compute/survival/testdata/coxnet_ref.R
-# writes compute/survival/testdata/coxnet_{dlbcl,aml}_a{1,0.5}.txt and coxnet_dlbcl_user.txt.
+# writes compute/survival/testdata/coxnet_{dlbcl,aml}_a{1,0.5}.txt, coxnet_dlbcl_user.txt and
+# coxnet_dlbcl_limits.txt.
 #
 # Times. glmnet refuses a time <= 0, and each file has one event at time 0 (CHOP_V173,
 # AML_V86), which Steadfast keeps as survival::coxph does. The Breslow partial likelihood
@@ -106,6 +107,15 @@ for (set in names(sets)) {
       writeLines(sprintf("# glmnet %s: glmnet(x[, order], Surv(rank(time)/n, event), family = \"cox\", lambda = these)", packageVersion("glmnet")), con)
       writeLines(paste("order", paste(ord, collapse = " ")), con)
       write_path(con, "", fu, seq_along(ulam))
+      close(con)
+      # dfmax: the path ends after the first lambda with more than 10 non-zero; pmax: before
+      # the lambda that would make more than 20 ever non-zero (glmnet warns)
+      con <- file(file.path(out_dir, "coxnet_dlbcl_limits.txt"), "w")
+      writeLines(sprintf("# glmnet %s: glmnet(x[, order], Surv(rank(time)/n, event), family = \"cox\", dfmax = 10), then pmax = 20", packageVersion("glmnet")), con)
+      fd <- glmnet(x[, ord], y, family = "cox", alpha = a, dfmax = 10)
+      write_path(con, "dfmax_", fd, length(fd$lambda))
+      fp <- suppressWarnings(glmnet(x[, ord], y, family = "cox", alpha = a, pmax = 20))
+      write_path(con, "pmax_", fp, length(fp$lambda))
       close(con)
     }
   }

@@ -178,11 +178,11 @@ func (s *coxnetSolver) walk(ctx context.Context, o CoxNet) (*CoxNetPath, error) 
 		if err := s.fit(ctx, al, al0, nx); err != nil {
 			switch {
 			case errors.Is(err, errCoxnetMaxit):
-				path.Note = fmt.Sprintf("no convergence at the %d-th lambda within %d coordinate passes: the path holds the lambdas before it", l+1, s.maxit)
+				path.Note = fmt.Sprintf("no convergence at lambda %d within %d coordinate passes: the path holds the %d before it", l+1, s.maxit, l)
 			case errors.Is(err, errCoxnetPMax):
-				path.Note = fmt.Sprintf("more than PMax = %d features non-zero at the %d-th lambda: the path holds the lambdas before it", nx, l+1)
+				path.Note = fmt.Sprintf("more than PMax = %d features non-zero at lambda %d: the path holds the %d before it", nx, l+1, l)
 			case errors.Is(err, errCoxnetNumerical):
-				path.Note = fmt.Sprintf("%v at the %d-th lambda: the path holds the lambdas before it", err, l+1)
+				path.Note = fmt.Sprintf("%v at lambda %d: the path holds the %d before it", err, l+1, l)
 			default:
 				return nil, err
 			}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // coxnetCases are the references of testdata/coxnet_ref.R (glmnet 4.1-6, R 4.2.2): the
@@ -178,6 +180,39 @@ func TestCoxNetLimits(t *testing.T) {
 		}
 		if (path.Note != "") != (c.o.PMax > 0) {
 			t.Errorf("%s: note %q", c.prefix, path.Note)
+		}
+	}
+}
+
+// TestCoxNetEarlyEnd: on the first 100 and 150 DLBCL probe sets (n > p, alpha 1 and 0.5)
+// the automatic path ends where glmnet's does (testdata/coxnet_dlbcl_early.txt): on the
+// deviance ratio's gain for 100 genes, on glmnet's numerical error (a non-positive
+// weight; glmnet warns, CoxNetPath.Note says why) for 150; the same lambdas (1e-12),
+// deviance ratios (1e-9) and coefficients at the last lambda (1e-6 of the largest).
+func TestCoxNetEarlyEnd(t *testing.T) {
+	d := coxnetRead(t, "dlbcl_chop_survival.csv")
+	ref := coxnetReadRef(t, "coxnet_dlbcl_early.txt")
+	for _, p := range []int{100, 150} {
+		x := d.x.Slice(0, len(d.time), 0, p).(*mat.Dense)
+		for _, alpha := range []float64{1, 0.5} {
+			pre := fmt.Sprintf("p%d_a%v_", p, alpha)
+			path, err := CoxNet{Alpha: alpha}.Path(context.Background(), d.time, d.event, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ref.vals[pre+"lambda"]
+			if len(path.Lambda) != len(want) {
+				t.Fatalf("%s: %d lambdas, glmnet %d", pre, len(path.Lambda), len(want))
+			}
+			l := len(want) - 1
+			dif := coxnetCompareCoef(path.Beta(l), ref.coef[pre+"coef"][l], d.genes[:p])
+			if coxnetRelDiff(path.Lambda[l], want[l], 0) > 1e-12 || math.Abs(path.DevRatio[l]-ref.vals[pre+"devratio"][l]) > 1e-9 || dif > 1e-6 {
+				t.Errorf("%s: last lambda %v (glmnet %v), deviance ratio %v (%v), coefficients differ by %.2g of the largest", pre, path.Lambda[l], want[l], path.DevRatio[l], ref.vals[pre+"devratio"][l], dif)
+			}
+			if (path.Note != "") != (p == 150) {
+				t.Errorf("%s: note %q", pre, path.Note)
+			}
+			t.Logf("%s: %d lambdas as glmnet, coefficients at the last within %.2g of the largest; %s", pre, len(want), dif, path.Note)
 		}
 	}
 }

@@ -1,9 +1,8 @@
-# glmnet references for coxnet_test.go: the elastic-net Cox path of glmnet 4.1-6 (R 4.2.2,
+# glmnet references for coxnet_test.go and coxnet_rank_test.go: the elastic-net Cox path of glmnet 4.1-6 (R 4.2.2,
 # survival 3.5-3) on DLBCL CHOP (181 x 3833) and AML (116 x 6283), alpha 1 and 0.5.
 # From the repository root (about two minutes):
 #   Rscript compute/survival/testdata/coxnet_ref.R
-# writes compute/survival/testdata/coxnet_{dlbcl,aml}_a{1,0.5}.txt, coxnet_dlbcl_user.txt and
-# coxnet_dlbcl_limits.txt.
+# writes compute/survival/testdata/coxnet_{dlbcl,aml}_a{1,0.5}.txt and coxnet_dlbcl_{user,limits,early}.txt.
 #
 # Times. glmnet refuses a time <= 0, and each file has one event at time 0 (CHOP_V173,
 # AML_V86), which Steadfast keeps as survival::coxph does. The Breslow partial likelihood
@@ -116,6 +115,16 @@ for (set in names(sets)) {
       write_path(con, "dfmax_", fd, length(fd$lambda))
       fp <- suppressWarnings(glmnet(x[, ord], y, family = "cox", alpha = a, pmax = 20))
       write_path(con, "pmax_", fp, length(fp$lambda))
+      close(con)
+      # the first 100 and 150 probe sets (n > p): the path ends early, on the deviance
+      # ratio's gain (100), or on glmnet's numerical error, a non-positive weight (150)
+      con <- file(file.path(out_dir, "coxnet_dlbcl_early.txt"), "w")
+      writeLines(sprintf("# glmnet %s: glmnet(x[, 1:p][, order], Surv(rank(time)/n, event), family = \"cox\", alpha = a)", packageVersion("glmnet")), con)
+      for (p in c(100, 150)) for (ap in c(1, 0.5)) {
+        op <- breslow_score_order(x[, 1:p], d$time, d$event)
+        fe <- suppressWarnings(glmnet(x[, 1:p][, op], y, family = "cox", alpha = ap))
+        write_path(con, sprintf("p%d_a%s_", p, ap), fe, length(fe$lambda))
+      }
       close(con)
     }
   }

@@ -318,3 +318,27 @@ func TestCoxNetRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestCoxNetPassCap: a path that reaches MaxPasses keeps the lambdas before (glmnet's
+// warning), says so, and the ranking counts it unconverged; a cancelled context stops
+// the fit with its error.
+func TestCoxNetPassCap(t *testing.T) {
+	time, event, x := coxnetSynth(80, 30, 8)
+	o := CoxNet{Alpha: 1, MaxPasses: 40}
+	path, err := o.Path(context.Background(), time, event, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(path.Note, "no convergence") || len(path.Lambda) >= 100 {
+		t.Errorf("%d lambdas, note %q", len(path.Lambda), path.Note)
+	}
+	rk, err := CoxNetRanker{CoxNet: o}.Rank(context.Background(), time, event, x, nil)
+	if err != nil || rk.Unconverged != 1 {
+		t.Errorf("unconverged %d, error %v", rk.Unconverged, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (CoxNet{Alpha: 1}).Path(ctx, time, event, x); err != context.Canceled {
+		t.Errorf("error %v, want the context's", err)
+	}
+}

@@ -51,11 +51,16 @@ type Apparent struct {
 // model locked on all samples, and how well the procedure predicts from the study's
 // own resamples.
 type SurvivalSignature struct {
-	Choice   signature.Choice
-	Advised  bool
-	Genes    []SurvivalGene
-	Model    *signature.Model
-	CV       *signature.SurvivalCV
+	Choice  signature.Choice
+	Advised bool
+	Genes   []SurvivalGene
+	Model   *signature.Model
+	CV      *signature.SurvivalCV
+	// Nested is the nested estimate of the advice's choice (Nest), when computed; the
+	// headline C is then its C (Headline).
+	Nested *SurvivalNested
+	// Perm is the permutation test of C (PermuteSurvival), when one was run.
+	Perm     *Permutations
 	Apparent Apparent
 	Opts     SurvivalOptions // resolved: horizons and tau set
 	Samples  []string

@@ -92,6 +92,7 @@ func BuildSurvivalSignature(ctx context.Context, res *experiment.Result, ds *dat
 	if s.Opts, err = resolveSurvival(o, out); err != nil {
 		return nil, err
 	}
+	model.Cox.Horizons, model.Cox.Tau, model.Cox.Unit = s.Opts.Horizons, s.Opts.Tau, s.Opts.Unit
 	x := dataset.SelectFeatures(ds.X, feats)
 	for j := range feats {
 		s.Values = append(s.Values, mat.Col(nil, j, x))

@@ -12,6 +12,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/study"
 )
 
 // A biologist opens a survival table (DLBCL CHOP: sample, time, event, probes): the
@@ -73,6 +74,17 @@ func TestSurvivalStudyInTheWindow(t *testing.T) {
 		}
 		if sv.sig.Opts.Unit != "years" || !slices.Equal(sv.sig.Opts.Horizons, []float64{2, 5}) || u.currentFigure(tabSignature).Name != "signature-km" {
 			t.Errorf("options %+v, figure %q", sv.sig.Opts, u.currentFigure(tabSignature).Name)
+		}
+	})
+	// the independent R-CHOP cohort, with its own times and events
+	serialized(func() { sv.runValidate(filepath.Join(sharedData, "dlbcl_rchop_survival.csv"), study.CohortOptions{}) })
+	waitFor(t, "the cohort", 30*time.Second, func() bool { return onUI(func() bool { return sv.val != nil && u.cancel == nil }) })
+	serialized(func() {
+		if sv.val.Survival == nil || sv.val.Survival.N != 233 || !slices.Contains(sv.show.Options, "cohort Kaplan-Meier") || u.currentFigure(tabSignature).Name != "cohort-km" {
+			t.Errorf("cohort: %+v, figures %v, shown %q", sv.val.Survival, sv.show.Options, u.currentFigure(tabSignature).Name)
+		}
+		if !strings.Contains(sv.more.Text, "dlbcl_rchop_survival.csv: On 233 cohort samples (60 events): Harrell's C") {
+			t.Errorf("more: %q", sv.more.Text)
 		}
 	})
 	dir := t.TempDir()

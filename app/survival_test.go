@@ -12,6 +12,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 	"steadfast/compute/study"
 )
 
@@ -93,6 +94,18 @@ func TestSurvivalStudyInTheWindow(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// the report of a survival study: its Signature section with REMARK's checklist and the cohort
+	html := filepath.Join(dir, "report.html")
+	surv, val := onUI(func() *study.SurvivalSignature { s, _ := sv.of(res); return s }), onUI(func() *signature.Validation { _, v := sv.of(res); return v })
+	if surv == nil || val == nil {
+		t.Fatal("the survival signature and its cohort are not the run's")
+	}
+	if err := writeReport(html, res, nil, surv, val); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(html); !strings.Contains(string(b), "REMARK checklist") || !strings.Contains(string(b), "a survival outcome (time") || !strings.Contains(string(b), "Risk scores on the cohort") {
+		t.Error("the report lacks the survival signature's section, its outcome or its cohort")
+	}
 	for _, f := range []string{"model.json", "metrics.csv", "predictions.csv", "signature.csv", "signature-km.pdf", "signature-km.csv", "signature-forest.png"} {
 		if _, err := os.Stat(filepath.Join(dir, "sig", f)); err != nil {
 			t.Errorf("the saved signature lacks %s", f)

@@ -150,6 +150,15 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	}
 }
 
+// of is the survival signature on screen and its cohort's validation, when it was
+// built from the run res; nil otherwise.
+func (v *survivalView) of(res *experiment.Result) (*study.SurvivalSignature, *signature.Validation) {
+	if v.sig == nil || v.result != res {
+		return nil, nil
+	}
+	return v.sig, v.val
+}
+
 // options reads the form: the choice and the survival options.
 func (v *survivalView) options() (signature.Choice, study.SurvivalOptions, error) {
 	k, err := strconv.Atoi(v.k.Selected)

@@ -153,7 +153,7 @@ func resolveSurvival(o SurvivalOptions, out survival.Outcome) (SurvivalOptions, 
 		o.Tau = o.Horizons[len(o.Horizons)-1]
 	}
 	if !(o.Tau > 0) {
-		return o, fmt.Errorf("Uno's C: the truncation time %g must be positive", o.Tau)
+		return o, fmt.Errorf("the truncation time of Uno's C (%g) must be positive", o.Tau)
 	}
 	return o, nil
 }

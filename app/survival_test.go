@@ -12,6 +12,8 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
 )
 
 // A biologist opens a survival table (DLBCL CHOP: sample, time, event, probes): the
@@ -75,12 +77,35 @@ func TestSurvivalStudyInTheWindow(t *testing.T) {
 			t.Errorf("options %+v, figure %q", sv.sig.Opts, u.currentFigure(tabSignature).Name)
 		}
 	})
+	// the independent R-CHOP cohort, with its own times and events
+	serialized(func() { sv.runValidate(filepath.Join(sharedData, "dlbcl_rchop_survival.csv"), study.CohortOptions{}) })
+	waitFor(t, "the cohort", 30*time.Second, func() bool { return onUI(func() bool { return sv.val != nil && u.cancel == nil }) })
+	serialized(func() {
+		if sv.val.Survival == nil || sv.val.Survival.N != 233 || !slices.Contains(sv.show.Options, "cohort Kaplan-Meier") || u.currentFigure(tabSignature).Name != "cohort-km" {
+			t.Errorf("cohort: %+v, figures %v, shown %q", sv.val.Survival, sv.show.Options, u.currentFigure(tabSignature).Name)
+		}
+		if !strings.Contains(sv.more.Text, "dlbcl_rchop_survival.csv: On 233 cohort samples (60 events): Harrell's C") {
+			t.Errorf("more: %q", sv.more.Text)
+		}
+	})
 	dir := t.TempDir()
 	serialized(func() {
 		if err := sv.writeFolder(filepath.Join(dir, "sig")); err != nil {
 			t.Fatal(err)
 		}
 	})
+	// the report of a survival study: its Signature section with REMARK's checklist and the cohort
+	html := filepath.Join(dir, "report.html")
+	surv, val := onUI(func() *study.SurvivalSignature { s, _ := sv.of(res); return s }), onUI(func() *signature.Validation { _, v := sv.of(res); return v })
+	if surv == nil || val == nil {
+		t.Fatal("the survival signature and its cohort are not the run's")
+	}
+	if err := writeReport(html, res, nil, surv, val); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(html); !strings.Contains(string(b), "REMARK checklist") || !strings.Contains(string(b), "a survival outcome (time") || !strings.Contains(string(b), "Risk scores on the cohort") {
+		t.Error("the report lacks the survival signature's section, its outcome or its cohort")
+	}
 	for _, f := range []string{"model.json", "metrics.csv", "predictions.csv", "signature.csv", "signature-km.pdf", "signature-km.csv", "signature-forest.png"} {
 		if _, err := os.Stat(filepath.Join(dir, "sig", f)); err != nil {
 			t.Errorf("the saved signature lacks %s", f)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,11 @@ type survivalView struct {
 	unit     *widget.Entry
 	build    *widget.Button
 	save     *widget.Button
+	validate *widget.Button
+	form     *cohortForm // the Validate dialog's fields, kept
+	cohort   *widgets.StringTable
+	val      *signature.Validation // the last cohort's
+	valFigs  []plots.Figure
 	metrics  *widget.Label
 	more     *widget.Label  // the rest of the measures, under moreBtn
 	moreBtn  *widget.Button // More / Less
@@ -56,7 +62,7 @@ var survivalShows = map[string]string{"signature-km": "Kaplan-Meier (cross-valid
 var survivalTerms = []string{"survival outcome", "censored", "Cox model", "Harrell's C", "hazard ratio", "risk group", "time-dependent AUC", "horizon"}
 
 func newSurvivalView(u *UI) *survivalView {
-	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(),
+	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(), cohort: widgets.NewStringTable(),
 		metrics: widget.NewLabel("After a survival run: choose a method and k (the Errors tab's advice is preselected) and press Build signature."),
 		chart:   u.newChart("The signature's Kaplan-Meier curves, hazard ratios, calibration and heatmap appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
@@ -85,19 +91,22 @@ func newSurvivalView(u *UI) *survivalView {
 	v.build.Importance = widget.HighImportance
 	v.save = widget.NewButtonWithIcon("Save signature...", theme.DocumentSaveIcon(), v.saveFolder)
 	v.save.Disable()
+	v.validate = widget.NewButtonWithIcon("Validate on another cohort...", theme.FolderOpenIcon(), v.askValidate)
+	v.validate.Disable()
 	v.show = widget.NewSelect(nil, func(string) { v.draw() })
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("risk groups"), v.groups),
 		container.NewHBox(widget.NewLabel("horizons"), container.NewGridWrap(fyne.NewSize(150, 36), v.horizons),
 			widget.NewLabel("time unit"), container.NewGridWrap(fyne.NewSize(110, 36), v.unit), v.build),
-		container.NewHBox(v.save, u.explainTerms("The survival signature's terms", survivalTerms)))
+		container.NewHBox(v.save, v.validate, u.explainTerms("The survival signature's terms", survivalTerms)))
 	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups and horizons", choice))
 	v.fold.Open(0)
 	v.stack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.genes, 1, "signature")), nil, nil, nil, v.genes.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.measures, -1, "signature-metrics")), nil, nil, nil, v.measures.Table),
-		container.NewBorder(container.NewHScroll(u.tableActions(v.preds, -1, "signature-predictions")), nil, nil, nil, v.preds.Table)}
-	v.tables = widget.NewSelect([]string{"signature genes", "measures", "sample risk scores"}, func(string) { v.showTable() })
+		container.NewBorder(container.NewHScroll(u.tableActions(v.preds, -1, "signature-predictions")), nil, nil, nil, v.preds.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.cohort, -1, "cohort-predictions")), nil, nil, nil, v.cohort.Table)}
+	v.tables = widget.NewSelect([]string{"signature genes", "measures", "sample risk scores", "cohort risk scores"}, func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), v.tables), nil, nil, nil, container.NewStack(v.stack...))
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
@@ -110,8 +119,9 @@ func newSurvivalView(u *UI) *survivalView {
 
 // setResult offers res's methods and ks, the advice preselected and said.
 func (v *survivalView) setResult(res *experiment.Result) {
-	v.sig, v.figs, v.figure = nil, nil, plots.Figure{}
+	v.sig, v.figs, v.figure, v.val, v.valFigs = nil, nil, plots.Figure{}, nil, nil
 	v.save.Disable()
+	v.validate.Disable()
 	v.chart.SetRender(nil)
 	v.show.Options = nil
 	v.show.Refresh()
@@ -135,9 +145,18 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	v.more.SetText("")
 	v.more.Hide()
 	v.moreBtn.Hide()
-	for _, t := range []*widgets.StringTable{v.genes, v.measures, v.preds} {
+	for _, t := range []*widgets.StringTable{v.genes, v.measures, v.preds, v.cohort} {
 		t.SetRows(nil, nil)
 	}
+}
+
+// of is the survival signature on screen and its cohort's validation, when it was
+// built from the run res; nil otherwise.
+func (v *survivalView) of(res *experiment.Result) (*study.SurvivalSignature, *signature.Validation) {
+	if v.sig == nil || v.result != res {
+		return nil, nil
+	}
+	return v.sig, v.val
 }
 
 // options reads the form: the choice and the survival options.
@@ -189,8 +208,10 @@ func (v *survivalView) compute() {
 
 // setSignature shows sig: its headline, figures and tables.
 func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.Figure) {
-	v.sig, v.figs = sig, figs
+	v.sig, v.figs, v.val, v.valFigs = sig, figs, nil, nil
 	v.save.Enable()
+	v.validate.Enable()
+	v.cohort.SetRows(nil, nil)
 	v.fold.Close(0)
 	all := sig.Performance()
 	head, rest, _ := strings.Cut(all, ". ")
@@ -215,10 +236,11 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 // draw shows the figure chosen.
 func (v *survivalView) draw() {
 	i := v.show.SelectedIndex()
-	if v.sig == nil || i < 0 || i >= len(v.figs) {
+	all := append(slices.Clone(v.figs), v.valFigs...)
+	if v.sig == nil || i < 0 || i >= len(all) {
 		return
 	}
-	v.figure = v.figs[i]
+	v.figure = all[i]
 	v.chart.SetMinSize(widgets.DefaultChartMin)
 	if strings.Contains(v.figure.Name, "heatmap") || strings.Contains(v.figure.Name, "forest") { // a row a gene
 		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
@@ -262,4 +284,76 @@ func (v *survivalView) writeFolder(path string) error {
 	}
 	v.u.progress.Status.SetText(fmt.Sprintf("Saved the signature to %s (%d files).", path, len(written)))
 	return nil
+}
+
+// askValidate asks for a cohort with its own times and events, then applies the
+// locked model to it in the background.
+func (v *survivalView) askValidate() {
+	if v.sig == nil {
+		v.u.showError(fmt.Errorf("build the signature first (Build signature); its locked model is what is validated"))
+		return
+	}
+	v.u.askCohort(&v.form, v.sig.Model, v.runValidate)
+}
+
+// runValidate applies the locked model to the cohort at path.
+func (v *survivalView) runValidate(path string, o study.CohortOptions) {
+	sig := v.sig
+	v.u.startTask("Validation", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		report(experiment.Progress{Total: 1, Stage: "the locked Cox model on the cohort"})
+		val, err := study.Validate(ctx, sig.Model, path, o)
+		if err != nil {
+			return nil, err
+		}
+		figs := plots.ValidationFigures(val)
+		return func() {
+			if v.sig != sig {
+				return // another signature was built meanwhile
+			}
+			v.setValidation(val, figs)
+		}, nil
+	})
+}
+
+// setValidation shows a cohort's measures, risk scores and figures beside the
+// signature's.
+func (v *survivalView) setValidation(val *signature.Validation, figs []plots.Figure) {
+	v.val, v.valFigs = val, figs
+	text := val.SurvivalText(v.sig.Opts.Unit)
+	if text == "" {
+		text = fmt.Sprintf("%s: %d samples scored; the cohort has no survival outcome (or no event), so risk scores only.", val.Cohort, len(val.Samples))
+	} else {
+		text = val.Cohort + ": " + text
+	}
+	v.more.SetText(v.more.Text + "\n\nValidation. " + text + " " + strings.Join(val.Notes, "; "))
+	v.metrics.SetText(v.metrics.Text + " " + firstSentence(text))
+	names := slices.Clone(v.show.Options[:len(v.figs)])
+	for _, f := range figs {
+		names = append(names, cohortShowName(f.Name))
+	}
+	v.show.Options = names
+	v.show.SetSelectedIndex(len(v.figs))
+	rows := study.SurvivalPredictionTable(val)
+	v.cohort.SetRows(rows[0], rows[1:], 140, 70, 60, 100, 110)
+}
+
+// cohortShowName names a cohort figure in the figure choice.
+func cohortShowName(name string) string {
+	switch {
+	case strings.Contains(name, "km"):
+		return "cohort Kaplan-Meier"
+	case strings.Contains(name, "calibration"):
+		return "cohort calibration"
+	case strings.Contains(name, "heatmap"):
+		return "cohort heatmap"
+	case strings.Contains(name, "shift"):
+		return "cohort against training"
+	}
+	return name
+}
+
+// firstSentence is s up to its first ". ".
+func firstSentence(s string) string {
+	head, _, _ := strings.Cut(s, "; ")
+	return strings.TrimSuffix(head, ".") + "."
 }

@@ -55,6 +55,7 @@ func signatureCommand(c *call) error {
 	}
 	res := saved.Result
 	if res.Data.Survival != nil {
+		sv.report = report
 		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms, *noNested)
 	}
 	choice := signature.Choice{Classifier: *cl, Frequent: *frequent}

@@ -16,6 +16,7 @@ import (
 type survFlags struct {
 	horizons, groups, unit *string
 	tau                    *float64
+	report                 *bool // the signature command's --report
 }
 
 func survivalFlags(c *call) survFlags {
@@ -92,7 +93,14 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 		return err
 	}
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
-	if err := writeOutputs(ctx, c, dest, files, plots.SurvivalSignatureFigures(res, sig), size, nil); err != nil {
+	var extra func(tmp string) ([]string, error)
+	if f.report != nil && *f.report {
+		extra = func(tmp string) ([]string, error) {
+			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
+			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, reportSize)
+		}
+	}
+	if err := writeOutputs(ctx, c, dest, files, plots.SurvivalSignatureFigures(res, sig), size, extra); err != nil {
 		return err
 	}
 	if len(o.Horizons) == 0 {

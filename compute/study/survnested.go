@@ -140,6 +140,10 @@ func (n *SurvivalNested) Summary() string {
 		text.Count(n.C.Resamples, "outer resample"), f3(mean), text.Count(len(n.Pooled), "repetition"), f3(lo), f3(hi), choiceCounts(n.Choices), len(n.Choices))
 }
 
+// ChoiceCounts says how often the inner studies chose each method and k, the most
+// often first: "Cox score test at k = 10 in 18, Cox score test at k = 20 in 12".
+func (n *SurvivalNested) ChoiceCounts() string { return choiceCounts(n.Choices) }
+
 // Nest sets s.Nested, the nested estimate of the advice's procedure that chose s (see
 // SurvivalNestedEstimate; its cost NestedCost), from the study res it was built from
 // and its data ds. The headline C becomes the nested one when the advice chose s.

@@ -68,10 +68,11 @@ func (s *SurvivalSignature) PredictionTable() [][]string {
 }
 
 // MetricsTable is metrics.csv: metric, value, low, high. The headline C first
-// (c_index: the nested estimate when the advice chose and it was computed; c_index_is
-// says which), then the plain one when the advice chose (optimistic), the nested
-// estimate's details, the other cross-validated measures, the permutation test, and
-// the locked model's optimistic measures.
+// (c_index_headline, as a class signature's auc_headline: the nested estimate when the
+// advice chose and it was computed, else the plain one; c_index_headline_is says
+// which), then c_index, the plain cross-validated C (c_index_is says whether it is
+// optimistic), the nested estimate's details, the other cross-validated measures, the
+// permutation test, and the locked model's optimistic measures.
 func (s *SurvivalSignature) MetricsTable() [][]string {
 	cv, a := s.CV, s.Apparent
 	rows := [][]string{{"metric", "value", "low", "high"}}
@@ -80,20 +81,19 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 	}
 	say := func(name, v string) { rows = append(rows, []string{name, v, "", ""}) }
 	h := s.Headline()
-	add("c_index", h.C.Mean, h.C.Low, h.C.High)
+	add("c_index_headline", h.C.Mean, h.C.Low, h.C.High)
+	say("c_index_headline_is", h.Name()+": "+h.What())
 	plainIs := fmt.Sprintf("Harrell's C of the held-out samples, the mean over %d resamples (%d repetitions); interval %s", cv.C.Resamples, cv.C.Repetitions, signature.CIntervalMethod)
-	if n := s.Nested; h.Estimate == signature.HeadlineNested {
-		say("c_index_is", fmt.Sprintf("%s: %s; Harrell's C of the outer held-out samples, the mean over %d outer resamples (%d repetitions); interval %s", h.Name(), h.What(), n.C.Resamples, n.C.Repetitions, signature.CIntervalMethod))
-	} else {
-		say("c_index_is", h.Name()+": "+h.What()+"; "+plainIs)
-	}
 	if s.Advised {
-		add("c_index_optimistic", cv.C.Mean, cv.C.Low, cv.C.High)
-		say("c_index_optimistic_is", "the advice's choice on the resamples that chose it: optimistic; "+plainIs)
+		plainIs = "optimistic, the advice's choice judged on the resamples that chose it; " + plainIs
 	}
+	add("c_index", cv.C.Mean, cv.C.Low, cv.C.High)
+	say("c_index_is", plainIs)
 	mean, lo, hi := concordanceMeanRange(cv.Pooled)
 	add("c_index_pooled_mean_range_over_repetitions", mean, lo, hi)
 	if n := s.Nested; n != nil {
+		add("nested_c_index", n.C.Mean, n.C.Low, n.C.High)
+		say("nested_c_index_is", fmt.Sprintf("Harrell's C of the outer held-out samples, each scored by the Cox model of the choice its inner study made, the mean over %d outer resamples (%d repetitions); interval %s", n.C.Resamples, n.C.Repetitions, signature.CIntervalMethod))
 		mean, lo, hi := n.PooledRange()
 		add("nested_c_index_pooled_mean_range_over_repetitions", mean, lo, hi)
 		say("nested_outer_training_sets", strconv.Itoa(len(n.Choices)))
@@ -192,7 +192,7 @@ func (s *SurvivalSignature) Performance() string {
 	case signature.HeadlineOptimistic:
 		fmt.Fprintf(&b, "Headline: the %s, %s; %s.", h.Text(), plain, h.What())
 	default:
-		fmt.Fprintf(&b, "Headline: the %s, %s.", h.Text(), plain)
+		fmt.Fprintf(&b, "Headline: the %s, %s; %s.", h.Text(), plain, h.What())
 	}
 	mean, lo, hi := concordanceMeanRange(cv.Pooled)
 	fmt.Fprintf(&b, " Pooled over each repetition's folds C is %.3f (range %.3f-%.3f); Uno's C truncated at %s%s %.3f.", mean, lo, hi, num(cv.Tau), unit, cv.Uno[0].C)

@@ -39,6 +39,10 @@ var references = map[string]string{
 	"nogueira":    "Nogueira S, Sechidis K, Brown G. On the stability of feature selection algorithms. J. Mach. Learn. Res. 18(174):1-54, 2018.",
 	"mcnemar":     "Dietterich TG. Approximate statistical tests for comparing supervised classification learning algorithms. Neural Computation 10:1895-1923, 1998.",
 	"ktsp":        "Tan AC, Naiman DQ, Xu L, Winslow RL, Geman D. Simple decision rules for classifying human cancers from gene expression profiles. Bioinformatics 21:3896-3904, 2005.",
+	"perseus":     "Tyanova S, Temu T, Sinitcyn P, et al. The Perseus computational platform for comprehensive analysis of (prote)omics data. Nature Methods 13:731-740, 2016.",
+	"dep":         "Zhang X, Smits AH, van Tilburg GB, Ovaa H, Huber W, Vermeulen M. Proteome-wide identification of ubiquitin interactions using UbIA-MS. Nature Protocols 13:530-550, 2018 (the DEP package).",
+	"knn":         "Troyanskaya O, Cantor M, Sherlock G, et al. Missing value estimation methods for DNA microarrays. Bioinformatics 17:520-525, 2001.",
+	"quantile":    "Bolstad BM, Irizarry RA, Åstrand M, Speed TP. A comparison of normalization methods for high density oligonucleotide array data based on variance and bias. Bioinformatics 19:185-193, 2003.",
 }
 
 // citer numbers references in the order the paragraph first cites them.
@@ -94,7 +98,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	case cfg.Prep.LogCPM:
 		b.WriteString(" Read counts were turned into log2 counts per million, log2((x + 0.5)/(L + 1) 10^6) with L the sample's library size, sample by sample (Law et al. 2014).")
 	}
-	if cfg.ZScore {
+	b.WriteString(intensityMethods(res, &c))
+	switch {
+	case cfg.ZScore && cfg.Prep.Scaling == "pareto":
+		b.WriteString(" Every feature was Pareto-scaled (centred, divided by the square root of its standard deviation) with the statistics of each training set.")
+	case cfg.ZScore:
 		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")
 	}
 	in, _ := experiment.LookupProtocol(cfg.Protocol)
@@ -431,7 +439,7 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		classes = append(classes, fmt.Sprintf("%s (%d)", c, res.Data.ClassCounts[i]))
 	}
 	return reportTemplate.Execute(w, map[string]any{
-		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
+		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs, "LeftOut": leftOutSummary(res),
 		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
 		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
@@ -484,7 +492,7 @@ svg{max-width:100%;height:auto}
 <h1>Steadfast report: {{.Res.Data.Name}}</h1>
 <p>Steadfast {{.Res.Version}}, run in {{printf "%.0f" .Res.Seconds}} s; report written {{.Written}}. Seed {{.Res.Config.Seed}}.</p>
 <h2>Data</h2>
-<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; classes {{.Classes}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
+<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; classes {{.Classes}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}{{if .LeftOut}} Left out or ranked last, each named with why in left-out.csv: {{.LeftOut}}.{{end}}</p>
 <h2>Methods paragraph</h2>
 <p class="para">{{.Paragraph}}</p>
 <ol style="font-size:.9em">{{range .Refs}}<li style="list-style:none">{{.}}</li>{{end}}</ol>

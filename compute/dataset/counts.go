@@ -81,7 +81,7 @@ func preprocessCounts(ctx context.Context, d *Dataset, o Prep) (*Dataset, []stri
 			keep = append(keep, j)
 		}
 	}
-	out := &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: append([]string(nil), d.Notes...), Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups}
+	out := &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: append([]string(nil), d.Notes...), Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups, LeftOut: d.LeftOut}
 	out.Counts = SelectFeatures(d.X, keep)
 	out.Features = Pick(d.Features, keep)
 	if d.Symbols != nil {

@@ -60,11 +60,21 @@ type Options struct {
 	// Platform chooses the platform of a GEO series on several (GPL96), when the data
 	// are a GEO accession.
 	Platform string `json:"platform,omitempty"`
+	// DesignPath is a design table giving the samples' classes (see ReadDesign): a
+	// column naming the samples as the data do, and a condition column (ClassName
+	// names it when given).
+	DesignPath string `json:"designPath,omitempty"`
+	// Intensity chooses a MaxQuant proteinGroups.txt's intensities: "lfq", "intensity"
+	// or "ibaq"; "" takes LFQ intensity when the file has it, else Intensity.
+	Intensity string `json:"intensity,omitempty"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and
 // "columns" (it had fallen back to detection without a word).
 func (o Options) Check() error {
+	if _, ok := intensityPrefix[o.Intensity]; !ok && o.Intensity != "" {
+		return fmt.Errorf("intensity %q: choose lfq (MaxQuant's LFQ intensity), intensity or ibaq, or leave it out (LFQ when the file has it)", o.Intensity)
+	}
 	switch o.Orientation {
 	case Auto, SamplesAsRows, SamplesAsColumns:
 		return nil
@@ -163,9 +173,18 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 		}
 	}
 	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ") // the name without .gz
-	ds, err := readAs(path, plain, name, b, o)
+	ro := o
+	if o.DesignPath != "" { // the classes come from the design: its class column is ClassName
+		ro.ClassName, ro.Unlabelled = "", true
+	}
+	ds, err := readAs(path, plain, name, b, ro)
 	if err != nil {
 		return nil, err
+	}
+	if o.DesignPath != "" {
+		if err := ds.applyDesign(o.DesignPath, o.ClassName, o.Unlabelled); err != nil {
+			return nil, err
+		}
 	}
 	if edited != "" {
 		ds.Notes = append(ds.Notes, edited)
@@ -224,6 +243,9 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 	}
 	if isSeriesMatrix(b) {
 		return ReadSeriesMatrix(name, b, o)
+	}
+	if isMaxQuant(b) {
+		return ReadMaxQuant(name, b, o)
 	}
 	switch kind := softKind(b); kind {
 	case "dataset":

@@ -1,6 +1,7 @@
 package impute
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -56,6 +57,12 @@ type Fitted struct {
 // the universe features, unlogged, NaN missing; shared, not changed) of the classes
 // labels (0..classes-1) named samples.
 func Fit(rows [][]float64, labels []int, classes int, samples, features []string, o Options) (*Fitted, error) {
+	return FitContext(context.Background(), rows, labels, classes, samples, features, o)
+}
+
+// FitContext is Fit; once ctx ends, KNN's neighbour searches (a protein's over every
+// other: the slow part with many proteins) stop and the values are not to be used.
+func FitContext(ctx context.Context, rows [][]float64, labels []int, classes int, samples, features []string, o Options) (*Fitted, error) {
 	o, err := o.Resolved()
 	if err != nil {
 		return nil, err
@@ -114,6 +121,7 @@ func Fit(rows [][]float64, labels []int, classes int, samples, features []string
 		if f.nn, f.over, err = newKNN(norm, f.kept, p, o, samples); err != nil {
 			return nil, err
 		}
+		f.nn.ctx = ctx
 		f.retained = f.nn.retained
 	case HalfMin:
 		if f.halfMin, err = halfMins(norm, f.kept, p, o.Log2); err != nil {

@@ -1,6 +1,7 @@
 package impute
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -20,6 +21,7 @@ type knn struct {
 	self     []int // self[j]: j's place in retained, -1 when not retained
 	mu       sync.Mutex
 	cache    map[int][]int
+	ctx      context.Context // once it ends, no more searches
 }
 
 // newKNN checks impute.knn's colmax (no training sample may miss more than colmax of
@@ -70,6 +72,9 @@ func (k *knn) neighbours(j int) []int {
 	defer k.mu.Unlock()
 	if nb, ok := k.cache[j]; ok {
 		return nb
+	}
+	if k.ctx != nil && k.ctx.Err() != nil {
+		return nil
 	}
 	m := k.k
 	if k.self[j] >= 0 {

@@ -49,9 +49,12 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	var ds *dataset.Dataset
-	if m.Norm != nil {
+	switch {
+	case m.Norm != nil:
 		ds, err = cohortCounts(raw, m)
-	} else {
+	case m.Impute != nil:
+		ds, err = cohortIntensities(raw, m)
+	default:
 		ds, err = cohortPrep(raw, m.Prep, o.Log2, matchable(m, raw))
 	}
 	if err != nil {
@@ -66,8 +69,8 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	notes := slices.Clone(raw.Notes)
-	if m.Norm != nil {
-		notes = slices.Clone(ds.Notes) // with how the counts were normalised
+	if m.Norm != nil || m.Impute != nil {
+		notes = slices.Clone(ds.Notes) // with how the counts or intensities were preprocessed
 	}
 	if w := scaleWarning(m, raw, v, o.Log2); w != "" {
 		notes = append(notes, w)

@@ -241,6 +241,15 @@ func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, d
 	if o.Intensities(d) {
 		return preprocessIntensities(ctx, d, o)
 	}
+	out, dropped = PreprocessValues(d, o)
+	return out, dropped, nil
+}
+
+// PreprocessValues is Preprocess value by value, as for the plain values a study reads:
+// log2 or the per-sample log-CPM, constant or incomplete features dropped as o says,
+// missing values left missing whatever o says of intensities (a cohort's, which the
+// model's own rules then meet).
+func PreprocessValues(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 	n, _ := d.Dims()
 	s := Summarize(d)
 	drop := map[string]bool{}
@@ -314,7 +323,7 @@ func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, d
 		dropped = append(dropped, f)
 	}
 	sort.Strings(dropped)
-	return out, dropped, nil
+	return out, dropped
 }
 
 // Pick returns s[idx[0]], s[idx[1]], ... as a new slice.

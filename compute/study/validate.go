@@ -104,7 +104,7 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (
 		}
 		raw = counted
 	}
-	ds, _ := dataset.Preprocess(raw, prep)
+	ds, _ := dataset.PreprocessValues(raw, prep)
 	return ds, nil
 }
 

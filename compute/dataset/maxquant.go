@@ -76,6 +76,11 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	if _, ok := col["Ratio H/L"]; ok {
 		return nil, &ParseError{File: file, Line: 1, Msg: "a labelled (SILAC) experiment's proteinGroups.txt; Steadfast reads label-free intensities (LFQ, Intensity or iBAQ of each sample)"}
 	}
+	for _, h := range head {
+		if strings.HasPrefix(h, "Reporter intensity ") {
+			return nil, &ParseError{File: file, Line: 1, Msg: "an isobaric-labelled (TMT, iTRAQ) experiment's proteinGroups.txt (Reporter intensity columns); Steadfast reads label-free intensities (LFQ, Intensity or iBAQ of each sample)"}
+		}
+	}
 	kind := o.Intensity
 	if kind == "" {
 		kind = IntensityRaw

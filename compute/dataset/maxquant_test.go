@@ -144,6 +144,7 @@ func TestReadMaxQuantRefusals(t *testing.T) {
 		{"ragged", strings.Join(append(slices.Clone(lines[:2]), "P7\tP7\t\t"), "\n"), Options{}, "line 3, column 5: has 4 fields but the header has 17"},
 		{"negative", strings.Replace(maxQuantLike, "\t5000\t", "\t-5\t", 1), Options{}, "line 3, column 6: Intensity ctrl_1 is \"-5\""},
 		{"silac", strings.Replace(maxQuantLike, "\tid\n", "\tRatio H/L\n", 1), Options{}, "SILAC"},
+		{"tmt", strings.Replace(maxQuantLike, "\tid\n", "\tReporter intensity 1 ctrl_1\n", 1), Options{}, "TMT"},
 		{"names", strings.ReplaceAll(strings.ReplaceAll(maxQuantLike, "ctrl_", "ctrl"), "treat_1", "treatment"), Options{}, "give a design table (--design FILE"},
 		{"kind", maxQuantLike, Options{Intensity: "spectral"}, "choose lfq, intensity or ibaq"},
 	} {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,5 +69,31 @@ func TestStructure(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDocsLinks: every relative link of the README and the user guide (docs/guide)
+// points to a file that exists, and the README stays a newcomer's page (what it is,
+// the two commands, a tour, where to go next), the rest in the guide.
+func TestDocsLinks(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("docs", "guide", "*.md"))
+	files = append(files, "README.md")
+	link := regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target := filepath.Join(filepath.Dir(f), m[1])
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s links to %s, which does not exist", f, m[1])
+			}
+		}
+		if f == "README.md" {
+			if n := strings.Count(string(b), "\n"); n > 150 {
+				t.Errorf("README.md has %d lines: keep it to a newcomer's page and move the rest to docs/guide", n)
+			}
+		}
 	}
 }

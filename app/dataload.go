@@ -108,6 +108,9 @@ func (u *UI) adopt(ds, data *dataset.Dataset, dropped []string, path string, o d
 	u.raw, u.path, u.readOpt = ds, path, o
 	u.data, u.dropped = data, dropped
 	u.dataTab.setClassChoices(ds.ClassChoices)
+	u.dataTab.showOutcome(ds)
+	u.methods.setOutcome(ds.Survival != nil)
+	u.protocol.setOutcome(ds.Survival != nil)
 	u.showSummary()
 	u.markStale()
 	u.checkFit()

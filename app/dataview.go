@@ -27,6 +27,10 @@ type dataView struct {
 	previewTitle *widget.Label // says which values the preview shows
 	orientation  *widget.Select
 	classEntry   *widget.SelectEntry // with the file's annotations to choose from (GEO, GCT 1.3)
+	outcome      *widget.Select      // "Class" or "Survival": what the study predicts
+	timeEntry    *widget.Entry       // a survival outcome's time column, "" found by its name
+	eventEntry   *widget.Entry       // its event column (1 event, 0 censored)
+	survivalRow  *fyne.Container     // the two, shown for a survival outcome
 	groupEntry   *widget.SelectEntry // the annotation grouping samples (a patient), "" none
 	groupKeys    []string            // the annotations it offers
 	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the active one
@@ -60,6 +64,19 @@ func newDataView(u *UI) *dataView {
 	v.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
 	v.groupEntry = widget.NewSelectEntry(nil)
 	v.groupEntry.SetPlaceHolder("none: or a patient/individual annotation, kept on one side of every split")
+	v.timeEntry, v.eventEntry = widget.NewEntry(), widget.NewEntry()
+	v.timeEntry.SetPlaceHolder("time column: found by name (time, OS.time, DFS_months)")
+	v.eventEntry.SetPlaceHolder("event column (1 event, 0 censored): found by name")
+	v.survivalRow = container.NewGridWithColumns(2, v.timeEntry, v.eventEntry)
+	v.survivalRow.Hide()
+	v.outcome = widget.NewSelect([]string{outcomeClass, outcomeSurvival}, func(s string) {
+		if s == outcomeSurvival {
+			v.survivalRow.Show()
+		} else {
+			v.survivalRow.Hide()
+		}
+	})
+	v.outcome.SetSelected(outcomeClass)
 	reload := widget.NewButtonWithIcon("Re-read file", theme.ViewRefreshIcon(), func() {
 		if u.path != "" {
 			u.LoadFile(u.path, u.rereadOptions())
@@ -82,6 +99,7 @@ func newDataView(u *UI) *dataView {
 	v.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", v.orientation),
+		widget.NewFormItem("Outcome", container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("survival outcome"), v.outcome), v.survivalRow)),
 		widget.NewFormItem("Class column/row", v.classEntry),
 		widget.NewFormItem("Samples grouped by", container.NewBorder(nil, nil, nil, u.explain("samples grouped by"), v.groupEntry)),
 		widget.NewFormItem("Sheet", v.sheetEntry),
@@ -115,6 +133,7 @@ func newDataView(u *UI) *dataView {
 // fields belong to one data file, so another file's are not carried over.
 func (v *dataView) adopt(o dataset.Options) {
 	v.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[o.Orientation])
+	v.setOutcome(o.Outcome, o.Outcome.Set())
 	v.classEntry.SetText(o.ClassName)
 	v.groupEntry.SetText(o.GroupName)
 	v.sheetEntry.SetText(o.Sheet)
@@ -184,10 +203,41 @@ func (v *dataView) className() string {
 	return name
 }
 
+// The Outcome field's choices.
+const (
+	outcomeClass    = "Class"
+	outcomeSurvival = "Survival (a time and an event)"
+)
+
+// setOutcome shows the outcome o (its columns named) or, with survival false, a class.
+func (v *dataView) setOutcome(o dataset.Outcome, survival bool) {
+	v.timeEntry.SetText(o.Time)
+	v.eventEntry.SetText(o.Event)
+	if survival {
+		v.outcome.SetSelected(outcomeSurvival)
+	} else {
+		v.outcome.SetSelected(outcomeClass)
+	}
+}
+
+// showOutcome shows the outcome the data were read with: a survival outcome's columns
+// as found, else a class.
+func (v *dataView) showOutcome(ds *dataset.Dataset) {
+	if s := ds.Survival; s != nil {
+		v.setOutcome(dataset.Outcome{Time: s.TimeName, Event: s.EventName}, true)
+		return
+	}
+	v.setOutcome(dataset.Outcome{}, false)
+}
+
 // readOptions are the reading settings of the form, with the class file clsPath.
 func (v *dataView) readOptions(clsPath string) dataset.Options {
 	o := dataset.Options{ClassName: v.className(), GroupName: strings.TrimSpace(v.groupEntry.Text), CLSPath: clsPath,
 		Sheet: strings.TrimSpace(v.sheetEntry.Text), SymbolsPath: strings.TrimSpace(v.symbolsEntry.Text)}
+	if v.outcome.Selected == outcomeSurvival {
+		o.ClassName = ""
+		o.Outcome = dataset.Outcome{Time: strings.TrimSpace(v.timeEntry.Text), Event: strings.TrimSpace(v.eventEntry.Text)}
+	}
 	switch v.orientation.SelectedIndex() {
 	case 1:
 		o.Orientation = dataset.SamplesAsRows
@@ -231,6 +281,7 @@ func (v *dataView) fill(cfg *experiment.Config) error {
 // not shown beside raw values). The boxes are set without their callbacks.
 func (v *dataView) set(cfg experiment.Config) {
 	v.orientation.SetSelectedIndex(map[dataset.Orientation]int{dataset.SamplesAsRows: 1, dataset.SamplesAsColumns: 2}[cfg.Read.Orientation])
+	v.setOutcome(cfg.Outcome, cfg.Outcome.Set())
 	v.classEntry.SetText(cfg.Read.ClassName)
 	v.groupEntry.SetText(cfg.Read.GroupName)
 	v.sheetEntry.SetText(cfg.Read.Sheet)
@@ -296,12 +347,18 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 	if p != s.Features {
 		fmt.Fprintf(&b, " (%d after preprocessing)", p)
 	}
-	b.WriteString("\nClasses: ")
-	for i, c := range s.Classes {
-		if i > 0 {
-			b.WriteString(", ")
+	if sv := raw.Survival; sv != nil {
+		fmt.Fprintf(&b, "\nSurvival outcome: time %q, event %q; %s, %d censored; follow-up %s to %s (the file's unit)",
+			sv.TimeName, sv.EventName, text.Count(sv.Events(), "event"), len(sv.Event)-sv.Events(),
+			strconv.FormatFloat(slices.Min(sv.Time), 'g', 4, 64), strconv.FormatFloat(slices.Max(sv.Time), 'g', 4, 64))
+	} else {
+		b.WriteString("\nClasses: ")
+		for i, c := range s.Classes {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %d", c, s.ClassCounts[i])
 		}
-		fmt.Fprintf(&b, "%s %d", c, s.ClassCounts[i])
 	}
 	switch {
 	case s.MissingCells > 0 && data.Raw != nil:

@@ -24,6 +24,7 @@ import (
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
 	"steadfast/compute/synth"
+	guidedocs "steadfast/docs/guide"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -414,6 +415,12 @@ func TestGuideCoversEveryTabAndTerm(t *testing.T) {
 	if g := guideText("S_W"); !strings.Contains(g, "S_W: Kalousis's weight stability") || strings.Contains(g, "Sim_ID^M:") {
 		t.Errorf("searching S_W gives %q", g)
 	}
+	// beside the glossary, every page of the user guide (docs/guide), which the README
+	// points to
+	if n, want := onUI(func() int { return u.guidePages.Length() }), len(guidedocs.Names()); n != want {
+		t.Errorf("Help lists %d entries; the glossary and the guide's %d pages (index aside) make %d", n, want-1, want)
+	}
+	serialized(func() { u.guidePages.Select(2) })
 	serialized(func() { u.guide.Close() })
 }
 
@@ -503,6 +510,23 @@ func TestSignatureTab(t *testing.T) {
 	}
 	if rows := onUI(v.cohortTable.Rows); len(rows) != len(ds.Samples) {
 		t.Errorf("%d predictions for %d samples", len(rows), len(ds.Samples))
+	}
+	// after a validation the figure keeps the pane: at a laptop's 1366 x 768 the
+	// headline takes a line or two (the rest under More) and the chart at least 60% of
+	// the Signature tab, which needs no scrolling (the summary had left it 190 px)
+	serialized(func() {
+		u.win.Resize(fyne.NewSize(1366, 720))
+		u.tabs.SelectIndex(tabSignature)
+		v.views.SelectIndex(0)
+	})
+	pane := onUI(func() fyne.Size { return u.tabs.Items[tabSignature].Content.Size() })
+	chart := onUI(func() fyne.Size { return v.chart.Size() })
+	inner := onUI(func() fyne.Size { return u.tabs.Items[tabSignature].Content.(*container.Scroll).Content.MinSize() })
+	if chart.Height < 0.6*pane.Height || inner.Height > pane.Height+1 {
+		t.Errorf("at 1366 x 720 the chart is %v of a pane of %v (its content needs %v)", chart, pane, inner)
+	}
+	if lines := onUI(func() int { return strings.Count(v.metrics.Text, ". ") }); lines > 4 {
+		t.Errorf("the headline is long: %q", onUI(func() string { return v.metrics.Text }))
 	}
 	serialized(func() { v.show.SetSelected("cohort ROC") })
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {

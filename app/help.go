@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"steadfast/docs/guide"
 )
 
 // glossary says each term of the forms and results in one sentence, in a biologist's
@@ -43,7 +45,24 @@ var glossary = map[string]string{
 	"PPV":                           "Positive predictive value: of the samples the classifier calls positive, the share that are. It depends on how common the positive class is: the figure holds at the study's share of positives, not in a population where the disease is rarer.",
 	"NPV":                           "Negative predictive value: of the samples the classifier calls negative, the share that are. Like PPV it holds at the study's share of positives only.",
 	"operating point":               "Where on the ROC curve a rule sits: its sensitivity and specificity. The dot is the classifier's own rule (what the locked model does); the triangle is Youden's threshold, the one that maximises sensitivity + specificity - 1 on these same scores, so it flatters itself and needs confirming on new samples.",
-	"probability":                   "The chance a sample is of the positive class, from its classifier score by Platt scaling (a logistic curve fitted to the cross-validated scores). Each sample's is from a curve fitted without it; the locked model keeps the curve for new samples.",
+	"probability":                   "The chance a sample is of the positive class. Logistic regression and random forests give their own (the fitted probability; the share of trees voting for the class); for the other classifiers it comes from the score by Platt scaling (a logistic curve fitted to the cross-validated scores), each sample's from a curve fitted without it, and the locked model keeps the curve for new samples.",
+	"logistic regression":           "A model of the log odds of the class as a weighted sum of the genes (z-scored), with a penalty that shrinks the weights so that more genes than samples can be used: ridge (alpha 0) keeps every gene, lasso (alpha 1) sets some to 0. Its probabilities are its own; the penalty's strength lambda is chosen by cross-validation within the training samples, as R's glmnet does.",
+	"lambda":                        "The strength of logistic regression's penalty: large lambda shrinks every weight toward 0 (a cautious model), small lambda fits the training samples closely. By default it is the lambda of least held-out deviance in a 10-fold cross-validation of the training samples (glmnet's lambda.min).",
+	"odds ratio":                    "exp(coefficient) of a gene in logistic regression: how many times the odds of the positive class multiply when the gene rises by one standard deviation, the other genes fixed. A penalised model gives no confidence interval for it: its coefficients are shrunk toward 1 on purpose and have no valid standard error.",
+	"random forest":                 "Many decision trees (500 by default), each grown on a bootstrap sample of the training samples and choosing every split among a few genes drawn at random (the square root of their number); the class most trees vote for wins, and each class's share of the votes is its probability.",
+	"out-of-bag error":              "A random forest's error on the samples each tree did not see (about a third of them per tree): an honest estimate of its error that needs no separate test set.",
+	"permutation importance":        "How much a random forest's accuracy on the samples a tree did not see drops when one gene's values are shuffled among them (Breiman 2001): 0 for a gene the forest does not use.",
+	"impurity importance":           "How much a random forest's splits on a gene purify its nodes (the Gini decrease), summed over the trees. It favours genes with many distinct values even when they carry no signal (Strobl et al. 2007): prefer the permutation importance.",
+	"elastic-net path":              "The order in which genes enter a penalised logistic regression as its penalty is relaxed from the value that keeps every gene out (Friedman et al. 2010): the earlier a gene enters, the more it tells about the classes on its own terms.",
+	"survival outcome":              "An outcome that is a time: for each patient the time from diagnosis (or treatment) to the event (relapse, death) or, when the event was not seen, to the last follow-up (censored: event 0). Steadfast finds columns named time and event (or OS.time and OS, DFS_months and DFS_event) or takes those named on the Data tab; the study then ranks genes with the Cox score test and measures Harrell's C of a Cox model.",
+	"censored":                      "A patient whose event was not seen: alive or event-free at the last follow-up (event 0). The time is then a lower bound; survival methods use it as such rather than dropping the patient.",
+	"Cox score test":                "How strongly one gene's value goes with the hazard of the event: the score test of a Cox model of that gene alone, at a hazard ratio of 1 (chi-square U^2/I, Efron's ties, as R's coxph). It ranks genes in either direction: higher values with earlier or with later events.",
+	"Cox model":                     "Cox's proportional-hazards model: the hazard of the event is a baseline hazard times exp(b1 x1 + ... + bk xk) of the k genes (z-scored on the training samples). Its linear predictor is the risk score. Steadfast fits it with Efron's ties and a small ridge penalty (lambda/2 sum b^2, lambda 1 by default) so that it fits when the genes near the number of events.",
+	"Harrell's C":                   "The concordance of a risk score with survival: of the pairs of patients whose order of events is known, the share in which the one with the higher risk score had the event first (ties in the score count a half). 0.5 is chance, 1 a perfect order. Measured on the held-out samples of every resample.",
+	"hazard ratio":                  "How many times the hazard of the event multiplies when a value rises by one standard deviation (the risk score's, or a gene's with the others held), from a Cox model: above 1 the higher value goes with earlier events. Its interval is Wald's.",
+	"risk group":                    "Patients cut by their risk score: at the median of the training samples' scores (low and high risk) or at their tertiles. Cross-validated groups cut each patient by the scores of the training samples that did not include them, so the Kaplan-Meier curves of the groups are honest; the groups of the locked model on its own samples are optimistic.",
+	"time-dependent AUC":            "How well the risk score separates the patients who had the event by a time (the horizon) from those still event-free then: cumulative cases against dynamic controls, censored patients weighted by the inverse of the chance of staying in follow-up (riskRegression's Score, timeROC).",
+	"horizon":                       "A time at which a survival signature is judged: its time-dependent AUC and its calibration (predicted against Kaplan-Meier survival by risk group). By default the median follow-up (reverse Kaplan-Meier); name others in the data's unit (e.g. 2, 5 for years).",
 	"Brier score":                   "The mean squared difference between the probabilities and what happened (1 positive, 0 not): 0 is perfect, 0.25 is always saying 50%.",
 	"calibration":                   "Whether a probability of 0.8 means 8 in 10 are positive. The plot bins the samples by probability against the share positive; the intercept (0 ideal) says whether probabilities are too high or low overall, the slope (1 ideal) whether they are too extreme (below 1) or too timid (above 1).",
 	"balanced accuracy":             "The mean over the classes of the share of each class's samples predicted right: fair when the classes differ in size.",
@@ -157,9 +176,10 @@ func guideText(query string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// showGuide opens the guide in a window of its own beside the main one, which stays
-// open while the user works, with a search field that filters its entries as one types
-// (a second call brings it to the front).
+// showGuide opens Help in a window of its own beside the main one, which stays open
+// while the user works (a second call brings it to the front): on the left the
+// glossary and the user guide's pages (docs/guide, embedded); on the right the glossary
+// with a search field that filters its entries as one types, or the page chosen.
 func (u *UI) showGuide() {
 	if u.guide != nil {
 		u.guide.RequestFocus()
@@ -170,15 +190,47 @@ func (u *UI) showGuide() {
 	body.Wrapping = fyne.TextWrapWord
 	scroll := container.NewVScroll(body)
 	search := widget.NewEntry()
-	search.SetPlaceHolder("search the guide: AUC, S_W, nested, stability...")
+	search.SetPlaceHolder("search the glossary: AUC, S_W, nested, stability...")
 	search.OnChanged = func(q string) {
 		body.SetText(guideText(q))
 		scroll.ScrollToTop()
 	}
-	w.SetContent(container.NewBorder(search, nil, nil, nil, scroll))
-	w.Resize(fyne.NewSize(560, 640))
+	glossaryPane := container.NewBorder(search, nil, nil, nil, scroll)
+	page := widget.NewRichTextFromMarkdown("")
+	page.Wrapping = fyne.TextWrapWord
+	pageScroll := container.NewVScroll(page)
+	pages := guide.Pages()
+	titles := append([]string{"Glossary and the tabs"}, func() []string {
+		var t []string
+		for _, p := range pages {
+			t = append(t, p.Title)
+		}
+		return t
+	}()...)
+	right := container.NewStack(glossaryPane, pageScroll)
+	pageScroll.Hide()
+	list := widget.NewList(func() int { return len(titles) },
+		func() fyne.CanvasObject { l := widget.NewLabel(""); l.Truncation = fyne.TextTruncateEllipsis; return l },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(titles[i]) })
+	list.OnSelected = func(i widget.ListItemID) {
+		if i == 0 {
+			pageScroll.Hide()
+			glossaryPane.Show()
+			w.Canvas().Focus(search)
+			return
+		}
+		page.ParseMarkdown(pages[i-1].Markdown)
+		glossaryPane.Hide()
+		pageScroll.Show()
+		pageScroll.ScrollToTop()
+	}
+	split := container.NewHSplit(list, right)
+	split.Offset = 0.28
+	w.SetContent(split)
+	w.Resize(fyne.NewSize(900, 640))
 	w.SetOnClosed(func() { u.guide = nil })
-	u.guide, u.guideSearch = w, search
+	u.guide, u.guideSearch, u.guidePages = w, search, list
+	list.Select(0)
 	w.Show()
 	w.Canvas().Focus(search)
 }

@@ -20,10 +20,13 @@ type methodPanel struct {
 	content fyne.CanvasObject
 	checks  map[string]*widget.Check
 	forms   map[string]*widgets.ParamForm
+	cards   map[string]*widget.Card
+	// survival is set while the methods shown are those of a survival outcome
+	survival bool
 }
 
 func newMethodPanel() *methodPanel {
-	mp := &methodPanel{checks: map[string]*widget.Check{}, forms: map[string]*widgets.ParamForm{}}
+	mp := &methodPanel{checks: map[string]*widget.Check{}, forms: map[string]*widgets.ParamForm{}, cards: map[string]*widget.Card{}}
 	intro := widget.NewLabel("Choose the methods to compare. Each ranks the features of every training set.")
 	intro.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(intro)
@@ -32,11 +35,7 @@ func newMethodPanel() *methodPanel {
 		def[s.Name] = true
 	}
 	for _, in := range method.Catalog {
-		var ps []widgets.Param
-		for _, p := range in.Params {
-			ps = append(ps, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
-		}
-		form := widgets.NewParamForm(ps)
+		form := widgets.NewParamForm(toWidgetParams(in.Params))
 		// the parameters show while the method is chosen
 		check := widget.NewCheck(in.Label, func(on bool) {
 			if on {
@@ -52,17 +51,42 @@ func newMethodPanel() *methodPanel {
 		help := widget.NewLabel(in.Help)
 		help.Wrapping = fyne.TextWrapWord
 		mp.checks[in.Name], mp.forms[in.Name] = check, form
-		box.Add(widget.NewCard("", "", container.NewVBox(check, help, form.Content)))
+		mp.cards[in.Name] = widget.NewCard("", "", container.NewVBox(check, help, form.Content))
+		box.Add(mp.cards[in.Name])
+		if in.Survival {
+			mp.cards[in.Name].Hide()
+		}
 	}
 	mp.content = box
 	return mp
 }
 
-// specs returns the chosen methods with their parameters.
+// setOutcome shows the methods of a survival outcome (survival) or of classes, and
+// when the kind changes, ticks that kind's defaults.
+func (mp *methodPanel) setOutcome(survival bool) {
+	if survival == mp.survival {
+		return
+	}
+	mp.survival = survival
+	def := experiment.DefaultConfig()
+	if survival {
+		def = experiment.DefaultSurvivalConfig()
+	}
+	mp.set(def.Methods)
+	for _, in := range method.Catalog {
+		if in.Survival == survival {
+			mp.cards[in.Name].Show()
+		} else {
+			mp.cards[in.Name].Hide()
+		}
+	}
+}
+
+// specs returns the chosen methods with their parameters (of the outcome's kind).
 func (mp *methodPanel) specs() ([]method.Spec, error) {
 	var out []method.Spec
 	for _, in := range method.Catalog {
-		if !mp.checks[in.Name].Checked {
+		if !mp.checks[in.Name].Checked || in.Survival != mp.survival {
 			continue
 		}
 		v, err := mp.forms[in.Name].Values()
@@ -101,8 +125,16 @@ type protocolPanel struct {
 	workers  *widget.Entry
 	accMax   *widget.Entry
 	classifs map[string]*widget.Check
-	labels   []string
-	folds    *widget.Entry
+	// cforms are the parameter forms of the classifiers that take some (logistic
+	// regression, random forest), shown while the classifier is ticked
+	cforms map[string]*widgets.ParamForm
+	ccards map[string]*widget.Card // the cards holding them
+	labels []string
+	folds  *widget.Entry
+	// classBox holds the classifiers' boxes; survival is set while those of a survival
+	// outcome are shown (the Cox model alone)
+	classBox *fyne.Container
+	survival bool
 
 	// the protocol's fit to the data, shown when the data are too small for it
 	fit                *fyne.Container
@@ -117,7 +149,7 @@ type protocolPanel struct {
 
 // newProtocolPanel builds the panel; explain makes the "?" beside a term.
 func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
-	pp := &protocolPanel{classifs: map[string]*widget.Check{}}
+	pp := &protocolPanel{classifs: map[string]*widget.Check{}, cforms: map[string]*widgets.ParamForm{}, ccards: map[string]*widget.Card{}}
 	for _, p := range experiment.Protocols {
 		pp.labels = append(pp.labels, p.Label)
 	}
@@ -142,22 +174,48 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	pp.workers.SetPlaceHolder("all cores")
 	pp.accMax = widget.NewEntry()
 	pp.accMax.SetText("50")
-	cbox := container.NewGridWithColumns(2) // three rows: more in a row widen the left panel past a laptop's share
+	// two columns, each as wide as its widest name: more in a row widen the left panel
+	// past a laptop's share
+	cols := [2]*fyne.Container{container.NewVBox(), container.NewVBox()}
+	cbox := container.NewHBox(cols[0], cols[1])
 	defaults := experiment.DefaultConfig().Classifiers
-	for _, c := range experiment.Classifiers {
+	params := container.NewVBox()
+	for i, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
 		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
-		cbox.Add(ch)
+		cols[i%2].Add(ch)
+		if c == "cox" { // a survival outcome's, shown with one
+			ch.Hide()
+		}
+		if ps := experiment.ClassifierParamList(c); ps != nil {
+			form := widgets.NewParamForm(toWidgetParams(ps))
+			pp.cforms[c] = form
+			term := experiment.ClassifierLabel(c) // its glossary entry
+			card := widget.NewCard("", term, container.NewVBox(withHelp(wrapped(experiment.ClassifierHelp(c)), explain(term)), form.Content))
+			params.Add(card)
+			pp.ccards[c] = card
+			ch.OnChanged = func(on bool) {
+				if on {
+					card.Show()
+				} else {
+					card.Hide()
+				}
+			}
+			if !ch.Checked {
+				card.Hide()
+			}
+		}
 	}
+	pp.classBox = cbox
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
 		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
 		widget.NewFormItem("Folds", withHelp(widgets.Hinted(pp.folds, "stratified folds: every class needs this many samples"), explain("folds"))),
 		widget.NewFormItem("Stability", withHelp(widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples"), explain("stability mode"))),
 		widget.NewFormItem("k grid", withHelp(widgets.Hinted(pp.ks, "sizes of the selections compared"), explain("k grid"))),
-		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy is measured for k in the grid up to this")),
-		&widget.FormItem{Text: "Classifiers", Widget: cbox},
+		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy (or C) is measured for k in the grid up to this")),
+		&widget.FormItem{Text: "Classifiers", Widget: container.NewVBox(cbox, params)},
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
 		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),
 	)
@@ -274,13 +332,47 @@ func (pp *protocolPanel) fill(cfg *experiment.Config) error {
 		return fmt.Errorf("accuracy up to k: %q is not a whole number >= 1", pp.accMax.Text)
 	}
 	cfg.AccuracyMax = am
-	cfg.Classifiers = nil
+	cfg.Classifiers, cfg.ClassifierParams = nil, nil
 	for _, c := range experiment.Classifiers {
-		if pp.classifs[c].Checked {
-			cfg.Classifiers = append(cfg.Classifiers, c)
+		if !pp.classifs[c].Checked {
+			continue
+		}
+		cfg.Classifiers = append(cfg.Classifiers, c)
+		if form := pp.cforms[c]; form != nil {
+			v, err := form.Values()
+			if err != nil {
+				return fmt.Errorf("%s: %w", experiment.ClassifierLabel(c), err)
+			}
+			for _, p := range experiment.ClassifierParamList(c) { // keep what differs from the defaults
+				if v[p.Key] == p.Default {
+					delete(v, p.Key)
+				}
+			}
+			if len(v) > 0 {
+				if cfg.ClassifierParams == nil {
+					cfg.ClassifierParams = map[string]map[string]float64{}
+				}
+				cfg.ClassifierParams[c] = v
+			}
 		}
 	}
 	return nil
+}
+
+// wrapped is a label of text that wraps.
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// toWidgetParams are a catalogue's parameters as a form's fields.
+func toWidgetParams(ps []method.Param) []widgets.Param {
+	var out []widgets.Param
+	for _, p := range ps {
+		out = append(out, widgets.Param{Key: p.Key, Label: p.Label, Help: p.Help, Default: p.Default, Min: p.Min, Max: p.Max, Integer: p.Integer})
+	}
+	return out
 }
 
 // set shows a saved configuration's protocol settings.
@@ -298,13 +390,33 @@ func (pp *protocolPanel) set(cfg experiment.Config) {
 		pp.folds.SetText(strconv.Itoa(cfg.Folds))
 	}
 	for c, ch := range pp.classifs {
-		ch.SetChecked(false)
-		for _, k := range cfg.Classifiers {
-			if k == c {
-				ch.SetChecked(true)
-			}
+		ch.SetChecked(slices.Contains(cfg.Classifiers, c))
+		if form := pp.cforms[c]; form != nil {
+			form.Set(cfg.ClassifierValues(c)) // the defaults where the configuration has none
 		}
 	}
+}
+
+// setOutcome shows the models of a survival outcome (the Cox model, ticked) or of
+// classes (the defaults ticked when the kind changes).
+func (pp *protocolPanel) setOutcome(survival bool) {
+	if survival == pp.survival {
+		return
+	}
+	pp.survival = survival
+	def := experiment.DefaultConfig()
+	if survival {
+		def = experiment.DefaultSurvivalConfig()
+	}
+	for c, ch := range pp.classifs {
+		ch.SetChecked(slices.Contains(def.Classifiers, c))
+		if (c == "cox") == survival {
+			ch.Show()
+		} else {
+			ch.Hide()
+		}
+	}
+	pp.classBox.Refresh()
 }
 
 // ParseKs reads a k grid such as "1-50", "4,6,8,10,20-50:10" (a-b:step) or "" (the protocol's).

@@ -84,7 +84,7 @@ func (u *UI) OpenRun(path string) {
 	u.runPath = path
 	if s.Config.DataPath != "" {
 		if _, err := os.Stat(s.Config.DataPath); err == nil || study.IsAccession(s.Config.DataPath) {
-			u.loadFile(s.Config.DataPath, s.Config.Read, false)
+			u.loadFile(s.Config.DataPath, s.Config.ReadOptions(), false)
 		}
 	}
 	u.progress.Status.SetText("Opened run " + filepath.Base(path))

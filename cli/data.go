@@ -16,6 +16,7 @@ type dataFlags struct {
 	design, intensity   *string
 	impute, normalize   *string
 	minValid            *float64
+	time, event         *string
 	log2, drop, keepAll *bool
 	logCPM              *bool
 }
@@ -24,6 +25,8 @@ func (c *call) dataFlags() dataFlags {
 	return dataFlags{
 		path:      c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
 		class:     c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
+		time:      c.fs.String("time", "", "a survival outcome's time column (with --event): the time to the event or the last follow-up; columns named time and event, or OS.time and OS, are found without it"),
+		event:     c.fs.String("event", "", "a survival outcome's event column (with --time): 1 the event happened, 0 censored"),
 		sheet:     c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
 		symbols:   c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
 		platform:  c.fs.String("platform", "", "the platform of a GEO series on several (--data GSE781 --platform GPL96)"),
@@ -41,7 +44,8 @@ func (c *call) dataFlags() dataFlags {
 
 // options and prep are the reading options and preprocessing the flags ask for.
 func (d dataFlags) options() dataset.Options {
-	return dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform, DesignPath: *d.design, Intensity: *d.intensity}
+	return dataset.Options{ClassName: *d.class, Sheet: *d.sheet, SymbolsPath: *d.symbols, Platform: *d.platform, DesignPath: *d.design, Intensity: *d.intensity,
+		Outcome: dataset.Outcome{Time: *d.time, Event: *d.event}}
 }
 
 func (d dataFlags) prep() dataset.Prep {

@@ -182,7 +182,7 @@ func hostileCases() []hostile {
 		{name: "negative repeats", files: cfg(`,"repeats":-3`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "must not be negative"},
 		{name: "one fold", files: cfg(`,"folds":1`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "folds must lie in 2..100"},
 		{name: "no methods", files: map[string]string{"d.csv": good, "c.json": `{"dataPath":"{dir}/d.csv","methods":[],"protocol":"drags2008"}`}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "at least one method"},
-		{name: "unknown classifier", files: cfg(`,"classifiers":["rf"]`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "unknown classifier"},
+		{name: "unknown classifier", files: cfg(`,"classifiers":["xgboost"]`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "unknown classifier"},
 		{name: "unknown protocol", files: map[string]string{"d.csv": good, "c.json": `{"dataPath":"{dir}/d.csv","methods":[{"name":"fstat"}],"protocol":"loocv"}`}, args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "unknown protocol"},
 		{name: "k 0", files: cfg(`,"ks":[0,5]`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "outside 1..30"},
 		{name: "gridK beyond p", files: cfg(`,"gridK":31`), args: []string{"run", "{dir}/c.json", "-o", "{dir}/out"}, code: 2, want: "more than the 30 features"},

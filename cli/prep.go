@@ -16,7 +16,8 @@ import (
 
 // prepCommand writes the data preprocessed on all samples as a study preprocesses each
 // training set (the valid-value filter, log2, the normalisation, the imputation):
-// OUT.csv with samples as rows (sample, class, then a column a feature; a value still
+// OUT.csv with samples as rows (sample, class or a survival outcome's time and event,
+// then a column a feature; a value still
 // missing is an empty cell), OUT-left-out.csv naming every feature left out and why,
 // OUT-symbols.tsv when the data have gene symbols (--symbols takes it back), and with
 // --figure each sample's missing share and distribution before and after.
@@ -93,8 +94,9 @@ func prepCommand(c *call) error {
 	return nil
 }
 
-// matrixCSV is ds as CSV: a header of sample, class and the features, then a row a
-// sample; a missing value is an empty cell, the others written with every digit.
+// matrixCSV is ds as CSV: a header of sample, class (a survival outcome's time and
+// event, named as in the file) and the features, then a row a sample; a missing value
+// is an empty cell, the others written with every digit.
 func matrixCSV(ds *dataset.Dataset) []byte {
 	var b strings.Builder
 	row := func(cells []string) {
@@ -109,11 +111,24 @@ func matrixCSV(ds *dataset.Dataset) []byte {
 		}
 		b.WriteByte('\n')
 	}
-	row(append([]string{"sample", "class"}, ds.Features...))
+	sv := ds.Survival
+	if sv != nil {
+		row(append([]string{"sample", sv.TimeName, sv.EventName}, ds.Features...))
+	} else {
+		row(append([]string{"sample", "class"}, ds.Features...))
+	}
 	n, _ := ds.Dims()
-	cells := make([]string, 0, len(ds.Features)+2)
+	cells := make([]string, 0, len(ds.Features)+3)
 	for i := 0; i < n; i++ {
-		cells = append(cells[:0], ds.Samples[i], ds.Classes[ds.Labels[i]])
+		if sv != nil {
+			event := "0"
+			if sv.Event[i] {
+				event = "1"
+			}
+			cells = append(cells[:0], ds.Samples[i], strconv.FormatFloat(sv.Time[i], 'g', -1, 64), event)
+		} else {
+			cells = append(cells[:0], ds.Samples[i], ds.Classes[ds.Labels[i]])
+		}
 		for _, v := range ds.X.RawRowView(i) {
 			if math.IsNaN(v) {
 				cells = append(cells, "")

@@ -63,3 +63,29 @@ func TestPrepProteus(t *testing.T) {
 		t.Errorf("impute none: %d proteins, %d values missing", p, dataset.Summarize(none).MissingCells)
 	}
 }
+
+// TestPrepSurvival: a table with a survival outcome (OS.time and OS, found by their
+// names) and missing values is preprocessed with its outcome kept: OUT.csv has the time
+// and event columns named as in the file (the values of the file above), which
+// Steadfast reads back as the same survival outcome, the missing values imputed.
+func TestPrepSurvival(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "surv.csv"), filepath.Join(dir, "prepared.csv")
+	os.WriteFile(in, []byte("sample,OS.time,OS,g1,g2,g3\ns1,5.5,1,1.5,,2\ns2,7,0,2.5,3,1\ns3,2,1,,4,3\ns4,9,0,1,2,\ns5,3,1,2,2.5,2.5\ns6,12,0,1.2,3.1,1.9\n"), 0o644)
+	code, _, errs := runMain(t, []string{"prep", "--data", in, "--impute", "halfmin", "-o", out}, 2*time.Minute)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.HasPrefix(string(b), "sample,OS.time,OS,") || !strings.Contains(string(b), "\ns1,5.5,1,") {
+		t.Errorf("prepared:\n%s", b)
+	}
+	ds, err := dataset.ReadFile(out, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := ds.Survival
+	if sv == nil || sv.Time[0] != 5.5 || !sv.Event[0] || sv.Event[1] || sv.Time[5] != 12 || dataset.Summarize(ds).MissingCells != 0 {
+		t.Errorf("read back: survival %+v, %d values missing", sv, dataset.Summarize(ds).MissingCells)
+	}
+}

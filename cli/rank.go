@@ -13,7 +13,7 @@ import (
 // rankCommand ranks the features on all samples: rank, feature, score a line.
 func rankCommand(c *call) error {
 	data := c.dataFlags()
-	name := c.fs.String("method", "fstat", "method: "+method.Names())
+	name := c.fs.String("method", "", "method (default fstat, or cox for a survival outcome): "+method.Names())
 	seed := c.fs.Uint64("seed", 1, "random seed")
 	noZ := c.fs.Bool("no-zscore", false, "do not z-score the features")
 	params := paramFlag{}
@@ -22,12 +22,20 @@ func rankCommand(c *call) error {
 		return err
 	}
 	spec := method.Spec{Name: *name, Params: params}
-	if _, err := method.New(spec); err != nil {
-		return err
+	if *name != "" {
+		if _, err := method.New(spec); err != nil {
+			return err
+		}
 	}
 	ds, _, err := data.load(c, false)
 	if err != nil {
 		return err
+	}
+	if spec.Name == "" {
+		spec.Name = "fstat"
+		if ds.Survival != nil {
+			spec.Name = "cox"
+		}
 	}
 	// as a study's ranking on all samples: counts normalised on them (the genes edgeR's
 	// filter drops ranked last), z-scored unless --no-zscore

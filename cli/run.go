@@ -152,7 +152,7 @@ var afterRead = func() {}
 // in cfg.
 func (c *call) openData(cfg *experiment.Config) (*dataset.Dataset, error) {
 	ctx := c.ctx
-	ds, err := study.OpenContext(ctx, cfg.DataPath, cfg.Read, cfg.Prep, c.downloadProgress())
+	ds, err := study.OpenContext(ctx, cfg.DataPath, cfg.ReadOptions(), cfg.Prep, c.downloadProgress())
 	if err != nil {
 		return nil, err
 	}

@@ -25,12 +25,13 @@ func signatureCommand(c *call) error {
 	data := c.fs.String("data", "", "the run's data file (overrides its dataPath)")
 	name := c.fs.String("method", "", "the method, by its label or name (default: the advice)")
 	k := c.fs.Int("k", 0, "the number of genes, one of the run's accuracy ks (default: the advice)")
-	cl := c.fs.String("classifier", "svm", "the classifier, one of the run's")
+	cl := c.fs.String("classifier", "svm", "the classifier, one of the run's: "+strings.Join(experiment.Classifiers, ", "))
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the class not named like a control - normal, control, healthy, benign, wild type, untreated - else the second in alphabetical order)")
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
 	noNested := c.fs.Bool("no-nested", false, "skip the nested estimate of the advice's choice (the choice made again inside each training set), leaving only the optimistic one")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
+	sv := survivalFlags(c)
 	pos, err := c.parse(1)
 	if err != nil {
 		return err
@@ -50,6 +51,10 @@ func signatureCommand(c *call) error {
 		c.note("%s", saved.Note)
 	}
 	res := saved.Result
+	if res.Data.Survival != nil {
+		sv.report = report
+		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms)
+	}
 	choice := signature.Choice{Classifier: *cl, Frequent: *frequent}
 	var advised bool
 	if choice.Method, choice.K, advised, err = methodAndK(res, *name, *k, *cl); err != nil {

@@ -91,7 +91,7 @@ func slurmCommand(c *call) error {
 		return err
 	}
 	if !strings.Contains(filepath.Base(job.binary), "headless") {
-		c.note("the jobs run %s; on nodes without a display or libGL, build the headless binary (README, On a cluster) and pass --binary", job.binary)
+		c.note("the jobs run %s; on nodes without a display or libGL, build the headless binary (docs/guide/cluster.md) and pass --binary", job.binary)
 	}
 	reads := append([]study.Input{{What: "configuration", Path: pos[0]}}, study.DataInputs(cfg.DataPath, cfg.Read)...)
 	if err := job.write(cfg, reads); err != nil {

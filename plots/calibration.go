@@ -36,10 +36,14 @@ func CalibrationFigure(data, pos string, op *signature.Operating, labels []int, 
 		f.Table = append(f.Table, []string{strconv.Itoa(i + 1), strconv.Itoa(g.n), fmtNum(g.pred), fmtNum(g.obs), fmtNum(g.lo), fmtNum(g.hi)})
 	}
 	cal := op.Calibration
+	how := " (cross-fitted Platt scaling)"
+	if op.Direct {
+		how = " (the classifier's own, out of fold)"
+	}
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		p.X.Label.Text = "predicted probability of " + pos + " (cross-fitted Platt scaling)"
+		p.X.Label.Text = "predicted probability of " + pos + how
 		p.Y.Label.Text = "observed share of " + pos
 		style(p, 0, 1)
 		p.X.Min, p.X.Max = 0, 1

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -343,6 +344,7 @@ func drawFigure(p *plot.Plot, c draw.Canvas) draw.Canvas {
 	if p.Legend.Padding == 0 { // entries a third of a line apart, not touching
 		p.Legend.Padding = p.Legend.TextStyle.Font.Size / 3
 	}
+	fitLegend(&p.Legend, c)
 	leg := p.Legend
 	r := leg.Rectangle(c)
 	h := r.Max.Y - r.Min.Y
@@ -394,7 +396,7 @@ func beside(p *plot.Plot, leg plot.Legend, c draw.Canvas, r vg.Rectangle, gap vg
 	p.Title.Text = ""
 	defer func() { p.Title.Text = title }()
 	right := draw.Crop(c, 0, -(lw + 2*gap), 0, -th)
-	if side(right) < 1.1*below || lh > right.Max.Y-right.Min.Y {
+	if right.Max.X-right.Min.X < (c.Max.X-c.Min.X)/3 || side(right) < 1.1*below || lh > right.Max.Y-right.Min.Y {
 		return draw.Canvas{}
 	}
 	ts.XAlign, ts.YAlign = text.XCenter, text.YTop
@@ -439,6 +441,21 @@ func fitTitle(p *plot.Plot, width vg.Length) {
 	ts.Font.Size = vg.Points(11)
 	for ts.Font.Size > vg.Points(7) && ts.Width(p.Title.Text) > width {
 		ts.Font.Size -= vg.Points(0.5)
+	}
+}
+
+// fitLegend shrinks the legend's text (down to 8 points) until the legend is no wider
+// than c, then wraps its entries at spaces to fit.
+func fitLegend(l *plot.Legend, c draw.Canvas) {
+	width := c.Max.X - c.Min.X
+	wide := func() vg.Length { r := l.Rectangle(c); return r.Max.X - r.Min.X }
+	ts := &l.TextStyle
+	for ts.Font.Size > vg.Points(8) && wide() > width {
+		ts.Font.Size -= vg.Points(0.5)
+	}
+	if wide() > width {
+		em := ts.Width(" ")
+		ts.Handler = wrapped{rich: rich{text.Plain{Fonts: font.DefaultCache}}, font: ts.Font, width: width - l.ThumbnailWidth - 2*em}
 	}
 }
 

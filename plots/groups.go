@@ -165,6 +165,9 @@ type swatch struct{ c color.Color }
 
 // Thumbnail implements plot.Thumbnailer.
 func (s swatch) Thumbnail(c *draw.Canvas) {
+	if _, _, _, a := s.c.RGBA(); a == 0 { // nothing to draw (an SVG writes a transparent fill as an invalid colour)
+		return
+	}
 	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
 	c.FillPolygon(s.c, c.ClipPolygonXY(pts))
 }

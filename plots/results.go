@@ -279,7 +279,8 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 // AccuracyVsK draws test accuracy of one classifier against k per method, with a band of
 // plus and minus one standard deviation over the resamples.
 func AccuracyVsK(res *experiment.Result, classifier string) Figure {
-	f := Figure{Name: "accuracy-" + classifier, Title: fmt.Sprintf("%s accuracy vs k (%s)", experiment.ClassifierLabel(classifier), protocolName(res))}
+	perf := res.Data.Performance()
+	f := Figure{Name: "accuracy-" + classifier, Title: fmt.Sprintf("%s %s vs k (%s)", experiment.ClassifierLabel(classifier), perf, protocolName(res))}
 	f.Table = [][]string{{"method", "classifier", "k", "mean", "sd", "normalised AUC of the curve"}}
 	for _, mr := range res.Methods {
 		auc := ""
@@ -298,7 +299,7 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			p.Title.Text = res.Methods[only].Label
 		}
 		p.X.Label.Text = "number of selected features k"
-		p.Y.Label.Text = "test accuracy (mean ± sd)"
+		p.Y.Label.Text = "test " + perf + " (mean ± sd)"
 		lo := 1.0
 		for _, mr := range res.Methods {
 			for _, a := range mr.Accuracy[classifier] {
@@ -332,9 +333,9 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			}
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {
-				label = fmt.Sprintf("%s (area under the accuracy-vs-k curve %.3f)", mr.Label, auc)
+				label = fmt.Sprintf("%s (area under the %s-vs-k curve %.3f)", mr.Label, perf, auc)
 				if only >= 0 { // the panel's title names the method
-					label = fmt.Sprintf("area under the accuracy-vs-k curve %.3f", auc)
+					label = fmt.Sprintf("area under the %s-vs-k curve %.3f", perf, auc)
 				}
 			}
 			p.Legend.Add(label, l, sc)
@@ -342,6 +343,15 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 		ly.addTo(p)
 		if err := fewGroupsMarks(p, res, only, p.Y.Min, p.Y.Max); err != nil {
 			return nil, err
+		}
+		if res.Data.Survival != nil && lowest < 0.5 { // C of a risk score that ranks at random
+			chance, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 0.5}, {X: p.X.Max, Y: 0.5}})
+			if err != nil {
+				return nil, err
+			}
+			chance.Color, chance.Dashes = color.Gray{0x80}, []vg.Length{vg.Points(3), vg.Points(3)}
+			p.Add(chance)
+			p.Legend.Add("C = 0.5: no better than chance", chance)
 		}
 		return p, nil
 	}

@@ -147,3 +147,37 @@ func (h rich) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 		c.Pop()
 	}
 }
+
+// wrapped is rich text broken at spaces into lines no wider than width in font (a
+// word longer than width keeps a line of its own).
+type wrapped struct {
+	rich
+	font  font.Font
+	width vg.Length
+}
+
+// Lines implements text.Handler: each line of txt wrapped to the width.
+func (h wrapped) Lines(txt string) []string {
+	var out []string
+	for _, line := range h.rich.Lines(txt) {
+		cur := ""
+		for _, w := range strings.Fields(line) {
+			next := w
+			if cur != "" {
+				next = cur + " " + w
+			}
+			if cw, _, _ := h.Box(next, h.font); cw > h.width && cur != "" {
+				out = append(out, cur)
+				next = w
+			}
+			cur = next
+		}
+		out = append(out, cur)
+	}
+	return out
+}
+
+// Draw implements text.Handler: the wrapped lines drawn as rich draws lines.
+func (h wrapped) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
+	h.rich.Draw(c, strings.Join(h.Lines(txt), "\n"), sty, pt)
+}

@@ -30,7 +30,9 @@ import (
 // are marked with their sensitivity and specificity intervals as bars. Its table is
 // every repetition's points, then the mean and the band on the grid, then the marks.
 func SignatureROC(est *signature.Estimate, op *signature.Operating, h *signature.Headline, title string) Figure {
-	f := Figure{Name: "signature-roc", Title: title}
+	// a square plot with its legend of up to seven lines below it: 13 cm keeps the
+	// square at about 8 cm in a report's or a 16 cm export's width
+	f := Figure{Name: "signature-roc", Title: title, MinHeight: 13 * vg.Centimeter}
 	f.Table = [][]string{{"repetition", "threshold", "fpr", "tpr"}}
 	for r, curve := range est.Curves {
 		for _, p := range curve {
@@ -93,7 +95,7 @@ func SignatureROC(est *signature.Estimate, op *signature.Operating, h *signature
 			p.Legend.Add(capitalize(h.Text()), swatch{color.Transparent})
 		}
 		leg := fmt.Sprintf("mean curve, %s", text.Count(len(est.AUCs), "repetition"))
-		if iv := est.Interval; !math.IsNaN(iv.Low) && (h == nil || h.Estimate != signature.HeadlineGiven) {
+		if iv := est.Interval; !math.IsNaN(iv.Low) && (h == nil || h.Estimate == signature.HeadlineNested) { // the headline says it otherwise
 			leg += fmt.Sprintf(": AUC %.3f (%.3f-%.3f)", iv.Mean, iv.Low, iv.High)
 			if h != nil {
 				leg += ", optimistic"

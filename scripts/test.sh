@@ -16,6 +16,9 @@ fi
 timeout=45m
 echo "== go.mod is tidy"
 go mod tidy -diff
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files "*.go" 2>/dev/null || find . -name "*.go"))
+if [ -n "$unformatted" ]; then echo "not gofmt-formatted: $unformatted"; exit 1; fi
 echo "== go vet"
 go vet ./...
 echo "== staticcheck"

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -129,93 +128,22 @@ func dualCDKernel(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMP
 }
 
 // dualGram is dualCD's coordinate descent on Q (labels y in {-1, 1}): each step's
-// gradient G = y_i sum_j Q_ij alpha_j y_j - 1 + D_ii alpha_i from Q's row i, an O(n)
-// product where dualCD's w'x_i cost O(d); the same coordinates in the same order (r),
-// the same shrinking and stopping rule, so the same solution to the solver's tolerance.
-// It returns alpha_i y_i.
+// margin sum_j Q_ij alpha_j y_j from Q's row i, an O(n) product where dualCD's w'x_i
+// cost O(d); the same coordinates in the same order (r), the same shrinking and
+// stopping rule (descend), so the same solution to the solver's tolerance. It returns
+// alpha_i y_i.
 func dualGram(ctx context.Context, g *Gram, y, weight []float64, p SVMParams, r *rand.Rand) (ay []float64, iter int, converged bool, err error) {
 	n, q := g.n, g.q
-	diag, upper := make([]float64, n), make([]float64, n)
-	for i := range diag {
-		c := p.C
-		if weight != nil {
-			c *= weight[i]
-		}
-		diag[i], upper[i] = 0, c
-		if p.Loss == SquaredHinge {
-			diag[i], upper[i] = 0.5/c, math.Inf(1)
-		}
-	}
-	alpha := make([]float64, n)
 	ay = make([]float64, n)
-	qd := make([]float64, n)
-	index := make([]int, n)
-	for i := range qd {
-		qd[i] = diag[i] + q[i*n+i]
-		index[i] = i
+	sq := make([]float64, n)
+	for i := range sq {
+		sq[i] = q[i*n+i]
 	}
-	active := n
-	pgMaxOld, pgMinOld := math.Inf(1), math.Inf(-1)
-	for iter = 0; iter < p.MaxIter; iter++ {
-		if iter%8 == 0 && ctx.Err() != nil {
-			return nil, iter, false, ctx.Err()
-		}
-		pgMax, pgMin := math.Inf(-1), math.Inf(1)
-		r.Shuffle(active, func(a, c int) { index[a], index[c] = index[c], index[a] })
-		for s := 0; s < active; s++ {
-			i := index[s]
-			grad := y[i]*floats.Dot(q[i*n:(i+1)*n], ay) - 1 + alpha[i]*diag[i]
-			pg := 0.0
-			switch {
-			case alpha[i] == 0:
-				if grad > pgMaxOld {
-					active--
-					index[s], index[active] = index[active], index[s]
-					s--
-					continue
-				}
-				if grad < 0 {
-					pg = grad
-				}
-			case alpha[i] == upper[i]:
-				if grad < pgMinOld {
-					active--
-					index[s], index[active] = index[active], index[s]
-					s--
-					continue
-				}
-				if grad > 0 {
-					pg = grad
-				}
-			default:
-				pg = grad
-			}
-			if pg > pgMax {
-				pgMax = pg
-			}
-			if pg < pgMin {
-				pgMin = pg
-			}
-			if pg > 1e-12 || pg < -1e-12 {
-				alpha[i] = clamp(alpha[i]-grad/qd[i], upper[i])
-				ay[i] = alpha[i] * y[i]
-			}
-		}
-		if pgMax-pgMin <= p.Tol {
-			if active == n {
-				return ay, iter + 1, true, nil
-			}
-			active = n
-			pgMaxOld, pgMinOld = math.Inf(1), math.Inf(-1)
-			continue
-		}
-		pgMaxOld, pgMinOld = pgMax, pgMin
-		if pgMaxOld <= 0 {
-			pgMaxOld = math.Inf(1)
-		}
-		if pgMinOld >= 0 {
-			pgMinOld = math.Inf(-1)
-		}
+	iter, converged, err = descend(ctx, y, weight, p, r, sq,
+		func(i int) float64 { return floats.Dot(q[i*n:(i+1)*n], ay) },
+		func(i int, step float64) { ay[i] += step })
+	if err != nil {
+		return nil, iter, false, err
 	}
-	return ay, iter, false, nil
+	return ay, iter, converged, nil
 }

@@ -115,11 +115,37 @@ func (s *LinearSVM) solve(ctx context.Context, x *mat.Dense, y []float64, r *ran
 // dualCD solves min_w 1/2 w'w + sum_i C_i loss(y_i w'x_i), C_i = C * weight_i (weight
 // nil: C_i = C), by coordinate descent on the dual (Hsieh et al. 2008, LIBLINEAR's
 // solver with shrinking): alpha_i in [0, C_i] for the hinge, alpha_i >= 0 with the
-// diagonal term 1/(2 C_i) for the squared hinge.
+// diagonal term 1/(2 C_i) for the squared hinge. It keeps w and the bias b and takes
+// w'x_i + b afresh at every step (descend).
 func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams, r *rand.Rand) (w []float64, b float64, iter int, converged bool, err error) {
 	n, d := x.Dims()
 	raw := x.RawMatrix()
 	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
+	w = make([]float64, d)
+	sq := make([]float64, n)
+	for i := range sq {
+		ri := row(i)
+		sq[i] = floats.Dot(ri, ri) + 1 // + bias feature squared
+	}
+	iter, converged, err = descend(ctx, y, weight, p, r, sq,
+		func(i int) float64 { return floats.Dot(w, row(i)) + b },
+		func(i int, step float64) {
+			floats.AddScaled(w, step, row(i))
+			b += step
+		})
+	if err != nil {
+		return nil, 0, iter, false, err
+	}
+	return w, b, iter, converged, nil
+}
+
+// descend is dual coordinate descent with shrinking on the samples' margins: sq[i] is
+// x_i'x_i + 1, margin(i) the current w'x_i + b, and move(i, step) adds step x_i to w
+// (and step to b) when alpha_i y_i moves by step. The passes visit the active samples
+// in an order r shuffles; a pass's projected gradients' spread below p.Tol ends it, as
+// LIBLINEAR's solver does.
+func descend(ctx context.Context, y, weight []float64, p SVMParams, r *rand.Rand, sq []float64, margin func(i int) float64, move func(i int, step float64)) (iter int, converged bool, err error) {
+	n := len(y)
 	diag, upper := make([]float64, n), make([]float64, n)
 	for i := range diag {
 		c := p.C
@@ -131,27 +157,24 @@ func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams,
 			diag[i], upper[i] = 0.5/c, math.Inf(1)
 		}
 	}
-	w = make([]float64, d)
 	alpha := make([]float64, n)
 	qd := make([]float64, n)
 	index := make([]int, n)
 	for i := range qd {
-		ri := row(i)
-		qd[i] = diag[i] + floats.Dot(ri, ri) + 1 // + bias feature squared
+		qd[i] = diag[i] + sq[i]
 		index[i] = i
 	}
 	active := n
 	pgMaxOld, pgMinOld := math.Inf(1), math.Inf(-1)
 	for iter = 0; iter < p.MaxIter; iter++ {
 		if iter%8 == 0 && ctx.Err() != nil {
-			return nil, 0, iter, false, ctx.Err()
+			return iter, false, ctx.Err()
 		}
 		pgMax, pgMin := math.Inf(-1), math.Inf(1)
 		r.Shuffle(active, func(a, c int) { index[a], index[c] = index[c], index[a] })
 		for s := 0; s < active; s++ {
 			i := index[s]
-			ri := row(i)
-			g := y[i]*(floats.Dot(w, ri)+b) - 1 + alpha[i]*diag[i]
+			g := y[i]*margin(i) - 1 + alpha[i]*diag[i]
 			pg := 0.0
 			switch {
 			case alpha[i] == 0:
@@ -186,14 +209,12 @@ func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams,
 			if pg > 1e-12 || pg < -1e-12 {
 				old := alpha[i]
 				alpha[i] = clamp(alpha[i]-g/qd[i], upper[i])
-				step := (alpha[i] - old) * y[i]
-				floats.AddScaled(w, step, ri)
-				b += step
+				move(i, (alpha[i]-old)*y[i])
 			}
 		}
 		if pgMax-pgMin <= p.Tol {
 			if active == n {
-				return w, b, iter + 1, true, nil
+				return iter + 1, true, nil
 			}
 			active = n
 			pgMaxOld, pgMinOld = math.Inf(1), math.Inf(-1)
@@ -207,7 +228,7 @@ func dualCD(ctx context.Context, x *mat.Dense, y, weight []float64, p SVMParams,
 			pgMinOld = math.Inf(-1)
 		}
 	}
-	return w, b, iter, false, nil
+	return iter, false, nil
 }
 
 // clamp is a in [0, hi]; a is never NaN here (the data are checked finite).

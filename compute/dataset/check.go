@@ -82,11 +82,46 @@ func (d *Dataset) keepSamples(idx []int) {
 	if d.Groups != nil {
 		d.Groups = Pick(d.Groups, idx)
 	}
+	d.Survival = d.Survival.pick(idx)
 }
 
 // largestValue is the largest magnitude a value may have: squares and sums of squares of
 // a few thousand of them stay finite.
 const largestValue = 1e150
+
+// ValidateSurvival is Validate for a survival outcome: features without missing or
+// huge values, and at least folds events (stratified resampling then puts one in every
+// test fold) and two samples more than that.
+func ValidateSurvival(d *Dataset, folds int) error {
+	n, p := d.Dims()
+	sv := d.Survival
+	if sv == nil {
+		return fmt.Errorf("%s: the outcome is a class, not a survival time; name the time and event columns (--time COL --event COL, or the Data tab's Outcome)", d.Name)
+	}
+	if n == 0 || p == 0 {
+		return fmt.Errorf("%s: no data (%d samples, %d features)", d.Name, n, p)
+	}
+	if err := measurable(d); err != nil {
+		return err
+	}
+	if e := sv.Events(); e < max(folds, 2) {
+		return fmt.Errorf("%s: %s in %d samples, fewer than the %d folds asked for: a test fold without an event cannot measure a risk score; choose %d folds or fewer (the Protocol tab's Folds, or the configuration's folds)", d.Name, text.Count(e, "event"), n, max(folds, 2), max(e, 2))
+	}
+	return nil
+}
+
+// measurable refuses missing, non-finite and huge values.
+func measurable(d *Dataset) error {
+	s := Summarize(d)
+	if s.MissingCells > 0 {
+		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; impute them inside every training set (the Data tab's Missing values, --impute minprob|knn|halfmin) or drop those features (--drop-missing)",
+			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
+	}
+	if i, j, v := largest(d.X); math.Abs(v) > largestValue {
+		return fmt.Errorf("%s: the value %g of sample %q, feature %q is too large to analyse (beyond 1e150); check the file's units or log-transform it", d.Name, v, d.Samples[i], d.Features[j])
+	}
+	return nil
+}
 
 // Validate returns an error a biologist can act on when the data cannot be analysed
 // with folds-fold stratified resampling (folds 1: on all samples): no feature, missing
@@ -97,14 +132,13 @@ func Validate(d *Dataset, folds int) error {
 	if n == 0 || p == 0 {
 		return fmt.Errorf("%s: no data (%d samples, %d features)", d.Name, n, p)
 	}
+	if sv := d.Survival; sv != nil {
+		return fmt.Errorf("%s: the outcome is a survival time (time %q, event %q), and this analysis needs classes; name a class column to analyse classes (--class NAME, or the Data tab's Outcome)", d.Name, sv.TimeName, sv.EventName)
+	}
+	if err := measurable(d); err != nil {
+		return err
+	}
 	s := Summarize(d)
-	if s.MissingCells > 0 {
-		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; impute them inside every training set (the Data tab's Missing values, --impute minprob|knn|halfmin) or drop those features (--drop-missing)",
-			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
-	}
-	if i, j, v := largest(d.X); math.Abs(v) > largestValue {
-		return fmt.Errorf("%s: the value %g of sample %q, feature %q is too large to analyse (beyond 1e150); check the file's units or log-transform it", d.Name, v, d.Samples[i], d.Features[j])
-	}
 	if len(d.Classes) < 2 {
 		return fmt.Errorf("%s: all %d samples are in one class (%q); stability and accuracy need at least two classes", d.Name, n, d.Classes[0])
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -81,7 +82,8 @@ func preprocessCounts(ctx context.Context, d *Dataset, o Prep) (*Dataset, []stri
 			keep = append(keep, j)
 		}
 	}
-	out := &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: append([]string(nil), d.Notes...), Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups, LeftOut: d.LeftOut}
+	out := d.samplesOnly()
+	out.Notes = slices.Clone(d.Notes)
 	out.Counts = SelectFeatures(d.X, keep)
 	out.Features = Pick(d.Features, keep)
 	if d.Symbols != nil {

@@ -21,7 +21,7 @@ type Dataset struct {
 	Features []string   // p feature names, unique
 	Symbols  []string   // gene symbol of each feature ("" unknown), or nil
 	Samples  []string   // n sample names
-	Labels   []int      // class index per sample, into Classes
+	Labels   []int      // class index per sample, into Classes (survival: 1 event, 0 censored)
 	Classes  []string   // class names in order of first appearance
 	Notes    []string   // what the reader changed or noticed (renamed duplicates, BOM, ...)
 	// Accession and Platform are a GEO file's series or DataSet id (GSE781, GDS507)
@@ -48,6 +48,10 @@ type Dataset struct {
 	// ranked last, each with why (MaxQuant's reverse hits and contaminants, proteins
 	// the valid-value filter drops on all samples, ...).
 	LeftOut []LeftOut
+	// Survival is the outcome when it is a time to an event (nil for classes); Labels
+	// and Classes are then its events ("censored", "event"), which resampling
+	// stratifies by.
+	Survival *Survival
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -288,7 +292,7 @@ func PreprocessValues(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 			x.Set(i, jj, v)
 		}
 	}
-	out = &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: d.Notes, Accession: d.Accession, Platform: d.Platform, Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups, LeftOut: d.LeftOut}
+	out = d.samplesOnly()
 	out.X = x.Slice(0, n, 0, len(keep)).(*mat.Dense)
 	for _, j := range keep {
 		out.Features = append(out.Features, d.Features[j])
@@ -491,4 +495,12 @@ func (d *Dataset) Label(j int) string {
 		return d.Features[j] + " (" + d.Symbols[j] + ")"
 	}
 	return d.Features[j]
+}
+
+// samplesOnly is a copy of d's samples and outcome (names, labels, survival, groups,
+// notes, source, the features left out) without its features.
+func (d *Dataset) samplesOnly() *Dataset {
+	out := *d
+	out.X, out.Features, out.Symbols, out.Counts, out.Raw = nil, nil, nil, nil, nil
+	return &out
 }

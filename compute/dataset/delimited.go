@@ -11,12 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/parallel"
-	"steadfast/internal/text"
 )
 
 var classNames = []string{"class", "label", "labels", "type", "group", "diagnosis", "phenotype", "outcome", "y", "target"}
-
-func isClassName(s string) bool { return oneOf(s, classNames) }
 
 // countUnquoted counts sep in l outside double-quoted fields ("IL1B; interleukin 1,
 // beta" holds no separator).
@@ -127,7 +124,7 @@ func fromTable(file string, g grid, lineOf []int, notes []string, decimalComma b
 			return nil, &ParseError{File: file, Msg: fmt.Sprintf("no column or row is named %q", o.ClassName)}
 		}
 	}
-	if classIdx < 0 && o.Unlabelled && !namesClass(g) {
+	if classIdx < 0 && o.Unlabelled && !namesClass(g) && survivalOrientation(g, o.Outcome) == Auto {
 		classIdx = noClass
 		if orient == Auto {
 			orient = SamplesAsRows
@@ -136,6 +133,9 @@ func fromTable(file string, g grid, lineOf []int, notes []string, decimalComma b
 			}
 		}
 		notes = append(notes, fmt.Sprintf("no column or row is named class: the samples are unlabelled (predictions only), taken as the table's %s", map[Orientation]string{SamplesAsRows: "rows", SamplesAsColumns: "columns"}[orient]))
+	}
+	if orient == Auto && classIdx < 0 {
+		orient = survivalOrientation(g, o.Outcome)
 	}
 	if orient == Auto {
 		var note string
@@ -147,11 +147,14 @@ func fromTable(file string, g grid, lineOf []int, notes []string, decimalComma b
 	if orient == SamplesAsColumns {
 		g = g.transposed()
 	}
-	ds, err := fromRows(file, g, lineOf, orient, classIdx, decimalComma, sep, o.GroupName)
+	ds, err := fromRows(file, g, lineOf, orient, classIdx, decimalComma, sep, o)
 	if err != nil {
 		return nil, err
 	}
 	ds.Notes = append(notes, ds.Notes...)
+	if ds.Survival != nil {
+		return ds, nil
+	}
 	return ds, ds.tidyLabels(o.Unlabelled)
 }
 
@@ -163,135 +166,10 @@ func namesClass(g grid) bool {
 	return slices.ContainsFunc(g.row(0), isClassName) || slices.ContainsFunc(g.column(0, 0), isClassName)
 }
 
-// detectOrientation decides whether samples are rows or columns when the user has not
-// said: a column or row named like a class (class, label, type, ...) decides; else the
-// last column or last row that looks like a class (text, or a few small integers such
-// as 0/1) does; else the shape does (expression tables have more features than samples).
-// The note says what was assumed.
-func detectOrientation(g grid) (Orientation, string) {
-	header, first := g.row(0), g.column(0, 0)
-	if slices.ContainsFunc(header, isClassName) {
-		return SamplesAsRows, ""
-	}
-	if slices.ContainsFunc(first, isClassName) {
-		return SamplesAsColumns, ""
-	}
-	last, bottom := len(header)-1, len(first)-1
-	col := g.column(last, 1)
-	row := g.row(bottom)[1:]
-	colText, rowText := allText(col[:min(len(col), 20)]), allText(row)
-	switch {
-	case colText:
-		return SamplesAsRows, ""
-	case rowText:
-		return SamplesAsColumns, ""
-	}
-	colCodes, rowCodes := classCodes(col), classCodes(row)
-	switch {
-	case colCodes && !rowCodes:
-		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q (values %s) was taken as the class, samples as rows", header[last], codeList(col))
-	case rowCodes && !colCodes:
-		return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q (values %s) was taken as the class, samples as columns", first[bottom], codeList(row))
-	}
-	if len(header) >= len(first) {
-		return SamplesAsRows, fmt.Sprintf("no column is named class: the last column %q was taken as the class and samples as rows (the table is wider than long); name the class column \"class\" to be sure", header[last])
-	}
-	return SamplesAsColumns, fmt.Sprintf("no row is named class: the last row %q was taken as the class and samples as columns (the table is longer than wide); name the class row \"class\" to be sure", first[bottom])
-}
-
-// allText reports whether no value is a number.
-func allText(vals []string) bool {
-	for _, v := range vals {
-		if isNumber(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// classCodes reports whether vals look like class codes: integers taking 2 to 10
-// distinct values, one of them at least twice.
-func classCodes(vals []string) bool {
-	seen := map[string]int{}
-	for _, v := range vals {
-		v = strings.TrimSpace(v)
-		if _, err := strconv.Atoi(v); err != nil {
-			return false
-		}
-		seen[v]++
-	}
-	if len(seen) < 2 || len(seen) > 10 || len(seen) == len(vals) {
-		return false
-	}
-	return true
-}
-
-// notContinuous refuses to take column j, chosen as the class for want of one named so,
-// when it holds numbers that are no class codes: some not whole, or more than 10
-// distinct values (a gene's values, a survival time, an age). It says how to name the
-// class, and what a table of time and event columns is.
-func notContinuous(file string, g grid, header []string, j int, orient Orientation) error {
-	vals := g.column(j, 1)
-	distinct := map[string]bool{}
-	whole := true
-	for _, v := range vals {
-		v = strings.TrimSpace(v)
-		if isMissingCell(v) {
-			continue
-		}
-		f, err := strconv.ParseFloat(strings.Replace(v, ",", ".", 1), 64)
-		if err != nil {
-			return nil // text: class names
-		}
-		whole = whole && f == math.Trunc(f)
-		distinct[v] = true
-	}
-	if len(distinct) == 0 || whole && len(distinct) <= 10 {
-		return nil
-	}
-	what, where := "column", "the class column \"class\" (the first line's cell)"
-	if orient == SamplesAsColumns {
-		what, where = "row", "the class row \"class\" (its first cell)"
-	}
-	msg := fmt.Sprintf("no %s is named class (class, label, type, group, ...), and the last %s, %q, holds numbers (%s such as %s), not classes. Name %s, or give the class's name (--class NAME; in the window, the Data tab's Class)",
-		what, what, header[j], text.Count(len(distinct), "distinct value"), someValues(vals, 3), where)
-	if hasColumn(header, "time") && hasColumn(header, "event") || hasColumn(header, "os") && hasColumn(header, "os.time") {
-		msg += "; its time and event columns are a survival outcome, which Steadfast does not analyse yet: give a class column too"
-	}
-	return &ParseError{File: file, Msg: msg}
-}
-
-// someValues lists the first n distinct values of vals.
-func someValues(vals []string, n int) string {
-	var out []string
-	for _, v := range vals {
-		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) && len(out) < n {
-			out = append(out, v)
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// hasColumn reports whether header names a column name (case aside).
-func hasColumn(header []string, name string) bool {
-	return slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), name) })
-}
-
-// codeList lists the distinct values of vals in order of first appearance.
-func codeList(vals []string) string {
-	var out []string
-	for _, v := range vals {
-		v = strings.TrimSpace(v)
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
 // fromRows builds a dataset from a table with samples as rows after the header row.
 // Positions in errors are mapped back to the file for transposed tables.
-func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte, groupName string) (*Dataset, error) {
+func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx int, decimalComma bool, sep byte, o Options) (*Dataset, error) {
+	groupName := o.GroupName
 	header := g.row(0)
 	line := func(r int) int { // a row of the file -> its line
 		if r < len(lineOf) {
@@ -312,6 +190,13 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 			}
 		}
 	}
+	ti, ei, surv, err := survivalColumns(file, header, o.Outcome, classIdx, orient)
+	if err != nil {
+		return nil, err
+	}
+	if surv {
+		classIdx = noClass
+	}
 	if classIdx == -1 {
 		classIdx = len(header) - 1
 		if err := notContinuous(file, g, header, classIdx, orient); err != nil {
@@ -319,6 +204,9 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 		}
 	}
 	idCol, skip, notes := idColumns(g, header, classIdx, orient)
+	if surv {
+		notes = append(notes, outcomeColumns(header, ti, ei, skip)...)
+	}
 	groupIdx := -1
 	if groupName != "" {
 		for j, h := range header {
@@ -363,6 +251,13 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 		}
 	}
 	ds.setLabels(labels)
+	if surv {
+		if ds.Survival, err = readSurvival(file, g, header, ti, ei, ds.Samples, pos); err != nil {
+			return nil, err
+		}
+		ds.survivalLabels()
+		ds.Notes = append(ds.Notes, survivalNote(ds.Survival, o.Outcome.Set()))
+	}
 	if groupIdx >= 0 {
 		ds.Groups = g.column(groupIdx, 1)
 		ds.Notes = append(ds.Notes, groupNote(groupName, ds.Groups))

@@ -85,8 +85,8 @@ func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset,
 		}
 	}
 	s := Summarize(d)
-	out := &Dataset{Name: d.Name, Samples: d.Samples, Labels: d.Labels, Classes: d.Classes, Notes: slices.Clone(d.Notes), Accession: d.Accession, Platform: d.Platform,
-		Source: d.Source, ClassChoices: d.ClassChoices, Groups: d.Groups, LeftOut: slices.Clone(d.LeftOut)}
+	out := d.samplesOnly() // its outcome too: classes, or a survival outcome's times and events
+	out.Notes, out.LeftOut = slices.Clone(d.Notes), slices.Clone(d.LeftOut)
 	if s.Unlogged && !o.Log2 && opt.Impute == impute.MinProb && s.MissingCells > 0 {
 		return nil, nil, fmt.Errorf("%s: the values look unlogged (none negative, some above 1000), and minprob draws the missing ones below each sample's mean on the log scale: choose log2 (--log2, or the Data tab's log2), or another imputation", d.Name)
 	}

@@ -270,3 +270,35 @@ func FuzzReadMaxQuant(f *testing.F) {
 		}
 	})
 }
+
+// A design table gives classes, a survival outcome is a time and an event: a table
+// holding both (the outcome found by its columns' names, or named) is refused with what
+// to leave out, never read with the design's classes beside the events. Without the
+// design, the survival table's missing values are kept for every training set to impute
+// and its outcome (the times written above) stays.
+func TestDesignAndSurvivalRefused(t *testing.T) {
+	dir := t.TempDir()
+	data, design := filepath.Join(dir, "surv.csv"), filepath.Join(dir, "design.txt")
+	os.WriteFile(data, []byte("sample,time,event,g1,g2,g3\ns1,5,1,1.5,,2\ns2,7,0,2.5,3,1\ns3,2,1,,4,3\ns4,9,0,1,2,4\n"), 0o644)
+	os.WriteFile(design, []byte("sample\tcondition\ns1\tA\ns2\tA\ns3\tB\ns4\tB\n"), 0o644)
+	_, err := ReadFile(data, Options{DesignPath: design})
+	if err == nil || !strings.Contains(err.Error(), `surv.csv: holds a survival outcome (time "time", event "event")`) || !strings.Contains(err.Error(), "leave out the design table") {
+		t.Errorf("found outcome and design: %v", err)
+	}
+	_, err = ReadFile(data, Options{DesignPath: design, Outcome: Outcome{Time: "time", Event: "event"}})
+	if err == nil || !strings.Contains(err.Error(), "both a design table (design.txt") {
+		t.Errorf("named outcome and design: %v", err)
+	}
+	ds, err := ReadFile(data, Options{})
+	if err != nil || ds.Survival == nil {
+		t.Fatalf("without the design table: %v", err)
+	}
+	// the missing values are imputed inside every training set, the outcome kept
+	pre, _, err := PreprocessContext(context.Background(), ds, Prep{Impute: "halfmin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pre.Raw == nil || pre.Survival == nil || !slices.Equal(pre.Survival.Time, []float64{5, 7, 2, 9}) {
+		t.Errorf("preprocessed: intensities kept %v, survival %+v", pre.Raw != nil, pre.Survival)
+	}
+}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Check reports the first thing in a result (read from a file, perhaps edited by hand)
@@ -114,6 +115,11 @@ func (d DataInfo) checkSamples() error {
 	if d.SampleNames != nil && len(d.SampleNames) != d.Samples {
 		return fmt.Errorf("%d sample names for %d samples", len(d.SampleNames), d.Samples)
 	}
+	if d.Survival != nil {
+		if err := d.Survival.Check(d.Samples); err != nil {
+			return err
+		}
+	}
 	if d.Labels == nil {
 		return nil
 	}
@@ -150,12 +156,38 @@ func (r *Result) checkPredictions(cfg Config, preds []Prediction) error {
 		if pr.Repeat < 0 || pr.Repeat > MaxRepeats {
 			return fmt.Errorf("a prediction of repetition %d", pr.Repeat+1)
 		}
-		if err := checkScores(pr.Scores, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {
+		cols := len(r.Data.Classes)
+		if r.Data.Survival != nil {
+			cols = 1 // the risk score
+		}
+		if err := checkScores(pr.Scores, cfg.Classifiers, ks, len(pr.Test), cols); err != nil {
 			return err
 		}
 		if err := checkPreds(pr.Pred, cfg.Classifiers, ks, len(pr.Test), len(r.Data.Classes)); err != nil {
 			return err
 		}
+		if err := checkSelected(pr.Selected, cfg.AccuracyKs(), len(r.Data.Features)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSelected reports a resample's ranking (Prediction.Selected) that is not of
+// distinct features, as many as the largest accuracy k.
+func checkSelected(sel []int, accKs []int, p int) error {
+	if sel == nil {
+		return nil
+	}
+	if len(accKs) == 0 || len(sel) != slices.Max(accKs) {
+		return fmt.Errorf("a resample's ranking of %d genes for accuracy ks up to %v", len(sel), accKs)
+	}
+	seen := make(map[int]bool, len(sel))
+	for _, j := range sel {
+		if j < 0 || j >= p || seen[j] {
+			return fmt.Errorf("a resample's ranking names feature %d, outside 1..%d or twice", j+1, p)
+		}
+		seen[j] = true
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,6 +21,10 @@ type Comparison struct {
 	OnlyA      int     `json:"onlyA"` // cases A predicted right and B wrong
 	OnlyB      int     `json:"onlyB"` // cases B predicted right and A wrong
 	P          float64 `json:"p"`     // two-sided p-value, McNemarP(OnlyA, OnlyB)
+	// Test is "" for McNemar's test; for a survival outcome "corrected resampled t":
+	// the resamples' differences in Harrell's C (see compareSurvival), OnlyA and OnlyB
+	// then counting the resamples where A's C is the larger and where B's is.
+	Test string `json:"test,omitempty"`
 }
 
 // McNemarP is the p-value of McNemar's test with continuity correction (Dietterich
@@ -40,6 +45,9 @@ func McNemarP(b, c int) float64 {
 // compare tests every two methods at every accuracy k for every classifier. The tasks
 // of two methods are paired by their split label (the same splits for every method).
 func compare(cfg Config, tasks []task, outs []taskOut, accKs []int) []Comparison {
+	if slices.Contains(cfg.Classifiers, "cox") {
+		return compareSurvival(cfg, tasks, outs, accKs)
+	}
 	byMethod := make([]map[string]taskOut, len(cfg.Methods))
 	for m := range byMethod {
 		byMethod[m] = map[string]taskOut{}

@@ -87,14 +87,16 @@ func LookupProtocol(p Protocol) (ProtocolInfo, bool) {
 }
 
 // Classifier names for accuracy: Steadfast's own (on the z-scored training data, a
-// squared-hinge linear SVM as scikit-learn's LinearSVC) and Weka's defaults as the DRAGS
+// squared-hinge linear SVM as scikit-learn's LinearSVC), Weka's defaults as the DRAGS
 // paper used them (SMO and IBk: every feature scaled to [0,1] by its training range, a
-// hinge-loss SVM with C = 1).
-var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn", "ktsp"}
+// hinge-loss SVM with C = 1), k-TSP, penalised logistic regression as glmnet fits it
+// ("logit") and a random forest as ranger grows it ("rf"); the last two take parameters
+// (ClassifierParams).
+var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn", "ktsp", "logit", "rf", "cox"}
 
 // classifierLabels name the classifiers in figures.
 var classifierLabels = map[string]string{"svm": "linear SVM", "1nn": "1-NN", "3nn": "3-NN",
-	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN", "ktsp": "k-TSP"}
+	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN", "ktsp": "k-TSP", "logit": "logistic regression", "rf": "random forest", "cox": "Cox model"}
 
 // ClassifierLabel is how a classifier is named in figures.
 func ClassifierLabel(c string) string {
@@ -109,6 +111,9 @@ type Config struct {
 	Version  int             `json:"version"`
 	DataPath string          `json:"dataPath,omitempty"` // for headless runs
 	Read     dataset.Options `json:"read"`
+	// Outcome names a survival outcome's time and event columns (empty: a class, or
+	// a time and an event found by their names when the file names no class).
+	Outcome dataset.Outcome `json:"outcome,omitzero"`
 	// Source records the GEO files the data were fetched from (DataPath an accession).
 	Source *dataset.Source `json:"source,omitempty"`
 	Prep   dataset.Prep    `json:"prep"`
@@ -128,10 +133,15 @@ type Config struct {
 	// KTSPPairs is k-TSP's number of pairs: 0 chooses it in every training set by
 	// leave-one-out cross-validation within it (Tan et al. 2005; classify.KTSP), a
 	// positive odd number fixes it.
-	KTSPPairs int    `json:"ktspPairs,omitempty"`
-	GridK     int    `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
-	Seed      uint64 `json:"seed"`
-	Workers   int    `json:"workers,omitempty"` // 0: all cores; never changes results
+	KTSPPairs int `json:"ktspPairs,omitempty"`
+	// ClassifierParams are the parameters of the classifiers that take some, by
+	// classifier and key ({"logit": {"alpha": 0.5}, "rf": {"trees": 1000}}); a key left
+	// out takes its default (ClassifierParamList). Runs saved before it read as all
+	// defaults.
+	ClassifierParams map[string]map[string]float64 `json:"classifierParams,omitempty"`
+	GridK            int                           `json:"gridK,omitempty"` // k of the selection-frequency grid and top table; 0: 10
+	Seed             uint64                        `json:"seed"`
+	Workers          int                           `json:"workers,omitempty"` // 0: all cores; never changes results
 	// PredictionsOnly runs the study for its out-of-fold predictions and accuracies
 	// alone, as a permutation test needs: no all-sample ranking, no stability, no
 	// comparisons. Never saved.
@@ -140,6 +150,13 @@ type Config struct {
 	// accuracies, the McNemar comparisons and S_S stability (Pairwise mode; no
 	// all-sample ranking, no other measure). Never saved.
 	AdviceOnly bool `json:"-"`
+}
+
+// ReadOptions are the options the data are read with: Read and the Outcome.
+func (c Config) ReadOptions() dataset.Options {
+	o := c.Read
+	o.Outcome = c.Outcome
+	return o
 }
 
 // DefaultConfig is 10 x 10-fold CV with the F-statistic and SVM-RFE, z-scored, all classifiers.
@@ -275,6 +292,9 @@ func (c Config) Resolved(p int) (Config, error) {
 		if !slices.Contains(Classifiers, cl) {
 			return c, fmt.Errorf("unknown classifier %q (%s)", cl, strings.Join(Classifiers, ", "))
 		}
+	}
+	if err := c.checkClassifierParams(); err != nil {
+		return c, err
 	}
 	if c.KTSPPairs < 0 || (c.KTSPPairs > 0 && c.KTSPPairs%2 == 0) {
 		return c, fmt.Errorf("ktspPairs = %d: k-TSP's number of pairs must be odd, so that its votes never tie (0 chooses it by cross-validation in every training set)", c.KTSPPairs)

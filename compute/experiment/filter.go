@@ -189,6 +189,9 @@ func RankAll(ctx context.Context, cfg Config, ds *dataset.Dataset, spec method.S
 	if err != nil {
 		return score.Ranking{}, err
 	}
+	if err := method.CheckOutcome([]method.Spec{spec}, ds.Survival != nil); err != nil {
+		return score.Ranking{}, err
+	}
 	all := make([]int, len(ds.Labels))
 	for i := range all {
 		all[i] = i
@@ -197,7 +200,7 @@ func RankAll(ctx context.Context, cfg Config, ds *dataset.Dataset, spec method.S
 	if err != nil {
 		return score.Ranking{}, err
 	}
-	rk, err := ranker.Rank(ctx, filterColumns(xtr, keep), ytr, len(ds.Classes), r)
+	rk, err := rank(ctx, ranker, filterColumns(xtr, keep), ytr, ds, all, r)
 	if err != nil || keep == nil {
 		return rk, err
 	}

@@ -50,6 +50,17 @@ type DataInfo struct {
 	// LeftOut are the features the reading and the preprocessing left out or ranked
 	// last, each with why (written as left-out.csv).
 	LeftOut []dataset.LeftOut `json:"leftOut,omitempty"`
+	// Survival is the outcome when it is a time to an event (Labels then its events).
+	Survival *dataset.Survival `json:"survival,omitempty"`
+}
+
+// Performance names what a study measures at each k: the test accuracy, or for a
+// survival outcome Harrell's C of the Cox model's risk score on the held-out samples.
+func (d DataInfo) Performance() string {
+	if d.Survival != nil {
+		return "Harrell's C"
+	}
+	return "accuracy"
 }
 
 // Label is feature j's name with its gene symbol when known: "1007_s_at (DDR1)".
@@ -183,6 +194,9 @@ type Prediction struct {
 	Test   []int                  `json:"test"`   // sample indices
 	Scores map[string][][]float64 `json:"scores"`
 	Pred   map[string][][]int     `json:"pred,omitempty"`
+	// Selected is a survival study's resample's ranking, its first genes up to the
+	// largest accuracy k: the genes of its Cox models (the signature refits them).
+	Selected []int `json:"selected,omitempty"`
 }
 
 // FewGroupsNote says that a group method found fewer groups than some k and what

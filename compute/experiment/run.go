@@ -45,7 +45,9 @@ type taskOut struct {
 	// preds: classifier -> accuracy k -> each test sample's predicted class (beside
 	// scores: k-NN breaks a tied vote by the nearest neighbour, which scores cannot show)
 	preds map[string][][]int
-	secs  float64
+	// selected: a survival study's ranking up to the largest accuracy k
+	selected []int
+	secs     float64
 	// predSecs is the part of secs spent in the classifiers
 	predSecs float64
 	// unconverged counts the ranking's model fits that stopped at their iteration cap
@@ -105,7 +107,7 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil {
+	if err := CheckData(cfg, ds); err != nil {
 		return nil, err
 	}
 	d := &design{cfg: cfg, tasks: plan(cfg, ds), maxK: cfg.GridK}
@@ -211,7 +213,8 @@ func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut) (*Result, error) {
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
-		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels, Intensities: ds.Raw != nil, LeftOut: ds.LeftOut}}
+		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels, Survival: ds.Survival,
+		Intensities: ds.Raw != nil, LeftOut: ds.LeftOut}}
 	if d.cfg.PredictionsOnly || d.cfg.AdviceOnly {
 		for m := range d.cfg.Methods {
 			res.Methods = append(res.Methods, d.predictionsOf(ds, m, outs))
@@ -358,7 +361,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 	} else if set != nil {
 		ranker = method.WithMIDSSet(ranker, set)
 	}
-	rk, err := ranker.Rank(ctx, x, ytr, len(ds.Classes), r)
+	rk, err := rank(ctx, ranker, x, ytr, ds, t.split.Train, r)
 	if err != nil {
 		return taskOut{}, err
 	}
@@ -366,7 +369,16 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 		rk = widen(rk, keep, order)
 	}
 	out := taskOut{order: rk.Order, score: rk.Score, groups: rk.Groups, relevance: rk.Relevance, unconverged: rk.Unconverged}
-	if t.eval && xte != nil {
+	if t.eval && xte != nil && ds.Survival != nil {
+		predStart := time.Now()
+		cs, risks, err := evalSurvival(ctx, cfg, ds, t.split, xtr, xte, rk.Order, accKs)
+		if err != nil {
+			return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
+		}
+		out.acc, out.scores = map[string][]float64{"cox": cs}, map[string][][]float64{"cox": risks}
+		out.selected = slices.Clone(rk.Order[:slices.Max(accKs)])
+		out.predSecs = time.Since(predStart).Seconds()
+	} else if t.eval && xte != nil {
 		out.acc, out.correct = map[string][]float64{}, map[string][][]bool{}
 		if test == nil { // the study's own samples: their scores make its ROC curves
 			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}
@@ -383,7 +395,7 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 				if cl == "ktsp" { // compares genes within a sample: the values as read
 					a, b = raw[0], raw[1]
 				}
-				pred, sc, err := predict(ctx, cl, a, ytr, b, rk.Order[:k], len(ds.Classes), cfg.KTSPPairs, r)
+				pred, sc, err := predict(ctx, cl, cfg, a, ytr, b, rk.Order[:k], len(ds.Classes), r)
 				if err != nil {
 					return taskOut{}, err
 				}
@@ -428,19 +440,37 @@ func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte 
 	return [2]*mat.Dense{a, b}
 }
 
-// predict trains classifier cl on the features sel of the training samples and
-// returns its classes for the test samples and their scores of each class (the SVM's
-// decision values, k-NN's shares of neighbours, k-TSP's shares of votes with ktspPairs
-// pairs, 0 choosing them by cross-validation in the training samples; see classify).
-func predict(ctx context.Context, cl string, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes, ktspPairs int, r *rand.Rand) ([]int, [][]float64, error) {
+// predict trains classifier cl (with cfg's parameters) on the features sel of the
+// training samples and returns its classes for the test samples and their scores of
+// each class (the SVM's decision values, k-NN's shares of neighbours, k-TSP's shares of
+// votes with cfg.KTSPPairs pairs, 0 choosing them by cross-validation in the training
+// samples, logistic regression's probabilities, the forest's shares of trees' votes; see
+// classify).
+func predict(ctx context.Context, cl string, cfg Config, xtr *mat.Dense, ytr []int, xte *mat.Dense, sel []int, classes int, r *rand.Rand) ([]int, [][]float64, error) {
 	a := dataset.SelectFeatures(xtr, sel)
 	b := dataset.SelectFeatures(xte, sel)
 	if strings.HasPrefix(cl, "weka") {
 		classify.MinMaxScale(a, b)
 	}
 	switch cl {
+	case "logit":
+		m := LogitOf(cfg.ClassifierValues(cl))
+		if err := m.Fit(ctx, a, ytr, classes, r); err != nil {
+			return nil, nil, err
+		}
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
+	case "rf":
+		// one goroutine: the study runs its resamples in parallel already
+		m := ForestOf(cfg.ClassifierValues(cl), r.Uint64(), 1)
+		m.Mtry = min(m.Mtry, len(sel))
+		if err := m.Fit(ctx, a, ytr, classes); err != nil {
+			return nil, nil, err
+		}
+		pred, sc := m.PredictScores(b)
+		return pred, sc, nil
 	case "ktsp":
-		m := classify.KTSP{K: ktspPairs}
+		m := classify.KTSP{K: cfg.KTSPPairs}
 		if err := m.Fit(a, ytr, classes); err != nil {
 			return nil, nil, err
 		}

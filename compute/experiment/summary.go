@@ -115,7 +115,7 @@ func (ms *methodSummary) collect(outs []taskOut) {
 				ms.accs[cl] = append(ms.accs[cl], a)
 			}
 			if len(o.scores) > 0 {
-				ms.mr.Predictions = append(ms.mr.Predictions, Prediction{Repeat: t.split.Repeat, Test: t.split.Test, Scores: o.scores, Pred: o.preds})
+				ms.mr.Predictions = append(ms.mr.Predictions, Prediction{Repeat: t.split.Repeat, Test: t.split.Test, Scores: o.scores, Pred: o.preds, Selected: o.selected})
 			}
 		}
 	}
@@ -216,9 +216,11 @@ func (ms *methodSummary) accuracy() {
 	for cl, per := range ms.accs {
 		var pts []AccuracyPoint
 		for ki, k := range accKs {
-			v := make([]float64, len(per))
+			v := make([]float64, 0, len(per))
 			for r := range per {
-				v[r] = per[r][ki]
+				if !math.IsNaN(per[r][ki]) { // a survival test fold without a comparable pair
+					v = append(v, per[r][ki])
+				}
 			}
 			mean, sd := meanSD(v)
 			pts = append(pts, AccuracyPoint{K: k, Mean: mean, SD: sd})

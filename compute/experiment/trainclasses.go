@@ -14,8 +14,12 @@ import (
 // set lacking a class: with samples grouped (ds.Groups, each group kept in one fold), a
 // group holding every sample of a class leaves the training sets of its folds without
 // that class, and every model trained there could never predict it. It names the
-// groups, the class and how many of the training sets it affects.
+// groups, the class and how many of the training sets it affects. For a survival
+// outcome it refuses training sets of fewer than two events.
 func CheckTrainingClasses(cfg Config, ds *dataset.Dataset) error {
+	if ds.Survival != nil {
+		return checkTrainingEvents(cfg, ds)
+	}
 	nc := len(ds.Classes)
 	bad, total := 0, 0
 	var first dataset.Split

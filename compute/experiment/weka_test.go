@@ -48,7 +48,7 @@ func TestWekaClassifiersMatchWeka(t *testing.T) {
 		cl, weka string
 		allowed  int
 	}{{"wekasvm", "weka.classifiers.functions.SMO", 1}, {"weka1nn", "weka.classifiers.lazy.IBk", 3}} {
-		pred, _, err := predict(context.Background(), tc.cl, xtr, ytr, xte, sel, len(ds.Classes), 0, rand.New(rand.NewPCG(1, 1)))
+		pred, _, err := predict(context.Background(), tc.cl, Config{}, xtr, ytr, xte, sel, len(ds.Classes), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,10 @@ type Info struct {
 	// Surrogate is set when the scores only encode the order (elimination rounds, rank
 	// sums, group ranks): Kalousis's S_W, a correlation of weights, does not apply.
 	Surrogate bool
-	New       func(p map[string]float64) score.Ranker
+	// Survival is set for the methods that rank against a survival outcome (a time and
+	// an event); the others rank against classes.
+	Survival bool
+	New      func(p map[string]float64) score.Ranker
 }
 
 // Spec selects a method and its parameters; missing parameters take their defaults.
@@ -86,6 +89,30 @@ var Catalog = []Info{
 		New: func(p map[string]float64) score.Ranker {
 			return score.StabilitySelection{B: int(p["B"]), Lambdas: int(p["lambdas"]), Ratio: p["ratio"]}
 		}},
+	{Name: "enetpath", Label: "Elastic-net path", Surrogate: true,
+		Help: "Friedman et al. 2010: the order in which genes enter glmnet's penalised logistic path (standardised genes, lambda from lambda_max down), ties by the coefficient's size where they enter; genes that never enter follow by how near they came",
+		Params: []Param{
+			{Key: "alpha", Label: "Mixing alpha", Help: "1 the lasso; below 1 the elastic net, which lets correlated genes enter together (must be above 0: a ridge path enters every gene at once)", Default: 1, Min: 0.01, Max: 1},
+			{Key: "lambdas", Label: "Lambda values", Help: "points on the path (glmnet's nlambda)", Default: 100, Min: 2, Max: 1000, Integer: true},
+		},
+		New: func(p map[string]float64) score.Ranker {
+			return score.ENetPath{Alpha: p["alpha"], NLambda: int(p["lambdas"])}
+		}},
+	{Name: "rfperm", Label: "Random forest (permutation)", Help: "Breiman 2001: a random forest's permutation importance, the mean decrease of the trees' out-of-bag accuracy when the gene's values are permuted (ranger's \"permutation\", unscaled)",
+		Params: forestParams, New: func(p map[string]float64) score.Ranker { return forestOf(p, false) }},
+	{Name: "rfimpurity", Label: "Random forest (impurity, biased)", Help: "Breiman 2001: a random forest's impurity importance, the mean Gini decrease of the splits on the gene (ranger's \"impurity\"); biased toward genes of many distinct values (Strobl et al. 2007): prefer the permutation importance",
+		Params: forestParams, New: func(p map[string]float64) score.Ranker { return forestOf(p, true) }},
+}
+
+// forestParams are the random-forest rankers' parameters (ranger's defaults).
+var forestParams = []Param{
+	{Key: "trees", Label: "Trees", Help: "number of trees (ranger's num.trees)", Default: 500, Min: 1, Max: 10000, Integer: true},
+	{Key: "mtry", Label: "Genes tried per split (0: sqrt)", Help: "genes drawn at random at each split; 0 takes floor(sqrt(p))", Default: 0, Min: 0, Max: 1e6, Integer: true},
+	{Key: "minNode", Label: "Smallest node split", Help: "a node of at most this many samples is a leaf (ranger's min.node.size)", Default: 1, Min: 1, Max: 1000, Integer: true},
+}
+
+func forestOf(p map[string]float64, impurity bool) score.Ranker {
+	return score.ForestImportance{Trees: int(p["trees"]), Mtry: int(p["mtry"]), MinNode: int(p["minNode"]), Impurity: impurity}
 }
 
 var dgfParams = []Param{
@@ -409,7 +436,7 @@ func Lookup(name string) (Info, bool) {
 		}
 	}
 	if base, ok := strings.CutSuffix(name, midsSuffix); ok {
-		if in, ok := Lookup(base); ok && !in.Group && !strings.HasSuffix(base, midsSuffix) {
+		if in, ok := Lookup(base); ok && !in.Group && !in.Survival && !strings.HasSuffix(base, midsSuffix) {
 			return withMIDS(in), true
 		}
 	}

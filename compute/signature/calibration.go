@@ -3,6 +3,8 @@ package signature
 import (
 	"fmt"
 	"math"
+
+	"steadfast/compute/experiment"
 )
 
 // Platt is Platt's sigmoid from a decision value f to the probability of the positive
@@ -17,8 +19,12 @@ func (p Platt) Prob(f float64) float64 { return sigmoid(-(p.A*f + p.B)) }
 
 // RuleScore is the score of either class of two at which the model's own rule changes
 // its call: 0 for a linear SVM (w'z + b = 0; the two classes' scores are -d and d), a
-// vote share of 1/2 for k-NN and k-TSP.
+// vote share of 1/2 for k-NN, k-TSP and a random forest, a probability of 1/2 for
+// logistic regression.
 func (m *Model) RuleScore() float64 {
+	if experiment.DirectProbability(m.Classifier) {
+		return 0.5
+	}
 	if m.W != nil {
 		return 0
 	}

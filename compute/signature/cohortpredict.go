@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/classify"
+	"steadfast/compute/experiment"
 	"steadfast/internal/text"
 )
 
@@ -49,7 +50,7 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Samples = append(v.Samples, samples[i])
 		given, truth = append(given, v.Given[i]), append(truth, v.Truth[i])
 	}
-	v.Given, v.Truth = given, truth
+	v.Given, v.Truth, v.kept = given, truth, keep
 	if len(keep) == 0 {
 		return
 	}
@@ -57,15 +58,23 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Values = append(v.Values, mat.Col(nil, j, rows)[:len(keep)])
 		v.GeneLabels = append(v.GeneLabels, geneName(v.Matches[j]))
 	}
-	if len(present) < g && v.Model.Classifier == "ktsp" {
+	if v.Model.Cox != nil {
+		v.predictRisk(rows)
+	} else if len(present) < g && v.Model.Classifier == "ktsp" {
 		k := v.Model.intactPairs(present)
 		v.Pred, v.Scores = k.PredictScores(rows)
-	} else if len(present) < g && v.Model.W == nil {
+	} else if len(present) < g && v.Model.TrainX != nil { // k-NN: the distance over the genes present
 		v.Scores, v.Pred = v.Model.scoresOn(rows, present)
 	} else {
 		v.Scores, v.Pred, _ = v.Model.Scores(rows)
 	}
-	if pl := v.Model.Platt; pl != nil && len(v.Model.Classes) == 2 {
+	if experiment.DirectProbability(v.Model.Classifier) && len(v.Model.Classes) == 2 {
+		// the model's own probabilities; its rule calls the positive class above 1/2
+		for _, sc := range v.Scores {
+			v.Probs = append(v.Probs, sc[v.positive])
+		}
+		v.RuleProb = 0.5
+	} else if pl := v.Model.Platt; pl != nil && len(v.Model.Classes) == 2 {
 		flip := func(p float64) float64 {
 			if v.positive != v.Model.Positive {
 				return 1 - p

@@ -20,6 +20,8 @@ type Choice struct {
 	K          int
 	Classifier string
 	Frequent   bool
+	// Cut is how a survival signature's risk groups are cut (the median when empty).
+	Cut CutRule
 }
 
 // Gene is one signature gene with what a biologist asks of it first. The statistics
@@ -90,8 +92,12 @@ func AdviceReason(res *experiment.Result, cl string) string {
 	}
 	errs, top, _ := experiment.TopGroup(res, cl, k)
 	var group []string
+	surv := res.Data.Survival != nil
 	for i, in := range top {
-		if in {
+		switch {
+		case in && surv:
+			group = append(group, fmt.Sprintf("%s (Harrell's C %.3f)", res.Methods[i].Label, 1-errs[i]))
+		case in:
 			group = append(group, fmt.Sprintf("%s (error %.1f%%)", res.Methods[i].Label, 100*errs[i]))
 		}
 	}
@@ -101,8 +107,12 @@ func AdviceReason(res *experiment.Result, cl string) string {
 			ss = s.SS
 		}
 	}
-	return fmt.Sprintf("%s at k = %d with %s: k = %d has the least error, %s %s not worse there by McNemar's test, and %s is the most stable of them (S_S %.2f).",
-		res.Methods[m].Label, k, experiment.ClassifierLabel(cl), k, strings.Join(group, ", "), text.Plural(len(group), "is|are"), res.Methods[m].Label, ss)
+	least, test := "the least error", "McNemar's test"
+	if surv {
+		least, test = "the largest Harrell's C", "the corrected resampled t-test"
+	}
+	return fmt.Sprintf("%s at k = %d with %s: k = %d has %s, %s %s not worse there by %s, and %s is the most stable of them (S_S %.2f).",
+		res.Methods[m].Label, k, experiment.ClassifierLabel(cl), k, least, strings.Join(group, ", "), text.Plural(len(group), "is|are"), test, res.Methods[m].Label, ss)
 }
 
 // Select returns the signature's features: the first k of the method's selection on all

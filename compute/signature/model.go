@@ -79,8 +79,17 @@ type Model struct {
 	Pairs    [][2]int `json:"pairs,omitempty"`
 	PairLess []int    `json:"pairLess,omitempty"`
 	// Platt maps the positive class's score to its probability (two classes; fitted
-	// on the study's out-of-fold scores, Operating).
+	// on the study's out-of-fold scores, Operating). Logistic regression and random
+	// forests give probabilities of their own and have none.
 	Platt *Platt `json:"platt,omitempty"`
+	// Logit is logistic regression's penalty (W and B hold its coefficients on the
+	// scaled genes: one model of class 1 against 0 for two classes, else one a class,
+	// softmax); Forest a random forest's trees (on the scaled genes).
+	Logit  *LogitFit  `json:"logit,omitempty"`
+	Forest *ForestFit `json:"forest,omitempty"`
+	// Cox is a survival signature's Cox model (Classes are then "censored" and
+	// "event", Positive the event).
+	Cox *CoxLock `json:"cox,omitempty"`
 	// Ref[g] are gene g's training values after the preprocessing, a value a training
 	// sample, and RefY the training samples' classes: the reference a cohort's shift is
 	// measured against and ComBat harmonises to.
@@ -142,6 +151,18 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 		z = m.scale(x, true)
 	}
 	switch c.Classifier {
+	case "logit":
+		if err := m.lockLogit(ctx, z, ds.Labels); err != nil {
+			return nil, err
+		}
+	case "rf":
+		if err := m.lockForest(ctx, z, ds.Labels); err != nil {
+			return nil, err
+		}
+	case "cox":
+		if err := m.lockCox(z, ds, c.Cut); err != nil {
+			return nil, err
+		}
 	case "svm", "wekasvm":
 		s := classify.LinearSVM{Exact: true}
 		if c.Classifier == "wekasvm" {
@@ -233,12 +254,23 @@ func (m *Model) Scores(x *mat.Dense) (scores [][]float64, pred []int, err error)
 	if p != len(m.Genes) {
 		return nil, nil, fmt.Errorf("%d values a sample for a model of %d genes", p, len(m.Genes))
 	}
+	if m.Cox != nil {
+		return nil, nil, fmt.Errorf("a survival signature's Cox model scores a risk, not classes")
+	}
 	if m.Classifier == "ktsp" {
 		k := classify.KTSP{Pairs: m.Pairs, Less: m.PairLess}
 		pred, scores = k.PredictScores(x)
 		return scores, pred, nil
 	}
 	z := m.scale(x, strings.HasPrefix(m.Classifier, "weka"))
+	switch m.Classifier {
+	case "logit":
+		pred, scores = classify.NewLogit(m.W, m.B, len(m.Classes)).PredictScores(z)
+		return scores, pred, nil
+	case "rf":
+		pred, scores = classify.NewForest(m.Forest.Trees, len(m.Genes), len(m.Classes)).PredictScores(z)
+		return scores, pred, nil
+	}
 	if m.W != nil {
 		pred, scores = classify.NewLinearSVM(m.W, m.B, len(m.Classes)).PredictScores(z)
 		return scores, pred, nil
@@ -418,7 +450,22 @@ func (m *Model) check() error {
 	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
 		return fmt.Errorf("a probability map for %d classes, or not finite", nc)
 	}
+	if (m.Logit != nil) != (m.Classifier == "logit") || (m.Forest != nil) != (m.Classifier == "rf") || (m.Cox != nil) != (m.Classifier == "cox") {
+		return fmt.Errorf("a %s model with a logistic regression's, a forest's or a Cox model's fields", m.Classifier)
+	}
 	switch m.Classifier {
+	case "cox":
+		if err := m.Cox.check(g); err != nil {
+			return err
+		}
+	case "logit":
+		if err := m.checkLogit(); err != nil {
+			return err
+		}
+	case "rf":
+		if err := m.checkForest(); err != nil {
+			return err
+		}
 	case "svm", "wekasvm":
 		want := nc
 		if nc == 2 {

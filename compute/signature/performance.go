@@ -248,9 +248,15 @@ func flatten(scores [][]float64, pos []bool, draw []int) ([]float64, []bool) {
 // sample i's probability with the map cross-fitted (fitted without the tenth of the
 // samples it holds), averaged over the repetitions, and Calibration is of the
 // cross-fitted probabilities, so neither is judged on the samples that fitted it.
+//
+// Direct marks a classifier whose scores are probabilities of its own (logistic
+// regression, a random forest's vote shares; experiment.DirectProbability): then there
+// is no Platt map, Probs[i] is the mean of sample i's out-of-fold probabilities over the
+// repetitions and Calibration is of those probabilities themselves.
 type Operating struct {
 	Own, Youden Coords
 	Prevalence  float64
+	Direct      bool
 	Platt       Platt
 	Probs       []float64 // NaN for a sample never held out
 	Calibration Calibration
@@ -290,6 +296,11 @@ func Operate(res *experiment.Result, m int, cl string, k, positive int) (*Operat
 	}
 	op := &Operating{Own: OwnRule(preds, cl, ki, labels, positive), Youden: BootYouden(scores, pos, YoudenBoot, res.Config.Seed), Boot: YoudenBoot,
 		Prevalence: float64(np) / float64(len(labels))}
+	if experiment.DirectProbability(cl) {
+		op.Direct = true
+		op.Probs, op.Calibration = ownProbs(scores, pos)
+		return op, nil
+	}
 	f, fp := flatten(scores, pos, nil)
 	var ok bool
 	if op.Platt, ok = FitPlatt(f, fp); !ok {
@@ -297,6 +308,28 @@ func Operate(res *experiment.Result, m int, cl string, k, positive int) (*Operat
 	}
 	op.Probs, op.Calibration = crossFitted(scores, pos, res.Config.Seed)
 	return op, nil
+}
+
+// ownProbs gives each sample's probability as the mean of its out-of-fold
+// probabilities (NaN for a sample never held out), and the Calibration of every
+// (sample, repetition) probability.
+func ownProbs(scores [][]float64, pos []bool) ([]float64, Calibration) {
+	probs := make([]float64, len(scores))
+	var all []float64
+	var allPos []bool
+	for i, sc := range scores {
+		probs[i] = math.NaN()
+		if len(sc) == 0 {
+			continue
+		}
+		sum := 0.0
+		for _, p := range sc {
+			sum += p
+			all, allPos = append(all, p), append(allPos, pos[i])
+		}
+		probs[i] = sum / float64(len(sc))
+	}
+	return probs, Calibrate(all, allPos)
 }
 
 // crossFitted gives each sample's probability from Platt maps fitted without it: the

@@ -50,7 +50,7 @@ func cohortIntensities(raw *dataset.Dataset, m *signature.Model) (*dataset.Datas
 			have = append(have, g)
 		}
 	}
-	out := &dataset.Dataset{Name: raw.Name, Samples: raw.Samples, Labels: raw.Labels, Classes: raw.Classes, Notes: slices.Clone(raw.Notes), X: mat.NewDense(n, max(len(have), 1), nil)}
+	out := &dataset.Dataset{Name: raw.Name, Samples: raw.Samples, Labels: raw.Labels, Classes: raw.Classes, Survival: raw.Survival, Notes: slices.Clone(raw.Notes), X: mat.NewDense(n, max(len(have), 1), nil)}
 	for _, g := range have {
 		out.Features = append(out.Features, m.Genes[g].ID)
 		out.Symbols = append(out.Symbols, m.Genes[g].Symbol)

@@ -196,6 +196,9 @@ type CameraTerm struct {
 // a gene's probes each count, as in limma with ids2indices. Directions are of the
 // positive class: "Up" means higher in it.
 func CameraSets(ds *dataset.Dataset, positive int, c *enrich.Collection) ([]CameraTerm, error) {
+	if err := classesOnly(ds, "camera (a test of the genes' differences between two classes)"); err != nil {
+		return nil, err
+	}
 	if len(ds.Classes) != 2 || positive < 0 || positive > 1 {
 		return nil, fmt.Errorf("camera compares two classes; these data have %d", len(ds.Classes))
 	}

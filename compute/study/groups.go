@@ -30,6 +30,9 @@ type GroupsParams struct {
 // Groups runs the group method of p on all samples of ds, x being their z-scored
 // values, and returns its groups best first (DGF's by density).
 func Groups(ctx context.Context, ds *dataset.Dataset, x *mat.Dense, p GroupsParams) ([]group.Group, error) {
+	if err := classesOnly(ds, "the feature groups' relevance (the F-statistic of the classes)"); err != nil {
+		return nil, err
+	}
 	r := dataset.Rand(p.Seed, 100)
 	dgf := group.DGFParams{K: p.K, Gaussian: p.Gaussian, SelfNeighbour: p.Paper}
 	switch p.Method {

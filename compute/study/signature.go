@@ -107,6 +107,9 @@ func DataMatches(res *experiment.Result, ds *dataset.Dataset) error {
 // (by name; "" for signature.DefaultPositive's rule). A method, k or classifier not in the run, or a run
 // saved before it kept its out-of-fold predictions, is refused with what to do.
 func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c signature.Choice, positive string) (*Signature, error) {
+	if err := classesOnly(ds, "this signature (a classifier's)"); err != nil {
+		return nil, err
+	}
 	if err := DataMatches(res, ds); err != nil {
 		return nil, err
 	}
@@ -146,7 +149,9 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 		if op, err = signature.Operate(res, c.Method, c.Classifier, c.K, pos); err != nil {
 			return nil, err
 		}
-		model.Platt = &op.Platt
+		if !op.Direct { // logistic regression and forests give probabilities of their own
+			model.Platt = &op.Platt
+		}
 	}
 	scale := signature.ChooseScale(ds, res.Config.Prep.Log2 || res.Config.Prep.LogCPM)
 	if ds.Counts != nil {

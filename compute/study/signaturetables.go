@@ -47,14 +47,15 @@ func (s *Signature) Files() (map[string][]byte, error) {
 // and the fold change and Hedges' g are the positive class's against the reference,
 // both named in the header; with more, of higher_in against against.
 func (s *Signature) GeneTable() [][]string {
-	test, fc, g, weight := "anova_p", "log2_fold_change", "hedges_g", "svm_weight"
+	wcsv, _ := s.weightWords()
+	test, fc, g, weight := "anova_p", "log2_fold_change", "hedges_g", wcsv
 	if s.Scale.Moderated {
 		test = "limma_voom_F_p"
 	}
 	if s.Positive >= 0 {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
 		test, fc, g = "welch_p", "log2_fold_change_"+pos+"_vs_"+ref, "hedges_g_"+pos+"_vs_"+ref
-		weight = "svm_weight_toward_" + pos
+		weight = wcsv + "_toward_" + pos
 		if s.Scale.Moderated {
 			test = "limma_voom_p"
 		}
@@ -92,29 +93,40 @@ func (s *Signature) limma() bool {
 	return false
 }
 
+// weightWords name the genes' weights in signature.csv and in words: a linear SVM's
+// weights, or logistic regression's coefficients (log odds per unit of the scaled
+// gene); other models have none (the column is empty).
+func (s *Signature) weightWords() (csv, display string) {
+	if s.Model != nil && s.Model.Classifier == "logit" {
+		return "logit_coefficient", "logistic coefficient"
+	}
+	return "svm_weight", "SVM weight"
+}
+
 // GeneDisplay is the gene table as people read it (the window, copies, the report):
 // headers in words naming the classes, p and FDR in scientific notation with two
 // significant digits, the other numbers with three. signature.csv (GeneTable) keeps
 // every digit.
 func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
+	_, wname := s.weightWords()
 	if s.CV == nil { // an opened model: its genes and weights only
-		header = []string{"gene", "gene symbol", "SVM weight"}
+		header = []string{"gene", "gene symbol", wname}
 		if s.Positive >= 0 {
-			header[2] = "SVM weight (+ favours " + s.Classes[s.Positive] + ")"
+			header[2] = wname + " (+ favours " + s.Classes[s.Positive] + ")"
 		}
 		for _, gn := range s.Genes {
 			rows = append(rows, []string{gn.ID, gn.Symbol, text.Sig3(gn.Weight)})
 		}
 		return header, rows
 	}
-	test, fc, g, weight := "ANOVA p", "log2 fold change (highest vs lowest)", "Hedges' g (highest vs lowest)", "SVM weight"
+	test, fc, g, weight := "ANOVA p", "log2 fold change (highest vs lowest)", "Hedges' g (highest vs lowest)", wname
 	if s.Scale.Moderated {
 		test = "limma-voom F p"
 	}
 	if s.Positive >= 0 {
 		pos, ref := s.Classes[s.Positive], s.Classes[1-s.Positive]
 		test, fc, g = "Welch p", "log2 fold change "+pos+" vs "+ref, "Hedges' g "+pos+" vs "+ref
-		weight = "SVM weight (+ favours " + pos + ")"
+		weight = wname + " (+ favours " + pos + ")"
 		if s.Scale.Moderated {
 			test = "limma-voom p"
 		}
@@ -296,6 +308,8 @@ const (
 	OwnRuleMethod = "corrected resampled 95% interval over the resamples (Nadeau and Bengio's variance, the repetitions as units, Wilson score form)"
 	YoudenMethod  = "95% percentile interval of 2000 stratified bootstrap draws of the samples, the threshold chosen again in each (pROC's ci.coords); the threshold is chosen on these same scores, so the point is optimistic"
 	ProbMethod    = "Platt scaling of the out-of-fold scores of the positive class; each sample's probability from a map fitted without its tenth of the samples, averaged over the repetitions; calibration as rms val.prob on those probabilities"
+	// OwnProbMethod is ProbMethod for a classifier of probabilities of its own.
+	OwnProbMethod = "the classifier's own out-of-fold probabilities of the positive class (logistic regression's fitted probability, a forest's share of trees' votes; no Platt map), averaged over the repetitions; calibration as rms val.prob on those probabilities"
 )
 
 // probabilityTable is probabilities.csv: each sample's class and its cross-fitted
@@ -321,8 +335,14 @@ func (s *Signature) operatingRows() [][]string {
 	rows = append(rows, []string{"own_rule_ci95_method", OwnRuleMethod, "", ""}, []string{"prevalence", num(op.Prevalence), "", ""},
 		[]string{"youden_threshold", num(op.Youden.Threshold), "", ""})
 	rows = append(rows, coords("youden_", op.Youden)...)
-	return append(rows, []string{"youden_ci95_method", YoudenMethod, "", ""},
-		[]string{"platt_a", num(op.Platt.A), "", ""}, []string{"platt_b", num(op.Platt.B), "", ""},
+	rows = append(rows, []string{"youden_ci95_method", YoudenMethod, "", ""})
+	if op.Direct { // the classifier's own probabilities: no map, nothing cross-fitted
+		return append(rows, []string{"brier", num(op.Calibration.Brier), "", ""},
+			[]string{"calibration_intercept", num(op.Calibration.Intercept), "", ""},
+			[]string{"calibration_slope", num(op.Calibration.Slope), "", ""},
+			[]string{"probability_method", OwnProbMethod, "", ""})
+	}
+	return append(rows, []string{"platt_a", num(op.Platt.A), "", ""}, []string{"platt_b", num(op.Platt.B), "", ""},
 		[]string{"brier_cross_fitted", num(op.Calibration.Brier), "", ""},
 		[]string{"calibration_intercept_cross_fitted", num(op.Calibration.Intercept), "", ""},
 		[]string{"calibration_slope_cross_fitted", num(op.Calibration.Slope), "", ""},

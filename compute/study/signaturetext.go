@@ -127,11 +127,11 @@ func (s *Signature) plainPerformance() string {
 		return fmt.Sprintf("The cross-validated AUC (%s positive), the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). "+
 			"At the classifier's own rule, sensitivity was %s, specificity %s, positive predictive value %s and negative predictive value %s at the study's prevalence of %s (95%% CIs: %s), and balanced accuracy %s. "+
 			"Youden's best threshold on the same scores (%s, optimistic: chosen on them) gives sensitivity %s and specificity %s (%s). "+
-			"Platt-scaled probabilities of %s, each from a map fitted without its tenth of the samples, had a Brier score of %s, %s (0 and 1 when calibrated).",
+			"%s had a Brier score of %s, %s (0 and 1 when calibrated).",
 			s.Classes[s.Positive], ci, f3(cv.MeanAUC), f3(cv.MinAUC), f3(cv.MaxAUC), reps,
 			withCI(op.Own.Sens), withCI(op.Own.Spec), withCI(op.Own.PPV), withCI(op.Own.NPV), f3(op.Prevalence), OwnRuleMethod, f3(cv.BalancedAccuracy()),
 			text.Sig3(y.Threshold), withCI(y.Sens), withCI(y.Spec), YoudenMethod,
-			s.Classes[s.Positive], f3(op.Calibration.Brier), op.Calibration.Says())
+			s.probabilityWords(), f3(op.Calibration.Brier), op.Calibration.Says())
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC averaged over the %d classes, the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). Per class, one against the rest (AUC with its 95%% CI, the same interval; sensitivity and specificity at the classifier's own rule): ",
@@ -170,4 +170,17 @@ func f3(v float64) string {
 		return "not computable"
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// probabilityWords names the probabilities the performance block calibrates: the
+// classifier's own, or Platt-scaled ones.
+func (s *Signature) probabilityWords() string {
+	pos := s.Classes[s.Positive]
+	switch {
+	case s.Op.Direct && s.Choice.Classifier == "rf":
+		return fmt.Sprintf("The forest's own probabilities of %s (each sample's share of the trees' votes while held out; no Platt map)", pos)
+	case s.Op.Direct:
+		return fmt.Sprintf("Logistic regression's own probabilities of %s (fitted while each sample was held out; no Platt map)", pos)
+	}
+	return fmt.Sprintf("Platt-scaled probabilities of %s, each from a map fitted without its tenth of the samples,", pos)
 }

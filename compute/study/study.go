@@ -84,7 +84,18 @@ func Example() *dataset.Dataset {
 // Ready checks that ds can be analysed on all its samples (a ranking, groups, MIDS, the
 // wrapper): no missing values, two classes or more, and more samples than classes.
 func Ready(ds *dataset.Dataset) error {
+	if ds.Survival != nil {
+		return dataset.ValidateSurvival(ds, 2)
+	}
 	return dataset.Validate(ds, 1)
+}
+
+// classesOnly refuses a survival outcome for what, a tool of classes.
+func classesOnly(ds *dataset.Dataset, what string) error {
+	if ds.Survival == nil {
+		return nil
+	}
+	return fmt.Errorf("%s needs classes, and the outcome of %s is a survival time; a survival study ranks genes with the Cox score test (Methods)", what, ds.Name)
 }
 
 // Plan fills cfg's defaults for ds and checks the two together: the settings' bounds,
@@ -96,7 +107,7 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 	if err != nil {
 		return cfg, err
 	}
-	if err := dataset.Validate(ds, cfg.MinClassSize()); err != nil { // names the smallest class and the folds it allows
+	if err := experiment.CheckData(cfg, ds); err != nil { // names the smallest class and the folds it allows
 		return cfg, err
 	}
 	if cfg.Folds > n {

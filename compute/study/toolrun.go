@@ -11,6 +11,9 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/group"
 	"steadfast/compute/score"
+	"steadfast/compute/survival"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // The tools both front ends run on the data on screen or given: one function each, so
@@ -33,6 +36,9 @@ func KChooser(ctx context.Context, ds *dataset.Dataset, self bool) (*KChooserRes
 // Wrapper runs the bootstrap wrapper's sweep over Na on ds (z-scored for the ranking,
 // as read for the learning curves) and returns its areas and baselines.
 func Wrapper(ctx context.Context, ds *dataset.Dataset, sweep experiment.WrapperSweep) (*WrapperResult, error) {
+	if err := classesOnly(ds, "the bootstrap wrapper (3-NN accuracy of the classes)"); err != nil {
+		return nil, err
+	}
 	if err := Ready(ds); err != nil {
 		return nil, err
 	}
@@ -92,16 +98,29 @@ func MIDSSweep(ctx context.Context, ds *dataset.Dataset, epsilons []float64, cho
 		}
 		mids, greedy, edges = append(mids, len(sets[i])), append(greedy, len(g.GreedyMIS())), append(edges, g.Edges())
 	}
-	f, err := score.FStat{}.Rank(ctx, x, ds.Labels, len(ds.Classes), nil)
+	f, err := relevance(ctx, ds, x)
 	if err != nil {
 		return nil, err
 	}
 	_, p := x.Dims()
 	header, rows := midsRows(ds, graphs[chosen], sets[chosen], f.Score)
+	if ds.Survival != nil {
+		header[2] = "Cox score chi-square"
+	}
 	summary := fmt.Sprintf("%d genes; at |r| > %g: %d edges, MIDS %d genes (%.1f%%), greedy maximal independent set %d. Each MIDS gene below stands for the genes linked to it; the MIDS rankers (e.g. SVM-RFE + MIDS) choose among these genes only, computed again inside every training set.",
 		p, epsilons[chosen], edges[chosen], mids[chosen], 100*float64(mids[chosen])/float64(p), greedy[chosen])
 	return &MIDSResult{Data: ds.Name, Features: p, Epsilons: epsilons, MIDS: mids, Greedy: greedy, Edges: edges,
 		Summary: summary, Header: header, Rows: rows}, nil
+}
+
+// relevance scores how each gene (column of x, the samples of ds) goes with the
+// outcome: the F-statistic of the classes, or the Cox score test's chi-square of a
+// survival outcome.
+func relevance(ctx context.Context, ds *dataset.Dataset, x *mat.Dense) (score.Ranking, error) {
+	if s := ds.Survival; s != nil {
+		return score.CoxScore{}.RankSurvival(ctx, x, survival.Outcome{Time: s.Time, Event: s.Event}, nil)
+	}
+	return score.FStat{}.Rank(ctx, x, ds.Labels, len(ds.Classes), nil)
 }
 
 // midsRows lists the MIDS genes, most linked first: name, genes it stands for, F, and

@@ -20,6 +20,12 @@ import (
 // samples (model.json); the rows give the genes and their scaling only.
 func (s *Signature) FullModel() (header []string, rows [][]string) {
 	m := s.Model
+	switch {
+	case m.Classifier == "rf":
+		return s.fullForest()
+	case m.Classifier == "logit" && len(m.W) == 1:
+		return s.fullLogit()
+	}
 	header = []string{"term", "gene symbol", "training mean", "training SD", "coefficient"}
 	linear := len(m.W) == 1 && len(m.Classes) == 2
 	if perClass := len(m.W) > 1 && len(m.W) == len(m.Classes); perClass { // one-vs-rest: a column a class
@@ -64,6 +70,10 @@ func (s *Signature) fullModelPerClass() (header []string, rows [][]string) {
 	m := s.Model
 	header = []string{"term", "gene symbol", "training mean", "training SD"}
 	for _, c := range m.Classes {
+		if m.Classifier == "logit" { // multinomial: softmax over the classes' scores
+			header = append(header, "coefficient, "+c+" (softmax)")
+			continue
+		}
 		header = append(header, "coefficient, "+c+" vs rest")
 	}
 	for i, g := range m.Genes {
@@ -78,6 +88,50 @@ func (s *Signature) fullModelPerClass() (header []string, rows [][]string) {
 		last = append(last, strconv.FormatFloat(m.B[c], 'g', -1, 64))
 	}
 	return header, append(rows, last)
+}
+
+// fullLogit is FullModel of a two-class logistic regression: each gene's coefficient
+// toward the positive class on the model's scaled value and its odds ratio per
+// standard deviation, the intercept and the penalty. No confidence intervals: a
+// penalised coefficient is biased toward 0 and has no valid standard error.
+func (s *Signature) fullLogit() (header []string, rows [][]string) {
+	m := s.Model
+	header = []string{"term", "gene symbol", "training mean", "training SD", "coefficient", "odds ratio per SD"}
+	sign := 1.0
+	if m.Positive == 0 {
+		sign = -1
+	}
+	g := strconv.FormatFloat
+	for i, gene := range m.Genes {
+		c := sign * m.W[0][i]
+		perSD := c // on z-scored genes a unit is a standard deviation
+		if !m.Config.ZScore {
+			perSD = c * m.SD[i]
+		}
+		rows = append(rows, []string{gene.ID, gene.Symbol, g(m.Mean[i], 'g', -1, 64), g(m.SD[i], 'g', -1, 64), g(c, 'g', -1, 64), g(experiment.OddsRatio(perSD), 'g', 6, 64)})
+	}
+	rows = append(rows, []string{"intercept", "", "", "", g(sign*m.B[0], 'g', -1, 64), ""},
+		[]string{"penalty", fmt.Sprintf("alpha %g, lambda %s (%s)", m.Logit.Alpha, g(m.Logit.Lambda, 'g', 6, 64), m.Logit.Chosen), "", "", "", "no confidence intervals: penalised coefficients have no valid standard errors"})
+	return header, rows
+}
+
+// fullForest is FullModel of a random forest: the genes with their scaling and
+// importances (the trees themselves are in model.json), the forest's size and its
+// out-of-bag error.
+func (s *Signature) fullForest() (header []string, rows [][]string) {
+	m, f := s.Model, s.Model.Forest
+	header = []string{"term", "gene symbol", "training mean", "training SD", "permutation importance", "impurity importance (biased toward genes of many distinct values)"}
+	g := strconv.FormatFloat
+	for i, gene := range m.Genes {
+		rows = append(rows, []string{gene.ID, gene.Symbol, g(m.Mean[i], 'g', -1, 64), g(m.SD[i], 'g', -1, 64), g(f.Permutation[i], 'g', 6, 64), g(f.Impurity[i], 'g', 6, 64)})
+	}
+	oob := "n/a"
+	if f.OOBError != nil {
+		oob = g(*f.OOBError, 'g', 4, 64)
+	}
+	rows = append(rows, []string{"trees", fmt.Sprintf("%d (mtry %d, nodes of at most %d samples left unsplit)", len(f.Trees), f.Mtry, f.MinNode), "", "", "", ""},
+		[]string{"out-of-bag error", oob, "", "", "", ""})
+	return header, rows
 }
 
 // HowToApply says in words how the full model predicts a new sample (TRIPOD item 15b).
@@ -104,6 +158,13 @@ func (s *Signature) HowToApply() string {
 		b.WriteString("; standardise each, z = (x - training mean) / training SD (0 where the SD is 0)")
 	}
 	switch {
+	case m.Classifier == "rf":
+		fmt.Fprintf(&b, "; each of the %d trees in model.json sends the sample down its nodes (to the left child when the z-value of the node's gene is at most its threshold) to a leaf that votes for a class; the class of most votes predicts, and each class's share of the votes is its probability (no Platt map)", len(m.Forest.Trees))
+	case m.Classifier == "logit" && len(m.W) == 1:
+		pos, ref := m.Classes[m.Positive], m.Classes[1-m.Positive]
+		fmt.Fprintf(&b, "; the score is d = sum of coefficient x z over the genes + intercept, and the probability of %s is 1 / (1 + exp(-d)): above 0.5 (d > 0) predicts %s, else %s (the model's own probability, no Platt map). exp(coefficient) is the odds ratio of %s per standard deviation of the gene, the others held fixed; penalised coefficients have no valid standard errors, so no confidence intervals are given", pos, pos, ref, pos)
+	case m.Classifier == "logit":
+		b.WriteString("; each class's score d_c is its own linear function, sum of its coefficient x z over the genes + its intercept (the Full model table's column for the class), its probability exp(d_c) / sum over classes of exp(d); the most probable predicts")
 	case m.Classifier == "ktsp":
 		return fmt.Sprintf("To predict a new sample: take its values of the genes of the %s below, %s (no scaling is needed: any increasing transform gives the same votes); each pair votes for its class when its first gene's value is below its second's, else for the other class; the class of most votes wins. steadfast predict --model model.json does this, checking the file first.", text.Count(len(m.Pairs), "pair"), prep)
 	case len(m.W) == 1 && len(m.Classes) == 2:

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/internal/text"
 )
@@ -61,8 +62,8 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	c := &signature.Cohort{Name: name, SHA256: digest, X: ds.X, Samples: ds.Samples, Features: ds.Features, Symbols: ds.Symbols}
-	for _, l := range ds.Labels {
-		c.Classes = append(c.Classes, ds.Classes[l])
+	if err := cohortOutcome(c, m, ds); err != nil {
+		return nil, err
 	}
 	v, err := signature.Apply(m, c, o.Apply)
 	if err != nil {
@@ -328,6 +329,16 @@ func sameData(m *signature.Model, raw *dataset.Dataset, shared int) (kind, warni
 // cohort's SHA-256), genes.csv (how each signature gene was matched), and, when some
 // samples have a class the model knows, metrics.csv.
 func ValidationFiles(v *signature.Validation) map[string][]byte {
+	if v.Model.Cox != nil {
+		files := map[string][]byte{"predictions.csv": csvOf(SurvivalPredictionTable(v)), "genes.csv": csvOf(MatchTable(v))}
+		if v.Survival != nil {
+			files["metrics.csv"] = csvOf(SurvivalValidationMetrics(v))
+		}
+		if v.Shift != nil {
+			files["shift.csv"] = csvOf(ShiftTable(v))
+		}
+		return files
+	}
 	files := map[string][]byte{"predictions.csv": csvOf(PredictionTable(v)), "genes.csv": csvOf(MatchTable(v))}
 	if v.Metrics != nil {
 		files["metrics.csv"] = csvOf(ValidationMetrics(v))
@@ -485,7 +496,7 @@ func ValidationMetrics(v *signature.Validation) [][]string {
 		if c := mt.Calibration; c != nil {
 			rows = append(rows, []string{"brier", num(c.Brier), "", ""}, []string{"calibration_intercept", num(c.Intercept), "", ""},
 				[]string{"calibration_slope", num(c.Slope), "", ""},
-				[]string{"probability_method", "the model's Platt map, fitted on the study's out-of-fold scores; calibration as rms val.prob", "", ""})
+				[]string{"probability_method", cohortProbMethod(m), "", ""})
 		}
 	}
 	for c, a := range mt.PerClass {
@@ -506,4 +517,12 @@ func ValidationMetrics(v *signature.Validation) [][]string {
 			[]string{"off_training_scale", strconv.FormatBool(sh.OffScale), "", ""})
 	}
 	return rows
+}
+
+// cohortProbMethod says where a cohort's probabilities came from.
+func cohortProbMethod(m *signature.Model) string {
+	if experiment.DirectProbability(m.Classifier) {
+		return "the model's own probabilities (" + experiment.ClassifierLabel(m.Classifier) + "; no Platt map); calibration as rms val.prob"
+	}
+	return "the model's Platt map, fitted on the study's out-of-fold scores; calibration as rms val.prob"
 }

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
+	"steadfast/compute/study"
+	"steadfast/internal/text"
+	"steadfast/plots"
+)
+
+// survFlags are the signature command's flags for a survival study.
+type survFlags struct {
+	horizons, groups, unit *string
+	tau                    *float64
+	report                 *bool // the signature command's --report
+}
+
+func survivalFlags(c *call) survFlags {
+	return survFlags{
+		horizons: c.fs.String("horizons", "", "a survival signature's horizons, in the data's time unit, e.g. 3,5: the time-dependent AUCs and the calibration (default: the median follow-up)"),
+		tau:      c.fs.Float64("tau", 0, "a survival signature's truncation time of Uno's C (default: the last horizon)"),
+		unit:     c.fs.String("unit", "", "the survival time's unit for labels, e.g. years"),
+		groups:   c.fs.String("risk-groups", "median", "a survival signature's risk groups: median (two), tertiles (three), or a risk-score value"),
+	}
+}
+
+// options reads the survival flags.
+func (f survFlags) options() (study.SurvivalOptions, signature.CutRule, error) {
+	o := study.SurvivalOptions{Tau: *f.tau, Unit: strings.TrimSpace(*f.unit)}
+	for _, part := range strings.Split(*f.horizons, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		h, err := strconv.ParseFloat(part, 64)
+		if err != nil || !(h > 0) {
+			return o, signature.CutRule{}, fmt.Errorf("--horizons %q: give positive times separated by commas, e.g. 3,5", *f.horizons)
+		}
+		o.Horizons = append(o.Horizons, h)
+	}
+	cut := signature.CutRule{Kind: strings.TrimSpace(*f.groups)}
+	if v, err := strconv.ParseFloat(cut.Kind, 64); err == nil {
+		cut = signature.CutRule{Kind: "value", Value: v}
+	}
+	return o, cut, cut.Check()
+}
+
+// survivalSignature is the signature command for a survival study: the Cox model of a
+// method's genes at k, locked on all samples, with its cross-validated C, risk groups,
+// hazard ratio, time-dependent AUC and calibration.
+func survivalSignature(c *call, f survFlags, dest study.Output, run string, res *experiment.Result, name string, k int, frequent bool, data string, perms int) error {
+	if perms != 0 {
+		return fmt.Errorf("--permutations: the permutation test of a survival signature's C is not available yet; the cross-validated C's interval and the log-rank test are written")
+	}
+	o, cut, err := f.options()
+	if err != nil {
+		return err
+	}
+	choice := signature.Choice{Classifier: "cox", Frequent: frequent, Cut: cut}
+	var advised bool
+	if choice.Method, choice.K, advised, err = methodAndK(res, name, k, "cox"); err != nil {
+		return err
+	}
+	if advised {
+		c.note("%s at k = %d with the Cox model (the Errors tab's advice: the most stable method of the top group, at the k of largest C)", res.Methods[choice.Method].Label, choice.K)
+	}
+	cfg, ds, err := openStudy(c, runPath(run), data)
+	if err != nil {
+		return err
+	}
+	dest.Reads = append(dest.Reads, study.DataInputs(cfg.DataPath, cfg.Read)...)
+	if err := dest.Check(); err != nil {
+		return err
+	}
+	sig, err := study.BuildSurvivalSignature(c.ctx, res, ds, choice, o)
+	if err != nil {
+		return err
+	}
+	files, err := sig.Files()
+	if err != nil {
+		return err
+	}
+	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
+	var extra func(tmp string) ([]string, error)
+	if f.report != nil && *f.report {
+		extra = func(tmp string) ([]string, error) {
+			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
+			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, reportSize)
+		}
+	}
+	if err := writeOutputs(c.ctx, c, dest, files, plots.SurvivalSignatureFigures(res, sig), size, extra); err != nil {
+		return err
+	}
+	if len(o.Horizons) == 0 {
+		c.note("horizon: the median follow-up, %s (reverse Kaplan-Meier; --horizons names others)", strconv.FormatFloat(sig.Opts.Horizons[0], 'g', 4, 64))
+	}
+	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
+	return nil
+}

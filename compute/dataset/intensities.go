@@ -174,8 +174,11 @@ func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset,
 		out.Notes = append(out.Notes, missingNote(d, s), fmt.Sprintf("preprocessed on all samples: %s; %s of %s kept", opt.Describe(), text.Thousands(len(fit.Kept())), text.Thousands(len(keep))))
 		return out, nil, nil
 	}
-	out.Notes = append(out.Notes, missingNote(d, s), fmt.Sprintf("intensities preprocessed inside every training set and frozen for its test samples: %s; on all samples the filter keeps %s of %s, the other %d are ranked last (named in the left-out list)",
-		opt.Describe(), text.Thousands(len(fit.Kept())), text.Thousands(len(keep)), len(keep)-len(fit.Kept())))
+	filtered := fmt.Sprintf("on all samples the filter keeps %s of %s, the other %s are ranked last (named in the left-out list)", text.Thousands(len(fit.Kept())), text.Thousands(len(keep)), text.Thousands(len(keep)-len(fit.Kept())))
+	if len(fit.Kept()) == len(keep) {
+		filtered = fmt.Sprintf("on all samples the filter keeps all %s", text.Thousands(len(keep)))
+	}
+	out.Notes = append(out.Notes, missingNote(d, s), fmt.Sprintf("intensities preprocessed inside every training set and frozen for its test samples: %s; %s", opt.Describe(), filtered))
 	sort.Strings(dropped)
 	return out, dropped, nil
 }

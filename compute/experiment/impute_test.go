@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -75,5 +76,60 @@ func TestIntensitiesFittedOnTrainingSamples(t *testing.T) {
 				t.Fatalf("%+v: the %d-th of the order is not kept", prep, r+1)
 			}
 		}
+	}
+}
+
+// TestIntensitiesKTSPAndWorkers: k-TSP compares a sample's own values, unscaled; with
+// intensities they are the split's own preprocessing (prepare without z-scores), not
+// the data's X fitted on all samples, so a training set's k-TSP values do not move when
+// the test samples' intensities do. A study of intensities (minprob, seeded by the
+// samples' and proteins' names) gives the same result on 1 and 3 workers.
+func TestIntensitiesKTSPAndWorkers(t *testing.T) {
+	raw, _ := synth.Proteomics{Samples: 8, Proteins: 120, Diff: 10, LogFC: 1.5, Censored: 0.2, MAR: 0.02}.Generate(2)
+	prep := dataset.Prep{Log2: true, Impute: "minprob", Normalize: "median", Seed: 3}
+	ds, _, err := dataset.PreprocessContext(context.Background(), raw, prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := dataset.Split{Train: []int{0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13}, Test: []int{6, 7, 14, 15}}
+	cfg := Config{Prep: prep, ZScore: true, Classifiers: []string{"ktsp"}}
+	plain := cfg
+	plain.ZScore = false
+	want, _, _, _, _, _, err := prepare(context.Background(), plain, ds, nil, split)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := *ds
+	changed.Raw = mat.DenseCopyOf(ds.Raw)
+	for _, i := range split.Test {
+		row := changed.Raw.RawRowView(i)
+		for j := range row {
+			row[j] *= 3
+		}
+	}
+	for _, d := range []*dataset.Dataset{ds, &changed} {
+		got, err := rawValues(context.Background(), cfg, d, nil, split, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got[0].RawMatrix().Data, want.RawMatrix().Data) {
+			t.Error("k-TSP's training values are not the split's own preprocessing of the intensities")
+		}
+	}
+	run := func(workers int) *Result {
+		c := DefaultConfig()
+		c.Prep, c.Ks, c.Repeats, c.Folds, c.Workers = prep, []int{2, 5, 10}, 2, 4, workers
+		c.Classifiers = []string{"svm", "ktsp"}
+		res, err := Run(context.Background(), c, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range res.Methods {
+			res.Methods[m].Seconds, res.Methods[m].PredictSeconds = 0, 0
+		}
+		return res
+	}
+	if a, b := run(1), run(3); !reflect.DeepEqual(a.Methods, b.Methods) {
+		t.Error("a study of intensities differs between 1 and 3 workers")
 	}
 }

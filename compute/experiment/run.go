@@ -384,7 +384,10 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}
 		}
 		predStart := time.Now()
-		raw := rawValues(cfg, ds, test, t.split, xtr, xte)
+		raw, err := rawValues(ctx, cfg, ds, test, t.split, xtr, xte)
+		if err != nil {
+			return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
+		}
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
@@ -421,13 +424,21 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 }
 
 // rawValues are the split's training and test values before z-scoring (xtr and xte
-// themselves without it), for k-TSP; nil when the study has no k-TSP.
-func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte *mat.Dense) [2]*mat.Dense {
+// themselves without it), for k-TSP; nil when the study has no k-TSP. Intensities
+// (ds.Raw) are those the split's own filter, normalisation and imputation give, not
+// ds.X's, which are fitted on all samples.
+func rawValues(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte *mat.Dense) ([2]*mat.Dense, error) {
 	if !slices.Contains(cfg.Classifiers, "ktsp") {
-		return [2]*mat.Dense{}
+		return [2]*mat.Dense{}, nil
 	}
 	if !cfg.ZScore {
-		return [2]*mat.Dense{xtr, xte}
+		return [2]*mat.Dense{xtr, xte}, nil
+	}
+	if ds.Raw != nil {
+		plain := cfg
+		plain.ZScore = false
+		a, _, b, _, _, _, err := prepare(ctx, plain, ds, test, s)
+		return [2]*mat.Dense{a, b}, err
 	}
 	a, _ := dataset.SelectSamples(ds.X, ds.Labels, s.Train)
 	b := xte
@@ -437,7 +448,7 @@ func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte 
 	case len(s.Test) > 0:
 		b, _ = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
 	}
-	return [2]*mat.Dense{a, b}
+	return [2]*mat.Dense{a, b}, nil
 }
 
 // predict trains classifier cl (with cfg's parameters) on the features sel of the

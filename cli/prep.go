@@ -11,6 +11,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/study"
+	"steadfast/internal/text"
 	"steadfast/plots"
 )
 
@@ -66,7 +67,7 @@ func prepCommand(c *call) error {
 			return err
 		}
 		written = append(written, outputs[1])
-		c.note("%d features left out or not written: %s (%s)", len(ds.LeftOut), dataset.LeftOutSummary(ds.LeftOut), outputs[1])
+		c.note("%s features left out or not written: %s (%s)", text.Thousands(len(ds.LeftOut)), dataset.LeftOutSummary(ds.LeftOut), outputs[1])
 	}
 	if ds.Symbols != nil {
 		var b strings.Builder

@@ -450,8 +450,16 @@ func (m *Model) check() error {
 	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
 		return fmt.Errorf("a probability map for %d classes, or not finite", nc)
 	}
-	if (m.Logit != nil) != (m.Classifier == "logit") || (m.Forest != nil) != (m.Classifier == "rf") || (m.Cox != nil) != (m.Classifier == "cox") {
-		return fmt.Errorf("a %s model with a logistic regression's, a forest's or a Cox model's fields", m.Classifier)
+	for _, f := range []struct {
+		classifier, what string
+		has              bool
+	}{{"logit", "logistic regression's", m.Logit != nil}, {"rf", "forest's", m.Forest != nil}, {"cox", "Cox model's", m.Cox != nil}} {
+		if f.has && m.Classifier != f.classifier {
+			return fmt.Errorf("a %s model with a %s fields: the file was edited or damaged", m.Classifier, f.what)
+		}
+		if !f.has && m.Classifier == f.classifier {
+			return fmt.Errorf("a %s model without its %s fields: the file was edited or damaged", m.Classifier, f.what)
+		}
 	}
 	switch m.Classifier {
 	case "cox":

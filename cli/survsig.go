@@ -95,7 +95,7 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 		return err
 	}
 	if len(o.Horizons) == 0 {
-		c.note("horizon: the median follow-up, %s (reverse Kaplan-Meier; --horizons names others)", strconv.FormatFloat(sig.Opts.Horizons[0], 'g', 4, 64))
+		c.note("horizon: %s, %s (--horizons names others)", sig.Opts.HorizonRule, strconv.FormatFloat(sig.Opts.Horizons[0], 'g', 4, 64))
 	}
 	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
 	return nil

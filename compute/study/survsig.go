@@ -23,6 +23,8 @@ type SurvivalOptions struct {
 	Tau float64
 	// Unit names the time's unit in labels ("years"); "" leaves it unnamed.
 	Unit string
+	// HorizonRule says how the default horizon was chosen (empty when given).
+	HorizonRule string `json:",omitempty"`
 }
 
 // SurvivalGene is a survival signature's gene: its coefficient in the locked Cox model
@@ -137,8 +139,12 @@ func resolveSurvival(o SurvivalOptions, out survival.Outcome) (SurvivalOptions, 
 	last := slices.Max(out.Time)
 	if len(o.Horizons) == 0 {
 		f := survival.MedianFollowUp(out)
-		if math.IsNaN(f) {
+		o.HorizonRule = "the median follow-up (reverse Kaplan-Meier)"
+		if math.IsNaN(f) || f >= last {
+			// the reverse Kaplan-Meier curve reaches one half only at the last time (few
+			// censored) or never: no patient is followed beyond it
 			f = median(out.Time)
+			o.HorizonRule = "the median observed time (the reverse Kaplan-Meier median follow-up is not before the last time)"
 		}
 		o.Horizons = []float64{f}
 	}

@@ -36,6 +36,10 @@ var references = map[string]string{
 	"enetpath":    "Friedman J, Hastie T, Tibshirani R. Regularization paths for generalized linear models via coordinate descent. J. Stat. Softw. 33(1):1-22, 2010.",
 	"rfperm":      "Breiman L. Random forests. Machine Learning 45:5-32, 2001.",
 	"strobl":      "Strobl C, Boulesteix AL, Zeileis A, Hothorn T. Bias in random forest variable importance measures: illustrations, sources and a solution. BMC Bioinformatics 8:25, 2007.",
+	"perseus":     "Tyanova S, Temu T, Sinitcyn P, et al. The Perseus computational platform for comprehensive analysis of (prote)omics data. Nature Methods 13:731-740, 2016.",
+	"dep":         "Zhang X, Smits AH, van Tilburg GB, Ovaa H, Huber W, Vermeulen M. Proteome-wide identification of ubiquitin interactions using UbIA-MS. Nature Protocols 13:530-550, 2018 (the DEP package).",
+	"knn":         "Troyanskaya O, Cantor M, Sherlock G, et al. Missing value estimation methods for DNA microarrays. Bioinformatics 17:520-525, 2001.",
+	"quantile":    "Bolstad BM, Irizarry RA, Åstrand M, Speed TP. A comparison of normalization methods for high density oligonucleotide array data based on variance and bias. Bioinformatics 19:185-193, 2003.",
 }
 
 // citer numbers references in the order the paragraph first cites them.
@@ -88,7 +92,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	case cfg.Prep.LogCPM:
 		b.WriteString(" Read counts were turned into log2 counts per million, log2((x + 0.5)/(L + 1) 10^6) with L the sample's library size, sample by sample (Law et al. 2014).")
 	}
-	if cfg.ZScore {
+	b.WriteString(intensityMethods(res, &c))
+	switch {
+	case cfg.ZScore && cfg.Prep.Scaling == "pareto":
+		b.WriteString(" Every feature was Pareto-scaled (centred, divided by the square root of its standard deviation) with the statistics of each training set.")
+	case cfg.ZScore:
 		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")
 	}
 	in, _ := experiment.LookupProtocol(cfg.Protocol)

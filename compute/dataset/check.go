@@ -114,7 +114,7 @@ func ValidateSurvival(d *Dataset, folds int) error {
 func measurable(d *Dataset) error {
 	s := Summarize(d)
 	if s.MissingCells > 0 {
-		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; drop those features (Data tab, or --drop-missing on the command line)",
+		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; impute them inside every training set (the Data tab's Missing values, --impute minprob|knn|halfmin) or drop those features (--drop-missing)",
 			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
 	}
 	if i, j, v := largest(d.X); math.Abs(v) > largestValue {

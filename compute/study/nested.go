@@ -184,6 +184,9 @@ func subset(ds *dataset.Dataset, rows []int) *dataset.Dataset {
 	if ds.Counts != nil {
 		s.Counts, _ = dataset.SelectSamples(ds.Counts, ds.Labels, rows)
 	}
+	if ds.Raw != nil {
+		s.Raw, _ = dataset.SelectSamples(ds.Raw, ds.Labels, rows)
+	}
 	return s
 }
 

@@ -64,12 +64,22 @@ type Options struct {
 	// as SurvivalPair knows is taken when the file names no class column. A
 	// configuration keeps it as its own "outcome" (experiment.Config.Outcome).
 	Outcome Outcome `json:"-"`
+	// Covariates name columns (rows, samples being columns) to read as clinical
+	// covariates, sample annotations kept apart from the features (Dataset.Covariates),
+	// besides those found by their names (IsCovariateName: age, grade, stage, ER...).
+	Covariates []string `json:"covariates,omitempty"`
+	// AsFeatures name columns found by their names as clinical covariates that are to be
+	// analysed as features all the same.
+	AsFeatures []string `json:"asFeatures,omitempty"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and
 // "columns" (it had fallen back to detection without a word).
 func (o Options) Check() error {
 	if err := o.Outcome.Check(); err != nil {
+		return err
+	}
+	if err := o.checkCovariates(); err != nil {
 		return err
 	}
 	if o.ClassName != "" && o.Outcome.Set() {
@@ -182,6 +192,9 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 	}
 	if o.GroupName != "" && ds.Groups == nil {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("samples cannot be grouped by %q in this kind of file: groups come from a column of a CSV, TSV or workbook, a GCT 1.3 column annotation, or a GEO sample characteristic", o.GroupName)}
+	}
+	if err := covariatesRead(name, ds, o); err != nil {
+		return nil, err
 	}
 	if zipped {
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)

@@ -9,11 +9,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
+	"steadfast/compute/survival"
 )
 
 // nkiSignature is the survival signature of a small study of the NKI 70-gene breast
@@ -181,4 +185,171 @@ func TestAddedValueEqualsR(t *testing.T) {
 		close("its SE", av.C.SE, w.CDiffSE)
 	}
 	t.Logf("largest relative difference from R: %.2g", worst)
+}
+
+// A survival signature's added value uses its cross-validated score (the first
+// repetition's held-out scores in training SDs, those of its hazard ratio per SD) and
+// the data's covariates: auto takes all five of the NKI data, and the result is
+// AddedValueOf of that score. The table holds every term of both models, then the
+// statistics (13 terms: Diam, N, ER and Age one each and Grade two in each model, and
+// the score; 144 patients and 48 events as testdata/PROVENANCE.md says); the sentence
+// gives the test and the change in C.
+func TestSignatureAddedValue(t *testing.T) {
+	s, ds := nkiSignature(t)
+	if got := ds.CovariateNames(); !slices.Equal(got, []string{"Diam", "N", "ER", "Grade", "Age"}) || slices.Contains(ds.Features, "Age") {
+		t.Fatalf("covariates %v; Age a feature: %v", got, slices.Contains(ds.Features, "Age"))
+	}
+	av, err := s.AddedValue(ds, []string{"auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := AddedValueOf(s.Outcome, ds.Covariates, s.CV.Scaled, s.Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if av.LRT != want.LRT || av.C != want.C || len(av.Terms) != 13 {
+		t.Errorf("LRT %v, C %+v, %d terms; want %v, %+v, 13", av.LRT, av.C, len(av.Terms), want.LRT, want.C)
+	}
+	// the score's HR alone on all samples is the signature's cross-validated HR per SD
+	hr, err := hazardOf(s.Outcome, s.CV.Scaled)
+	if err != nil || math.Abs(hr-s.CV.HR[0].HR) > 1e-12 {
+		t.Errorf("the score's HR %v, the signature's %v (%v)", hr, s.CV.HR[0].HR, err)
+	}
+	tab := av.Table()
+	if !slices.Equal(tab[0], []string{"model", "term", "hr", "low95", "high95", "p"}) || tab[1][0] != CovariatesModel || tab[1][1] != "Diam: >2cm vs <=2cm" ||
+		tab[13][0] != WithScoreModel || tab[13][1] != ScoreTerm || tab[14][1] != "lrt_chisq" || tab[17][1] != "c_change" {
+		t.Errorf("table:\n%v", tab)
+	}
+	for _, w := range []string{"Added value over Diam, N, ER, Grade, Age (144 patients, 48 events)", "on 1 df", "Harrell's C goes from"} {
+		if !strings.Contains(av.Sentence(), w) {
+			t.Errorf("sentence lacks %q: %s", w, av.Sentence())
+		}
+	}
+}
+
+// hazardOf is the hazard ratio of a Cox model of o on the score s alone.
+func hazardOf(o survival.Outcome, s []float64) (float64, error) {
+	fit, err := survival.Cox(o, mat.NewDense(len(s), 1, slices.Clone(s)), survival.CoxOptions{})
+	if err != nil {
+		return 0, err
+	}
+	return fit.HR[0], nil
+}
+
+// Categorical covariates are coded by dummies against their first level: Grade 1/2/3
+// gives two terms, 2 vs 1 and 3 vs 1, whose coefficients are those of a Cox model of
+// the two indicator columns; a level without complete cases is left out with a note.
+// Complete cases: samples missing a covariate are left out and counted per covariate.
+func TestAddedValueCoding(t *testing.T) {
+	n := 60
+	o := survival.Outcome{Time: make([]float64, n), Event: make([]bool, n)}
+	grade := dataset.Covariate{Name: "Grade", Levels: []string{"1", "2", "3", "4"}, Codes: make([]int, n)}
+	age := dataset.Covariate{Name: "Age", Values: make([]float64, n)}
+	score := make([]float64, n)
+	samples := make([]string, n)
+	for i := range n {
+		grade.Codes[i] = i % 3 // level "4" has no sample
+		age.Values[i] = 40 + float64((i*7)%30)
+		score[i] = math.Sin(float64(i))
+		o.Time[i] = 1 + float64((i*13)%17) + 0.3*float64(grade.Codes[i]) - 0.2*score[i]
+		o.Event[i] = i%4 != 0
+		samples[i] = "s" + strconv.Itoa(i+1)
+	}
+	age.Values[5], age.Values[6] = math.NaN(), math.NaN()
+	grade.Codes[6], grade.Codes[7] = -1, -1
+	av, err := AddedValueOf(o, []dataset.Covariate{grade, age}, score, samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if av.N != n-3 || !slices.Equal(av.Missing, []int{2, 2}) || !slices.Equal(av.MissingSamples, []string{"s6", "s7", "s8"}) {
+		t.Errorf("complete cases %d, missing %v %v", av.N, av.Missing, av.MissingSamples)
+	}
+	if d := av.Dropped(); !strings.Contains(d, "3 of 60 samples left out for a missing covariate (Grade 2, Age 2)") {
+		t.Errorf("dropped: %s", d)
+	}
+	if len(av.Notes) != 1 || !strings.Contains(av.Notes[0], `Grade level "4" has no complete case`) {
+		t.Errorf("notes %v", av.Notes)
+	}
+	var terms []string
+	for _, tm := range av.Terms[:3] {
+		terms = append(terms, tm.Term)
+	}
+	if !slices.Equal(terms, []string{"Grade: 2 vs 1", "Grade: 3 vs 1", "Age"}) {
+		t.Fatalf("terms %v", terms)
+	}
+	// the same model by hand: indicator columns of grades 2 and 3
+	var rows []int
+	for i := range n {
+		if i < 5 || i > 7 {
+			rows = append(rows, i)
+		}
+	}
+	x := mat.NewDense(len(rows), 3, nil)
+	for r, i := range rows {
+		x.Set(r, 0, b2f(grade.Codes[i] == 1))
+		x.Set(r, 1, b2f(grade.Codes[i] == 2))
+		x.Set(r, 2, age.Values[i])
+	}
+	fit, err := survival.Cox(o.Subset(rows), x, survival.CoxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range 3 {
+		if math.Abs(av.Terms[j].Coef-fit.Coef[j]) > 1e-12 {
+			t.Errorf("term %s: %v, by hand %v", av.Terms[j].Term, av.Terms[j].Coef, fit.Coef[j])
+		}
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Refusals: a covariate that is neither a covariate nor a feature names the data's
+// covariates; data without covariates say how to name them; a covariate with one
+// level or one value among the complete cases, and too few complete cases, are
+// refused with the covariate's name.
+func TestAddedValueRefusals(t *testing.T) {
+	ds, score := nkiData(t)
+	o := SurvivalOutcomeOf(ds)
+	if _, _, err := AddedCovariates(ds, []string{"Age", "Stage"}); err == nil || err.Error() != `no covariate "Stage" in nki70.csv: its clinical covariates are Diam, N, ER, Grade, Age (a column read as a feature may be named too)` {
+		t.Errorf("unknown covariate: %v", err)
+	}
+	covs, notes, err := AddedCovariates(ds, []string{"age", "PRC1"})
+	if err != nil || covs[0].Name != "Age" || covs[1].Categorical() || len(notes) != 1 || !strings.Contains(notes[0], `"PRC1" was analysed as a feature`) {
+		t.Errorf("a feature as a covariate: %v %v %v", covs, notes, err)
+	}
+	bare := &dataset.Dataset{Name: "bare.csv"}
+	if _, _, err := AddedCovariates(bare, nil); err == nil || !strings.Contains(err.Error(), "bare.csv has no clinical covariate") {
+		t.Errorf("no covariates: %v", err)
+	}
+	er := *ds.FindCovariate("ER")
+	er.Codes = slices.Clone(er.Codes)
+	for i := range er.Codes {
+		if er.Codes[i] == 0 {
+			er.Codes[i] = -1
+		}
+	}
+	if _, err := AddedValueOf(o, []dataset.Covariate{er}, score, ds.Samples); err == nil || !strings.Contains(err.Error(), `the covariate "ER" has one level in the complete cases`) {
+		t.Errorf("one level: %v", err)
+	}
+	age := *ds.FindCovariate("Age")
+	age.Values = slices.Clone(age.Values)
+	for i := range age.Values {
+		if i > 3 {
+			age.Values[i] = math.NaN()
+		}
+	}
+	if _, err := AddedValueOf(o, []dataset.Covariate{age}, score, ds.Samples); err == nil || !strings.Contains(err.Error(), "too few for a Cox model") {
+		t.Errorf("few complete cases: %v", err)
+	}
+	for i := range age.Values {
+		age.Values[i] = 50
+	}
+	if _, err := AddedValueOf(o, []dataset.Covariate{age}, score, ds.Samples); err == nil || !strings.Contains(err.Error(), `the covariate "Age" is 50 in every complete case`) {
+		t.Errorf("constant: %v", err)
+	}
 }

@@ -174,14 +174,17 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	pp.workers.SetPlaceHolder("all cores")
 	pp.accMax = widget.NewEntry()
 	pp.accMax.SetText("50")
-	cbox := container.NewGridWithColumns(2) // three rows: more in a row widen the left panel past a laptop's share
+	// two columns, each as wide as its widest name: more in a row widen the left panel
+	// past a laptop's share
+	cols := [2]*fyne.Container{container.NewVBox(), container.NewVBox()}
+	cbox := container.NewHBox(cols[0], cols[1])
 	defaults := experiment.DefaultConfig().Classifiers
 	params := container.NewVBox()
-	for _, c := range experiment.Classifiers {
+	for i, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
 		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
-		cbox.Add(ch)
+		cols[i%2].Add(ch)
 		if c == "cox" { // a survival outcome's, shown with one
 			ch.Hide()
 		}
@@ -211,7 +214,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		widget.NewFormItem("Folds", withHelp(widgets.Hinted(pp.folds, "stratified folds: every class needs this many samples"), explain("folds"))),
 		widget.NewFormItem("Stability", withHelp(widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples"), explain("stability mode"))),
 		widget.NewFormItem("k grid", withHelp(widgets.Hinted(pp.ks, "sizes of the selections compared"), explain("k grid"))),
-		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy is measured for k in the grid up to this")),
+		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy (or C) is measured for k in the grid up to this")),
 		&widget.FormItem{Text: "Classifiers", Widget: container.NewVBox(cbox, params)},
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
 		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),

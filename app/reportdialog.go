@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 	"steadfast/compute/study"
 	"steadfast/plots"
 )
@@ -63,12 +64,19 @@ func (u *UI) ShowReport() {
 				}
 			}
 		}
+		surv, val := u.survView.of(res)
+		if surv != nil {
+			tables = append(tables, plots.Figure{Name: "signature", Table: surv.GeneTable()}, plots.Figure{Name: "signature-metrics", Table: surv.MetricsTable()})
+			if val != nil {
+				tables = append(tables, plots.Figure{Name: "cohort-predictions", Table: study.SurvivalPredictionTable(val)})
+			}
+		}
 		if len(paths) == 0 {
 			tables = nil
 		}
 		targets := reportFiles(paths, folder, tables)
 		modelPath := ""
-		if sig != nil && len(paths) > 0 { // the report names model.json and its digests: it lies beside it
+		if (sig != nil || surv != nil) && len(paths) > 0 { // the report names model.json and its digests: it lies beside it
 			modelPath = filepath.Join(folder, "model.json")
 			targets = append(targets, modelPath)
 		}
@@ -83,7 +91,7 @@ func (u *UI) ShowReport() {
 				return
 			}
 			for _, path := range paths {
-				if err := writeReport(path, res, sig); err != nil {
+				if err := writeReport(path, res, sig, surv, val); err != nil {
 					u.showError(err)
 					return
 				}
@@ -96,7 +104,11 @@ func (u *UI) ShowReport() {
 				}
 			}
 			if modelPath != "" {
-				b, err := sig.Model.Encode()
+				model := surv.Model
+				if sig != nil {
+					model = sig.Model
+				}
+				b, err := model.Encode()
 				if err == nil {
 					err = study.WriteFile(modelPath, b)
 				}
@@ -133,16 +145,24 @@ func reportFiles(pages []string, folder string, tables []plots.Figure) []string 
 }
 
 // writeReport writes res's report to path, as PDF for a .pdf name, else as HTML with
-// 16 x 10 cm figures; when sig is not nil, with its Signature section.
-func writeReport(path string, res *experiment.Result, sig *study.Signature) error {
+// 16 x 10 cm figures; when sig (or a survival study's surv, with its cohort val) is
+// not nil, with its Signature section.
+func writeReport(path string, res *experiment.Result, sig *study.Signature, surv *study.SurvivalSignature, val *signature.Validation) error {
 	w, _ := plots.Length(16, "cm")
 	h, _ := plots.Length(10, "cm")
+	size := plots.ExportOptions{Width: w, Height: h}
+	pdf := strings.EqualFold(filepath.Ext(path), ".pdf")
 	var b bytes.Buffer
 	var err error
-	if strings.EqualFold(filepath.Ext(path), ".pdf") {
+	switch {
+	case surv != nil && pdf:
+		err = plots.SurvivalReportPDFWith(context.Background(), &b, res, surv, val)
+	case surv != nil:
+		err = plots.SurvivalReportWith(context.Background(), &b, res, surv, val, size)
+	case pdf:
 		err = plots.ReportPDFWith(context.Background(), &b, res, sig)
-	} else {
-		err = plots.ReportWith(context.Background(), &b, res, sig, plots.ExportOptions{Width: w, Height: h})
+	default:
+		err = plots.ReportWith(context.Background(), &b, res, sig, size)
 	}
 	if err != nil {
 		return err

@@ -162,7 +162,7 @@ func (u *UI) finishTask(id int, what string, apply func(), err error) {
 
 // setBusy disables the buttons that start tasks while one runs.
 func (u *UI) setBusy(busy bool) {
-	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button, u.samples.button, u.sigView.build, u.sigView.permBtn} {
+	for _, b := range []*widget.Button{u.runBtn, u.kchooser.button, u.wrapper.button, u.mids.button, u.samples.button, u.sigView.build, u.sigView.permBtn, u.survView.build} {
 		if b == u.sigView.build && u.sigView.modelOnly || b == u.sigView.permBtn && (u.sigView.sig == nil || u.sigView.sig.CV == nil) {
 			continue // builds from a run, not from the model shown; permutes a built signature
 		}

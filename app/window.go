@@ -118,6 +118,7 @@ type UI struct {
 	mids     *midsView
 	samples  *sampleSizeView
 	sigView  *signatureView
+	survView *survivalView // the Signature tab of a survival study
 
 	tabs     *container.AppTabs
 	left     *container.AppTabs // Data, Methods, Protocol
@@ -163,6 +164,8 @@ func (u *UI) build() {
 	u.mids = newMIDSView(u)
 	u.samples = newSampleSizeView(u)
 	u.sigView = newSignatureView(u)
+	u.survView = newSurvivalView(u)
+	u.survView.content.Hide()
 	u.toolTabs = container.NewAppTabs(scrollTabs([]*container.TabItem{
 		container.NewTabItem("K chooser", u.kchooser.content),
 		container.NewTabItem("Wrapper", u.wrapper.content),
@@ -170,7 +173,7 @@ func (u *UI) build() {
 		container.NewTabItem("Sample size", u.samples.content),
 	})...)
 	u.tabs = container.NewAppTabs(append(scrollTabs(append(u.results.tabs,
-		container.NewTabItem("Signature", u.sigView.content),
+		container.NewTabItem("Signature", container.NewStack(u.sigView.content, u.survView.content)),
 		container.NewTabItem("Groups", u.groups.content))),
 		container.NewTabItem("Tools", u.toolTabs))...,
 	)
@@ -259,6 +262,14 @@ func (u *UI) setResult(res *experiment.Result) {
 	u.results.setResult(res)
 	u.groups.setResult(res)
 	u.sigView.setResult(res)
+	if res.Data.Survival != nil { // the Signature tab of a survival study
+		u.sigView.content.Hide()
+		u.survView.content.Show()
+		u.survView.setResult(res)
+	} else {
+		u.survView.content.Hide()
+		u.sigView.content.Show()
+	}
 	u.showResults()
 }
 
@@ -328,6 +339,9 @@ func (u *UI) currentFigure(tab int) plots.Figure {
 	case tabGroups:
 		return u.groups.shown
 	case tabSignature:
+		if u.survView.content.Visible() {
+			return u.survView.figure
+		}
 		return u.sigView.figure
 	case tabKChooser:
 		return u.kchooser.figure

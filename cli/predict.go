@@ -44,6 +44,8 @@ func predictCommand(c *call) error {
 	harm := c.fs.String("harmonize", "none", "put the cohort on the training scale first: "+strings.Join(signature.Harmonizations, ", ")+" (ComBat with the training data as the reference batch; never with the cohort's classes)")
 	accept := c.fs.Bool("accept-missing", false, "predict although some signature genes are not in the cohort (linear: their terms at the training mean; k-NN: distances on the genes present)")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the signature's)")
+	timeCol := c.fs.String("time", "", "a survival signature's cohort: its time column (with --event; time and event, or OS.time and OS, are found without it)")
+	eventCol := c.fs.String("event", "", "a survival signature's cohort: its event column (1 event, 0 censored)")
 	mapping := classMap{}
 	c.fs.Var(mapping, "map", "cohort class = model class, for names that differ (repeatable, or comma-separated)")
 	outDir := c.fs.String("o", "", "output folder (replaced as a whole when everything is written); without it predictions.csv goes to standard output")
@@ -64,7 +66,7 @@ func predictCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols, Platform: *platform}, Log2: *log2,
+	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols, Platform: *platform, Outcome: dataset.Outcome{Time: *timeCol, Event: *eventCol}}, Log2: *log2,
 		Apply: signature.ApplyOptions{Harmonize: *harm, AcceptMissing: *accept, Map: mapping, Positive: *positive}}
 	if *std {
 		if *harm != "none" && *harm != "standardize" {
@@ -104,6 +106,14 @@ func predictCommand(c *call) error {
 // summarize says on standard error what was predicted and how well.
 func summarize(c *call, v *signature.Validation) {
 	fmt.Fprintf(c.errw, "%d of %s found; %s predicted", v.Found(), text.Count(len(v.Model.Genes), "signature gene"), text.Count(len(v.Samples), "sample"))
+	if cox := v.Model.Cox; cox != nil {
+		if v.Survival == nil {
+			fmt.Fprintln(c.errw, "; the cohort has no survival outcome (or no event): risk scores only")
+			return
+		}
+		fmt.Fprintf(c.errw, ". %s\n", v.SurvivalText(cox.Unit))
+		return
+	}
 	mt := v.Metrics
 	if mt == nil {
 		fmt.Fprintln(c.errw, "; no sample has a class the model knows: predictions only")

@@ -52,6 +52,7 @@ func signatureCommand(c *call) error {
 	}
 	res := saved.Result
 	if res.Data.Survival != nil {
+		sv.report = report
 		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms)
 	}
 	if *sv.covariates != "" {

@@ -18,6 +18,7 @@ type survFlags struct {
 	horizons, groups, unit *string
 	covariates             *string
 	tau                    *float64
+	report                 *bool // the signature command's --report
 }
 
 func survivalFlags(c *call) survFlags {
@@ -97,7 +98,14 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 		figs = append(figs, plots.AddedValueForest(res.Data.Name, av))
 	}
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
-	if err := writeOutputs(c.ctx, c, dest, files, figs, size, nil); err != nil {
+	var extra func(tmp string) ([]string, error)
+	if f.report != nil && *f.report {
+		extra = func(tmp string) ([]string, error) {
+			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
+			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, reportSize)
+		}
+	}
+	if err := writeOutputs(c.ctx, c, dest, files, figs, size, extra); err != nil {
 		return err
 	}
 	if len(o.Horizons) == 0 {

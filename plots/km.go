@@ -58,7 +58,8 @@ func KaplanMeierFigure(title string, groups []KMCurve, unit string, lr *survival
 			counts[g] = c.Fit.AtRisk(at)
 		}
 	}
-	f := Figure{Name: "signature-km", Title: title, MinHeight: vg.Points(200 + 25*float64(len(groups)))}
+	// the curves keep about 7 cm above the numbers at risk and the legend
+	f := Figure{Name: "signature-km", Title: title, MinHeight: vg.Points(330 + 25*float64(len(groups)))}
 	f.Table = kmTable(groups, ticks, counts, lr)
 	f.Build = func() (*plot.Plot, error) {
 		if len(groups) == 0 {

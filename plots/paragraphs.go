@@ -25,6 +25,10 @@ var references = map[string]string{
 	"cgs":         "Loscalzo S, Yu L, Ding C. Consensus group stable feature selection. Proc. ACM SIGKDD, 567-576, 2009.",
 	"mids":        "Shu L, Ma T, Latecki LJ. Stable feature selection with minimal independent dominating sets. Proc. ACM BCB, 2013.",
 	"bootstrap":   "Díaz-Díaz N, Aguilar-Ruiz JS, Nepomuceno JA, García J. Feature selection based on bootstrapping.",
+	"cox":         "Cox DR. Regression models and life-tables. J. R. Stat. Soc. B 34:187-220, 1972.",
+	"coxnet":      "Simon N, Friedman J, Hastie T, Tibshirani R. Regularization paths for Cox's proportional hazards model via coordinate descent. J. Stat. Softw. 39(5):1-13, 2011.",
+	"harrell":     "Harrell FE, Lee KL, Mark DB. Multivariable prognostic models: issues in developing models, evaluating assumptions and adequacy, and measuring and reducing errors. Stat. Med. 15:361-387, 1996.",
+	"nadeau":      "Nadeau C, Bengio Y. Inference for the generalization error. Machine Learning 52:239-281, 2003.",
 	"kalousis":    "Kalousis A, Prados J, Hilario M. Stability of feature selection algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12:95-116, 2007.",
 	"nogueira":    "Nogueira S, Sechidis K, Brown G. On the stability of feature selection algorithms. J. Mach. Learn. Res. 18(174):1-54, 2018.",
 	"mcnemar":     "Dietterich TG. Approximate statistical tests for comparing supervised classification learning algorithms. Neural Computation 10:1895-1923, 1998.",
@@ -65,7 +69,14 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Features of %s (%s%d samples, %d features", res.Data.Name, geoSource(res.Data), res.Data.Samples, len(res.Data.Features))
+	if sv := res.Data.Survival; sv != nil {
+		events := sv.Events()
+		fmt.Fprintf(&b, "; a survival outcome, %s and %d censored, follow-up %s to %s", text.Count(events, "event"), len(sv.Event)-events, fmtNum(slices.Min(sv.Time)), fmtNum(slices.Max(sv.Time)))
+	}
 	for i, cl := range res.Data.Classes {
+		if res.Data.Survival != nil {
+			break
+		}
 		fmt.Fprintf(&b, "; %s %d", cl, res.Data.ClassCounts[i])
 	}
 	fmt.Fprintf(&b, ") were ranked by %s with Steadfast %s.", joinAnd(names), res.Version)
@@ -81,7 +92,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")
 	}
 	in, _ := experiment.LookupProtocol(cfg.Protocol)
-	fmt.Fprintf(&b, " Stability was assessed over %s of stratified %d-fold resampling", text.Count(cfg.Repeats, "repetition"), cfg.Folds)
+	resampling := fmt.Sprintf("stratified %d-fold resampling", cfg.Folds)
+	if res.Data.Survival != nil {
+		resampling = fmt.Sprintf("%d-fold resampling stratified by the event", cfg.Folds)
+	}
+	fmt.Fprintf(&b, " Stability was assessed over %s of %s", text.Count(cfg.Repeats, "repetition"), resampling)
 	if cfg.Protocol == experiment.Kalousis {
 		fmt.Fprintf(&b, " with %d inner folds", cfg.InnerFolds)
 	}
@@ -96,6 +111,15 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		b.WriteString("comparing each resample's selection with the one on all samples")
 	}
 	fmt.Fprintf(&b, ", by the Dice (Sim_ID) and Tanimoto (S_S) similarity of the top-k sets and the Pearson (S_W) and Spearman (S_R) correlation of whole score and rank vectors%s, and by Nogueira's Φ with its 95%% confidence interval%s.", c.cite("kalousis"), c.cite("nogueira"))
+	if res.Data.Survival != nil {
+		fmt.Fprintf(&b, " Harrell's C%s of a Cox proportional-hazards model%s of the top k features (Efron's ties, the ridge penalty lambda/2 sum beta^2 with lambda = %g on the features z-scored in the training set) was measured on the held-out samples of every resample (k = %s), the model fitted on the training samples only", c.cite("harrell"), c.cite("cox"), experiment.CoxRidgeOf(cfg), kList(cfg.Ks, cfg.AccuracyMax))
+		if len(cfg.Methods) > 1 {
+			fmt.Fprintf(&b, "; methods were compared by the corrected resampled t-test of their resamples' C%s", c.cite("nadeau"))
+		}
+		b.WriteString(".")
+		fmt.Fprintf(&b, " The random seed was %d.", cfg.Seed)
+		return b.String(), c.refs()
+	}
 	var cls []string
 	for _, cl := range cfg.Classifiers {
 		cls = append(cls, experiment.ClassifierLabel(cl))
@@ -154,11 +178,16 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 		b.WriteString(" The Weka-default classifiers scaled every feature to [0,1] by its range in the training samples; the SVM used the hinge loss with C = 1, as Weka's SMO.")
 	}
 	fmt.Fprintf(&b, " The random seed was %d.", cfg.Seed)
+	return b.String(), c.refs()
+}
+
+// refs are the references cited, numbered in the order of citing.
+func (c *citer) refs() []string {
 	var refs []string
 	for i, k := range c.keys {
 		refs = append(refs, fmt.Sprintf("[%d] %s", i+1, references[k]))
 	}
-	return b.String(), refs
+	return refs
 }
 
 // geoSource is "GEO GDS507, platform GPL97; " for data from GEO, else "".

@@ -66,28 +66,11 @@ func Report(w io.Writer, res *experiment.Result, o ExportOptions) error {
 // paragraph, its measures, its ROC and heatmap figures and its genes. It stops with
 // ctx's error when ctx is cancelled.
 func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *study.Signature, o ExportOptions) error {
-	svgOf := func(f Figure, o ExportOptions) (template.HTML, error) {
-		if err := ctx.Err(); err != nil {
-			return "", err
-		}
-		return svgOf(f, o)
+	data, err := runFields(ctx, res, o)
+	if err != nil {
+		return err
 	}
-	var figs []reportFigure
-	for _, f := range All(res) {
-		svg, err := svgOf(f, o)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-		figs = append(figs, reportFigure{PlainText(f.Title), svg})
-	}
-	var tables []reportTable
-	for _, f := range ReportTables(res) {
-		max := 30
-		if strings.HasPrefix(f.Name, "error-table") {
-			max = 100
-		}
-		tables = append(tables, tableOf(f, max))
-	}
+	svgOf := func(f Figure, o ExportOptions) (template.HTML, error) { return ctxSVG(ctx, f, o) }
 	var sigFigs []reportFigure
 	var sigTable, confTable, opTable, fullTable, tripodTable reportTable
 	howTo := ""
@@ -142,19 +125,62 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		valTable = tableOf(Figure{Name: "cohort-predictions", Title: "Predictions on the cohort (the files' digests: in the paragraph above)", Table: study.PredictionDisplay(v)}, reportGenes)
 		valConf = tableOf(cohortConfusionFigure(v), 10)
 	}
+	for k, v := range map[string]any{
+		"Sig": sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
+		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable, "ValConf": valConf, "CamTable": camTable,
+	} {
+		data[k] = v
+	}
+	return reportTemplate.Execute(w, data)
+}
+
+// ctxSVG is svgOf unless ctx is cancelled.
+func ctxSVG(ctx context.Context, f Figure, o ExportOptions) (template.HTML, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	return svgOf(f, o)
+}
+
+// runFields are the report template's fields of the run itself: its figures, tables,
+// methods paragraph with references, configuration and outcome.
+func runFields(ctx context.Context, res *experiment.Result, o ExportOptions) (map[string]any, error) {
+	var figs []reportFigure
+	for _, f := range All(res) {
+		svg, err := ctxSVG(ctx, f, o)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		figs = append(figs, reportFigure{PlainText(f.Title), svg})
+	}
+	var tables []reportTable
+	for _, f := range ReportTables(res) {
+		max := 30
+		if strings.HasPrefix(f.Name, "error-table") {
+			max = 100
+		}
+		tables = append(tables, tableOf(f, max))
+	}
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
-	var classes []string
-	for i, c := range res.Data.Classes {
-		classes = append(classes, fmt.Sprintf("%s (%d)", c, res.Data.ClassCounts[i]))
-	}
-	return reportTemplate.Execute(w, map[string]any{
+	return map[string]any{
 		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
-		"Config": string(cfg), "Classes": strings.Join(classes, ", "), "Features": len(res.Data.Features),
+		"Config": string(cfg), "Outcome": outcomeWords(res.Data), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
-		"Sig":     sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
-		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable, "ValConf": valConf, "CamTable": camTable,
-	})
+	}, nil
+}
+
+// outcomeWords says a study's outcome: "classes tumor (40), normal (22)", or "a
+// survival outcome (time "time", event "event"): 105 events, 76 censored".
+func outcomeWords(d experiment.DataInfo) string {
+	if sv := d.Survival; sv != nil {
+		return fmt.Sprintf("a survival outcome (time %q, event %q): %s, %d censored", sv.TimeName, sv.EventName, text.Count(sv.Events(), "event"), len(sv.Event)-sv.Events())
+	}
+	var classes []string
+	for i, c := range d.Classes {
+		classes = append(classes, fmt.Sprintf("%s (%d)", c, d.ClassCounts[i]))
+	}
+	return "classes " + strings.Join(classes, ", ")
 }
 
 // ReportTables are the tables the report shows cut short: every method's top features
@@ -202,7 +228,7 @@ svg{max-width:100%;height:auto}
 <h1>Steadfast report: {{.Res.Data.Name}}</h1>
 <p>Steadfast {{.Res.Version}}, run in {{printf "%.0f" .Res.Seconds}} s; report written {{.Written}}. Seed {{.Res.Config.Seed}}.</p>
 <h2>Data</h2>
-<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; classes {{.Classes}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
+<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; {{.Outcome}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
 <h2>Methods paragraph</h2>
 <p class="para">{{.Paragraph}}</p>
 <ol style="font-size:.9em">{{range .Refs}}<li style="list-style:none">{{.}}</li>{{end}}</ol>
@@ -215,7 +241,7 @@ svg{max-width:100%;height:auto}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .SigTable}}{{template "table" .ConfTable}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
+{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
 {{template "table" .FullTable}}<p>{{.HowTo}}</p>
 {{template "table" .TripodTable}}
 {{end}}{{if .Enr}}<h2>What the genes mean</h2>

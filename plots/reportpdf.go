@@ -136,19 +136,31 @@ func ReportPDF(w io.Writer, res *experiment.Result) error {
 // methods paragraph, its ROC and heatmap figures and its genes. It stops with ctx's
 // error when ctx is cancelled.
 func ReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *study.Signature) error {
+	p, err := runPDF(ctx, res)
+	if err != nil {
+		return err
+	}
+	if sig != nil {
+		if err := p.signature(res, sig); err != nil {
+			return err
+		}
+	}
+	_, err = p.c.WriteTo(w)
+	return err
+}
+
+// runPDF is a report's PDF pages of the run itself: the data, the methods paragraph
+// with its references, Nogueira's tests, every figure and the top features.
+func runPDF(ctx context.Context, res *experiment.Result) (*pdfPage, error) {
 	p := newPDFPage()
 	p.ctx = ctx
 	p.text("Steadfast report: "+res.Data.Name, 16, true)
-	var classes []string
-	for i, c := range res.Data.Classes {
-		classes = append(classes, fmt.Sprintf("%s (%d)", c, res.Data.ClassCounts[i]))
-	}
 	name := res.Data.Name
 	if src := geoSource(res.Data); src != "" {
 		name += " (" + strings.TrimSuffix(src, "; ") + ")"
 	}
-	p.text(fmt.Sprintf("Steadfast %s, seed %d. %s: %d samples, %d features; classes %s.", res.Version, res.Config.Seed,
-		name, res.Data.Samples, len(res.Data.Features), strings.Join(classes, ", ")), 10, false)
+	p.text(fmt.Sprintf("Steadfast %s, seed %d. %s: %d samples, %d features; %s.", res.Version, res.Config.Seed,
+		name, res.Data.Samples, len(res.Data.Features), outcomeWords(res.Data)), 10, false)
 	para, refs := MethodsParagraph(res)
 	p.text("Methods", 12, true)
 	p.text(para, 10, false)
@@ -160,22 +172,13 @@ func ReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Result, sig
 	p.text("Figures", 12, true)
 	for _, f := range All(res) {
 		if err := p.figure(f); err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
 	for i := range res.Methods {
 		p.table(tableOf(TopTable(res, i), 20), 8.5)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if sig != nil {
-		if err := p.signature(res, sig); err != nil {
-			return err
-		}
-	}
-	_, err := p.c.WriteTo(w)
-	return err
+	return p, ctx.Err()
 }
 
 // signature writes the Signature section: its paragraph, its ROC and heatmap figures

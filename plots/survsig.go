@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 	"steadfast/compute/study"
 	"steadfast/compute/survival"
 )
@@ -63,4 +64,38 @@ func timeText(t float64, unit string) string {
 		return fmtNum(t)
 	}
 	return fmtNum(t) + " " + unit
+}
+
+// cohortSurvivalFigures are a survival signature's figures on a cohort with its own
+// outcome: the Kaplan-Meier curves of its risk groups (cut at the training cut-offs)
+// and the calibration at the first horizon within its follow-up.
+func cohortSurvivalFigures(v *signature.Validation, scaling string) []Figure {
+	m := v.Survival
+	if m == nil {
+		return nil
+	}
+	c := v.Model.Cox
+	o := survival.Outcome{Time: v.Time, Event: v.Event}
+	km := KaplanMeierFigure(fmt.Sprintf("%s: the locked signature's risk groups on %s (%s)", v.Cohort, v.CohortKind(), scaling),
+		kmCurves(o, v.Pred, c.GroupNames()), c.Unit, m.LogRank, "cut at the training risk scores' "+cutWords(c))
+	km.Name = "cohort-km"
+	figs := []Figure{km}
+	if len(m.Horizons) > 0 {
+		cal := SurvivalCalibration(fmt.Sprintf("%s: predicted and observed survival at %s", v.Cohort, timeText(m.Horizons[0], c.Unit)),
+			m.Calibration[0], c.GroupNames(), m.Horizons[0], c.Unit)
+		cal.Name = "cohort-survival-calibration"
+		figs = append(figs, cal)
+	}
+	return figs
+}
+
+// cutWords says where the risk groups are cut.
+func cutWords(c *signature.CoxLock) string {
+	switch c.Cut.Kind {
+	case "tertiles":
+		return "tertiles"
+	case "value":
+		return "value " + fmtNum(c.Cuts[0])
+	}
+	return "median"
 }

@@ -128,6 +128,7 @@ func ValidationFigures(v *signature.Validation) []Figure {
 	if mt := v.Metrics; mt != nil && (mt.Curve != nil || mt.Curves != nil) {
 		figs = append(figs, ValidationROC(v, validationTitle(v, scaling)))
 	}
+	figs = append(figs, cohortSurvivalFigures(v, scaling)...)
 	if len(v.Samples) >= 2 && len(v.Values) >= 2 {
 		figs = append(figs, validationHeatmap(v))
 	}
@@ -295,6 +296,9 @@ func meanSD(x []float64) (m, sd float64) {
 // model's name where the cohort's class matched or was mapped, else the cohort's own,
 // or "no class"; in order of first appearance.
 func validationClasses(v *signature.Validation) (classes []string, labels []int) {
+	if v.Model.Cox != nil { // a survival signature's: its risk groups
+		return v.Model.Cox.GroupNames(), v.Pred
+	}
 	index := map[string]int{}
 	labels = make([]int, len(v.Given))
 	for i, g := range v.Given {

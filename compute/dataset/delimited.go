@@ -124,7 +124,7 @@ func fromTable(file string, g grid, lineOf []int, notes []string, decimalComma b
 			return nil, &ParseError{File: file, Msg: fmt.Sprintf("no column or row is named %q", o.ClassName)}
 		}
 	}
-	if classIdx < 0 && o.Unlabelled && !namesClass(g) {
+	if classIdx < 0 && o.Unlabelled && !namesClass(g) && survivalOrientation(g, o.Outcome) == Auto {
 		classIdx = noClass
 		if orient == Auto {
 			orient = SamplesAsRows

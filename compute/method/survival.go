@@ -49,3 +49,18 @@ func CheckOutcome(specs []Spec, survival bool) error {
 	}
 	return nil
 }
+
+func init() {
+	Catalog = append(Catalog,
+		Info{Name: "coxnet", Label: "Elastic-net Cox path", Survival: true, Surrogate: true,
+			Help: "Friedman et al. 2010 / Simon et al. 2011: glmnet's elastic-net Cox path (Breslow ties, standardised genes, lambda from lambda_max down); genes ranked by the lambda at which they enter, ties by the coefficient's size there, the genes that never enter by how near they came; or, with CV, by |coefficient| at cv.glmnet's lambda.min within the training samples",
+			Params: []Param{
+				{Key: "alpha", Label: "Mixing alpha", Help: "1 the lasso; below 1 the elastic net, which lets correlated genes enter together (above 0: a ridge path enters every gene at once)", Default: 1, Min: 0.01, Max: 1},
+				{Key: "lambdas", Label: "Lambda values", Help: "points on the path (glmnet's nlambda)", Default: 100, Min: 2, Max: 1000, Integer: true},
+				{Key: "cv", Label: "Rank at lambda.min", Help: "rank the genes of non-zero coefficient at cv.glmnet's lambda.min (10-fold cross-validation within the training samples, stratified by the event) instead of by their entry", Default: 0, Min: 0, Max: 1, Integer: true},
+			},
+			New: func(p map[string]float64) score.Ranker {
+				return score.CoxNetPath{Alpha: p["alpha"], NLambda: int(p["lambdas"]), CV: p["cv"] == 1, Folds: 10}
+			}},
+	)
+}

@@ -23,6 +23,10 @@ type Cohort struct {
 	Classes  []string // per sample, as the cohort spells it; "" unknown
 	Features []string
 	Symbols  []string // per feature, or nil
+	// Time and Event are each sample's survival outcome (nil when the cohort has none),
+	// for a survival signature.
+	Time  []float64
+	Event []bool
 }
 
 // ApplyOptions are the choices made when a model is applied to a cohort.
@@ -78,6 +82,12 @@ type Validation struct {
 	// "" when it is, as far as values and names tell.
 	Overlap  string
 	positive int
+	// Survival holds a survival signature's measures on a cohort with its outcome (nil
+	// otherwise); Time and Event are the predicted samples' outcome.
+	Survival *SurvivalMetrics
+	Time     []float64
+	Event    []bool
+	kept     []int // the predicted samples' indices among the cohort's
 }
 
 // CohortKind is what the cohort is to the model, for titles and paragraphs: "an
@@ -125,6 +135,8 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 	if len(missing) > 0 {
 		what := "their terms are taken at the training mean"
 		switch {
+		case m.Cox != nil:
+			what = "their terms of the risk score are taken at the training mean"
 		case m.Classifier == "rf":
 			what = "their values are taken at the training mean (every tree still splits on them)"
 		case m.W == nil:
@@ -163,6 +175,15 @@ func Apply(m *Model, c *Cohort, o ApplyOptions) (*Validation, error) {
 	}
 	v.predict(x, c.Samples)
 	v.scoreShift()
+	if m.Cox != nil {
+		if c.Time != nil && len(v.kept) > 0 {
+			var err error
+			if v.Survival, err = v.measureSurvival(c.Time, c.Event); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}
 	if w := v.unbalanced(); w != "" {
 		v.Notes = append(v.Notes, w)
 	}

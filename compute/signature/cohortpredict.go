@@ -50,7 +50,7 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Samples = append(v.Samples, samples[i])
 		given, truth = append(given, v.Given[i]), append(truth, v.Truth[i])
 	}
-	v.Given, v.Truth = given, truth
+	v.Given, v.Truth, v.kept = given, truth, keep
 	if len(keep) == 0 {
 		return
 	}
@@ -58,7 +58,9 @@ func (v *Validation) predict(x *mat.Dense, samples []string) {
 		v.Values = append(v.Values, mat.Col(nil, j, rows)[:len(keep)])
 		v.GeneLabels = append(v.GeneLabels, geneName(v.Matches[j]))
 	}
-	if len(present) < g && v.Model.Classifier == "ktsp" {
+	if v.Model.Cox != nil {
+		v.predictRisk(rows)
+	} else if len(present) < g && v.Model.Classifier == "ktsp" {
 		k := v.Model.intactPairs(present)
 		v.Pred, v.Scores = k.PredictScores(rows)
 	} else if len(present) < g && v.Model.TrainX != nil { // k-NN: the distance over the genes present

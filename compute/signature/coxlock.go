@@ -41,6 +41,11 @@ type CoxLock struct {
 	TimeName  string    `json:"timeName"`
 	EventName string    `json:"eventName"`
 	Events    int       `json:"events"`
+	// Horizons, Tau and Unit are the signature's horizons, Uno's truncation and the
+	// time's unit, for a cohort's measures.
+	Horizons []float64 `json:"horizons,omitempty"`
+	Tau      float64   `json:"tau,omitempty"`
+	Unit     string    `json:"unit,omitempty"`
 }
 
 // lockCox fits the Cox model of the scaled genes z of all samples of ds to its
@@ -159,6 +164,9 @@ func (c *CoxLock) check(g int) error {
 	}
 	if len(c.Cuts) != want || !finite(c.Cuts) || !slices.IsSorted(c.Cuts) {
 		return fmt.Errorf("%d risk-group cut-offs for the rule %q", len(c.Cuts), c.Cut.Kind)
+	}
+	if len(c.Horizons) > 1000 || !finite(c.Horizons) || !finite([]float64{c.Tau}) {
+		return fmt.Errorf("%d horizons, tau %g", len(c.Horizons), c.Tau)
 	}
 	if !(c.Ridge >= 0) || !(c.ScoreSD > 0) || math.IsInf(c.ScoreSD, 0) || c.Events < 1 {
 		return fmt.Errorf("a Cox model with ridge %g, score SD %g and %d events", c.Ridge, c.ScoreSD, c.Events)

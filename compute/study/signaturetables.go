@@ -271,14 +271,6 @@ const (
 	OwnProbMethod = "the classifier's own out-of-fold probabilities of the positive class (logistic regression's fitted probability, a forest's share of trees' votes; no Platt map), averaged over the repetitions; calibration as rms val.prob on those probabilities"
 )
 
-// probMethod is how op's probabilities were made.
-func probMethod(op *signature.Operating) string {
-	if op.Direct {
-		return OwnProbMethod
-	}
-	return ProbMethod
-}
-
 // probabilityTable is probabilities.csv: each sample's class and its cross-fitted
 // probability of the positive class (Operating.Probs).
 func (s *Signature) probabilityTable() [][]string {

@@ -92,6 +92,7 @@ func BuildSurvivalSignature(ctx context.Context, res *experiment.Result, ds *dat
 	if s.Opts, err = resolveSurvival(o, out); err != nil {
 		return nil, err
 	}
+	model.Cox.Horizons, model.Cox.Tau, model.Cox.Unit = s.Opts.Horizons, s.Opts.Tau, s.Opts.Unit
 	x := dataset.SelectFeatures(ds.X, feats)
 	for j := range feats {
 		s.Values = append(s.Values, mat.Col(nil, j, x))
@@ -155,7 +156,7 @@ func resolveSurvival(o SurvivalOptions, out survival.Outcome) (SurvivalOptions, 
 		o.Tau = o.Horizons[len(o.Horizons)-1]
 	}
 	if !(o.Tau > 0) {
-		return o, fmt.Errorf("Uno's C: the truncation time %g must be positive", o.Tau)
+		return o, fmt.Errorf("the truncation time of Uno's C (%g) must be positive", o.Tau)
 	}
 	return o, nil
 }

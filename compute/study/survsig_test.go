@@ -171,3 +171,75 @@ func mustSelect(ds *dataset.Dataset, m *signature.Model) *mat.Dense {
 	}
 	return dataset.SelectFeatures(ds.X, idx)
 }
+
+// A survival signature applied to an independent cohort with its own outcome equals R:
+// the locked model of the 10 DLBCL CHOP genes (TestSurvivalSignatureLockEqualsR) on the
+// R-CHOP patients: Harrell's C and its SE, Uno's C truncated at 5 years, the hazard
+// ratio per training SD of the risk score, the log-rank chi-square of the groups cut at
+// the training median (65 high-risk patients) and the predicted survival at 2 years.
+// Reference: testdata/survsig_cohort.R (R 4.2.2, survival 3.5-3), to 1e-6. The files a
+// script reads have their columns.
+func TestSurvivalCohortEqualsR(t *testing.T) {
+	res, ds := dlbclStudy(t)
+	s, err := BuildSurvivalSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 10}, SurvivalOptions{Horizons: []float64{2, 5}, Unit: "years"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Validate(context.Background(), s.Model, filepath.Join("..", "..", "..", "shared", "data", "dlbcl_rchop_survival.csv"), CohortOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		C            float64   `json:"c"`
+		CSE          float64   `json:"c_se"`
+		Uno          float64   `json:"uno"`
+		HR           float64   `json:"hr"`
+		HRLow        float64   `json:"hr_low"`
+		HRHigh       float64   `json:"hr_high"`
+		LogrankChisq float64   `json:"logrank_chisq"`
+		High         int       `json:"high"`
+		Surv2        []float64 `json:"surv2"`
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "survsig_cohort.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	m := v.Survival
+	if m == nil || m.N != 233 || m.Events != 60 {
+		t.Fatalf("cohort measures %+v", m)
+	}
+	near := func(what string, got, exp float64) {
+		if math.Abs(got-exp) > 1e-6*math.Max(1, math.Abs(exp)) {
+			t.Errorf("%s: %.10g, R %.10g", what, got, exp)
+		}
+	}
+	near("C", m.C.C, want.C)
+	near("C's SE", m.C.SE, want.CSE)
+	near("Uno's C", m.Uno.C, want.Uno)
+	near("HR", m.HR.HR, want.HR)
+	near("HR low", m.HR.Low, want.HRLow)
+	near("HR high", m.HR.High, want.HRHigh)
+	near("log-rank chi-square", m.LogRank.Chisq, want.LogrankChisq)
+	high := 0
+	for _, g := range v.Pred {
+		high += g
+	}
+	if high != want.High {
+		t.Errorf("%d high-risk patients, R %d", high, want.High)
+	}
+	got := s.Model.Cox.SurvivalAt(v.Risk()[:5], 2)
+	for i := range got {
+		near("predicted survival at 2 years", got[i], want.Surv2[i])
+	}
+	files := ValidationFiles(v)
+	rows, _ := csv.NewReader(bytes.NewReader(files["predictions.csv"])).ReadAll()
+	if len(rows) != 234 || strings.Join(rows[0], ",") != "sample,time,event,risk_score,risk_group" {
+		t.Errorf("predictions.csv: %d rows, header %v", len(rows), rows[0])
+	}
+	if !bytes.Contains(files["metrics.csv"], []byte("c_index,")) || !bytes.Contains(files["metrics.csv"], []byte("time_auc_5,")) || !bytes.Contains(files["metrics.csv"], []byte("logrank_p,")) {
+		t.Errorf("metrics.csv:\n%s", files["metrics.csv"])
+	}
+}

@@ -59,8 +59,8 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	c := &signature.Cohort{Name: name, SHA256: digest, X: ds.X, Samples: ds.Samples, Features: ds.Features, Symbols: ds.Symbols}
-	for _, l := range ds.Labels {
-		c.Classes = append(c.Classes, ds.Classes[l])
+	if err := cohortOutcome(c, m, ds); err != nil {
+		return nil, err
 	}
 	v, err := signature.Apply(m, c, o.Apply)
 	if err != nil {
@@ -326,6 +326,16 @@ func sameData(m *signature.Model, raw *dataset.Dataset, shared int) (kind, warni
 // cohort's SHA-256), genes.csv (how each signature gene was matched), and, when some
 // samples have a class the model knows, metrics.csv.
 func ValidationFiles(v *signature.Validation) map[string][]byte {
+	if v.Model.Cox != nil {
+		files := map[string][]byte{"predictions.csv": csvOf(SurvivalPredictionTable(v)), "genes.csv": csvOf(MatchTable(v))}
+		if v.Survival != nil {
+			files["metrics.csv"] = csvOf(SurvivalValidationMetrics(v))
+		}
+		if v.Shift != nil {
+			files["shift.csv"] = csvOf(ShiftTable(v))
+		}
+		return files
+	}
 	files := map[string][]byte{"predictions.csv": csvOf(PredictionTable(v)), "genes.csv": csvOf(MatchTable(v))}
 	if v.Metrics != nil {
 		files["metrics.csv"] = csvOf(ValidationMetrics(v))

@@ -141,7 +141,7 @@ func (v *num) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func floats(v []num) []float64 {
+func numFloats(v []num) []float64 {
 	out := make([]float64, len(v))
 	for i, x := range v {
 		out[i] = float64(x)

@@ -237,7 +237,7 @@ func TestCoxAgainstR(t *testing.T) {
 }
 
 // scoreOf is a reference score vector.
-func (c *refCase) scoreOf(name string) []float64 { return floats(c.Scores[name]) }
+func (c *refCase) scoreOf(name string) []float64 { return numFloats(c.Scores[name]) }
 
 // TestKMLogRankAgainstR compares the Kaplan-Meier curves (all samples, and either
 // side of the median of the 5-gene linear predictor), their summaries at fixed
@@ -318,7 +318,7 @@ func compareKM(t *testing.T, tr *tracker, km *KaplanMeier, want refKM) {
 	tr.check("median", m, float64(want.Median), 1e-14)
 	tr.check("median LCL", lo, float64(want.MedianLCL), 1e-14)
 	tr.check("median UCL", hi, float64(want.MedianUCL), 1e-14)
-	pts := km.Summary(floats(want.At.Time))
+	pts := km.Summary(numFloats(want.At.Time))
 	var nr, ne, sv, se, l, u []float64
 	for _, p := range pts {
 		nr = append(nr, float64(p.NRisk))
@@ -331,7 +331,7 @@ func compareKM(t *testing.T, tr *tracker, km *KaplanMeier, want refKM) {
 	compareVec(tr, "summary std.err", se, want.At.StdErr, 1e-14)
 	compareVec(tr, "summary lower", l, want.At.Lower, 1e-14)
 	compareVec(tr, "summary upper", u, want.At.Upper, 1e-14)
-	ar := km.AtRisk(floats(want.At.Time))
+	ar := km.AtRisk(numFloats(want.At.Time))
 	compareVec(exact, "at risk", ints(ar), want.At.NRisk, 1)
 }
 
@@ -415,7 +415,7 @@ func TestTimeAUCAgainstR(t *testing.T) {
 		}
 		if c.Valid != nil {
 			v := readSet(t, "dlbcl_rchop_survival.csv")
-			check(v.o, floats(c.Valid.LP), c.Valid.AUC, "validation")
+			check(v.o, numFloats(c.Valid.LP), c.Valid.AUC, "validation")
 		}
 		tr.log()
 	}

@@ -49,7 +49,7 @@ type smallCase struct {
 }
 
 func (c *smallCase) outcome() Outcome {
-	o := Outcome{Time: floats(c.Time), Event: make([]bool, len(c.Event))}
+	o := Outcome{Time: numFloats(c.Time), Event: make([]bool, len(c.Event))}
 	for i, e := range c.Event {
 		o.Event[i] = e == 1
 	}
@@ -68,7 +68,7 @@ func TestSmallAgainstR(t *testing.T) {
 	readJSON(t, "testdata/small.json", &ref)
 	for name, c := range ref {
 		o := c.outcome()
-		x := floats(c.X)
+		x := numFloats(c.X)
 		tr := newTracker(t, name, 1e-10)
 		km, err := KM(o)
 		if err != nil {

@@ -13,7 +13,8 @@ import (
 // testdata): the run notes the five clinical covariates and ranks none of them; the
 // signature with --covariates Age,Grade,ER writes added_value.csv (both models' terms,
 // Grade as two levels against Well diff, then the statistics) and the forest plot
-// signature-forest-covariates, and prints the added value's sentence; without
+// signature-forest-covariates, its report gives it, and it prints the added value's
+// sentence; without
 // --covariates all five are used; a covariate the data lack is refused naming those it
 // has, and --covariates on a classes run is refused. 144 patients and 48 events are
 // nki70.csv's (compute/study/testdata/PROVENANCE.md); the levels are its factors'.
@@ -31,7 +32,7 @@ func TestSignatureAddedValueCommand(t *testing.T) {
 		t.Errorf("the run does not note the covariates: %s", errw)
 	}
 	sig := filepath.Join(dir, "sig")
-	code, _, errw = cmd("signature", run, "-o", sig, "--method", "cox", "--k", "10", "--covariates", "Age,Grade,ER")
+	code, _, errw = cmd("signature", run, "-o", sig, "--method", "cox", "--k", "10", "--covariates", "Age,Grade,ER", "--report")
 	if code != 0 {
 		t.Fatalf("signature: %s", errw)
 	}
@@ -48,10 +49,13 @@ func TestSignatureAddedValueCommand(t *testing.T) {
 	if !slices.Equal(terms, want) || rows[9][1] != "risk score (cross-validated, per SD)" || rows[10][1] != "lrt_chisq" {
 		t.Errorf("added_value.csv:\n%v", rows)
 	}
-	for _, f := range []string{"signature-forest-covariates.png", "signature-forest-covariates.csv", "signature-forest.png", "signature-km.png"} {
+	for _, f := range []string{"signature-forest-covariates.png", "signature-forest-covariates.csv", "added_value_data.csv", "signature-forest.png", "signature-km.png"} {
 		if _, err := os.Stat(filepath.Join(sig, f)); err != nil {
 			t.Error(err)
 		}
+	}
+	if b, err := os.ReadFile(filepath.Join(sig, "report.html")); err != nil || !strings.Contains(string(b), "Added value over Age, Grade, ER") || !strings.Contains(string(b), "The added value of the signature over the clinical covariates Age, Grade and ER") {
+		t.Errorf("the report lacks the added value (%v)", err)
 	}
 	all := filepath.Join(dir, "all")
 	if code, _, errw = cmd("signature", run, "-o", all, "--method", "cox", "--k", "10"); code != 0 || !strings.Contains(errw, "Added value over Diam, N, ER, Grade, Age") {

@@ -40,12 +40,14 @@ func AddedValueForest(data string, av *study.AddedValue) Figure {
 	}
 	for _, term := range order {
 		pair := byTerm[term]
-		rows = append(rows, row(term+" (alone)", pair[0]), row(term+" (with score)", pair[1]))
+		alone := row(term+" (alone)", pair[0])
+		alone.Muted = true
+		rows = append(rows, alone, row(term+" (with score)", pair[1]))
 	}
-	sr := row("risk score, cross-validated, per SD (given the covariates)", score)
+	sr := row("risk score per SD (given the covariates)", score)
 	sr.N, sr.Events = av.N, av.Events
 	rows = append(rows, sr)
-	f := HazardForest(data+": clinical covariates, alone and with the risk score", rows)
+	f := HazardForest(data+": clinical covariates alone and with the cross-validated risk score", rows)
 	f.Name = "signature-forest-covariates"
 	build := f.Build
 	f.Build = func() (*plot.Plot, error) {
@@ -53,6 +55,7 @@ func AddedValueForest(data string, av *study.AddedValue) Figure {
 		if err != nil {
 			return nil, err
 		}
+		p.Legend.Add("grey, open: a covariate in the model of the covariates alone; black: in the model with the score", noKey{})
 		p.Legend.Add(fmt.Sprintf("adding the cross-validated risk score: likelihood ratio %.2f on 1 df, %s", av.LRT, formatP(av.LRTP)), noKey{})
 		p.Legend.Add(fmt.Sprintf("Harrell's C %.3f -> %.3f, change %+.3f (95%% CI %+.3f to %+.3f)", av.C.A.C, av.C.B.C, av.C.Diff, av.C.Low, av.C.High), noKey{})
 		return p, nil

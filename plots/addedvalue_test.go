@@ -1,12 +1,18 @@
 package plots
 
 import (
+	"bytes"
+	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
 
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 	"steadfast/compute/study"
 	"steadfast/compute/survival"
 )
@@ -33,7 +39,7 @@ func TestAddedValueForest(t *testing.T) {
 	for _, r := range f.Table[1:] {
 		names = append(names, r[0])
 	}
-	want := []string{"Age (alone)", "Age (with score)", "Grade: 3 vs 1 (alone)", "Grade: 3 vs 1 (with score)", "risk score, cross-validated, per SD (given the covariates)"}
+	want := []string{"Age (alone)", "Age (with score)", "Grade: 3 vs 1 (alone)", "Grade: 3 vs 1 (with score)", "risk score per SD (given the covariates)"}
 	if !slices.Equal(names, want) || f.Table[5][5] != "120" || f.Table[5][6] != "40" || f.Table[4][1] != "1.9" {
 		t.Errorf("table %v", f.Table)
 	}
@@ -51,5 +57,75 @@ func TestAddedValueForest(t *testing.T) {
 	size, _ := NewExportOptions(16, 12, "cm", 100)
 	if _, err := Export(f, t.TempDir(), []string{"png", "svg"}, size); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The survival report of a signature with its added value (the NKI 70-gene data,
+// compute/study/testdata/nki70.csv; 144 patients and 48 events as its PROVENANCE.md
+// says): the methods paragraph says how the added value was assessed, the Signature
+// section gives its sentence, its table and its forest plot, REMARK's items 12 and 14
+// point at them; HTML and PDF. Without it the report says none of this.
+func TestSurvivalReportAddedValue(t *testing.T) {
+	ds, err := dataset.ReadFile(filepath.Join("..", "compute", "study", "testdata", "nki70.csv"), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultSurvivalConfig()
+	cfg.Repeats, cfg.Folds, cfg.Ks = 1, 5, []int{5}
+	res, err := experiment.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := study.BuildSurvivalSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 5}, study.SurvivalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, _ := NewExportOptions(16, 10, "cm", 100)
+	report := func() (string, string) {
+		var h, p bytes.Buffer
+		if err := SurvivalReportWith(context.Background(), &h, res, s, nil, size); err != nil {
+			t.Fatal(err)
+		}
+		if err := SurvivalReportPDFWith(context.Background(), &p, res, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		return h.String(), p.String()
+	}
+	html, _ := report()
+	if strings.Contains(html, "added value") || strings.Contains(html, "Added value") {
+		t.Error("a report without added value mentions it")
+	}
+	if _, err := s.AddedValue(ds, []string{"Grade", "Age"}); err != nil || s.Added == nil {
+		t.Fatal(err)
+	}
+	html, pdf := report()
+	for _, w := range []string{
+		"The added value of the signature over the clinical covariates Grade and Age (Grade coded by indicators of each level against the first) was assessed on the 144 patients with every covariate (48 events)",
+		"Concordance. Vignette of the R package survival",
+		"Added value over Grade, Age (144 patients, 48 events)", "c_covariates_plus_score", "alone and with the cross-validated risk score",
+		"the added value over Grade, Age", "the Cox model of Grade, Age and the cross-validated risk score",
+	} {
+		if !strings.Contains(html, w) {
+			t.Errorf("the HTML report lacks %q", w)
+		}
+	}
+	if !strings.HasPrefix(pdf, "%PDF") || len(pdf) < 10000 {
+		t.Errorf("the PDF: %d bytes", len(pdf))
+	}
+}
+
+// A name's parenthesis stays on one line when it fits: "(with score)" is not broken
+// after "(with"; one longer than a line is wrapped as words are (32 characters a line,
+// as forestName wraps).
+func TestWrapNameKeepsParentheses(t *testing.T) {
+	for _, c := range [][2]string{
+		{"ER: Positive vs Negative (with score)", "ER: Positive vs Negative\n(with score)"},
+		{"Grade: Intermediate vs Well diff (alone)", "Grade: Intermediate vs Well diff\n(alone)"},
+		{"a (b c d e f g h i j k l m n o p q r s)", "a (b c d e f g h i j k l m n o p\nq r s)"},
+		{"short (a b)", "short (a b)"},
+	} {
+		if got := wrapName(c[0], 32); got != c[1] {
+			t.Errorf("%q: %q, want %q", c[0], got, c[1])
+		}
 	}
 }

@@ -60,6 +60,9 @@ type AddedValue struct {
 	LRT, LRTP      float64     // likelihood-ratio chi-square of adding the score, 1 df
 	C              survival.ConcordanceDiff
 	Notes          []string // levels left out (no complete case), fit warnings
+	// data are the models' data, a row a complete case: sample, time, event, the
+	// covariates as read, the cross-validated risk score (added_value_data.csv).
+	data [][]string
 }
 
 // AddedCovariates are the named covariates of ds: "auto" (or none) all of ds's
@@ -123,6 +126,11 @@ func designOf(covs []dataset.Covariate, n int) (*covDesign, []int, error) {
 		}
 		if ok {
 			d.rows = append(d.rows, i)
+		}
+	}
+	for k, m := range missing {
+		if m == n {
+			return nil, missing, fmt.Errorf("the covariate %q has no value in any of the %s: leave it out of the covariates", covs[k].Name, text.Count(n, "sample"))
 		}
 	}
 	d.x = make([][]float64, len(d.rows))
@@ -206,8 +214,18 @@ func AddedValueOf(o survival.Outcome, covs []dataset.Covariate, score []float64,
 	av.Events = sub.Events()
 	k := len(d.terms)
 	if av.Events < 2 || av.N <= k+2 {
-		return nil, fmt.Errorf("added value: %s with %s among the %s with every covariate (%s): too few for a Cox model of %s and the risk score",
-			text.Count(av.N, "complete case"), text.Count(av.Events, "event"), text.Count(av.N, "sample"), strings.Join(av.Covariates, ", "), text.Count(k, "term"))
+		worst := 0
+		for j, m := range missing {
+			if m > missing[worst] {
+				worst = j
+			}
+		}
+		hint := "choose fewer covariates"
+		if missing[worst] > 0 {
+			hint = fmt.Sprintf("%q is missing in %s: leave it out, or choose fewer covariates", av.Covariates[worst], text.Count(missing[worst], "sample"))
+		}
+		return nil, fmt.Errorf("added value: only %d of the %s have every covariate (%s), with %s: too few for a Cox model of %s and the risk score; %s",
+			av.N, text.Count(n, "sample"), strings.Join(av.Covariates, ", "), text.Count(av.Events, "event"), text.Count(k, "term"), hint)
 	}
 	x0 := mat.NewDense(av.N, k, nil)
 	x1 := mat.NewDense(av.N, k+1, nil)
@@ -244,6 +262,21 @@ func AddedValueOf(o survival.Outcome, covs []dataset.Covariate, score []float64,
 			av.Terms = append(av.Terms, t)
 		}
 	}
+	av.data = [][]string{append(append([]string{"sample", "time", "event"}, av.Covariates...), "cv_risk_score")}
+	for _, i := range d.rows {
+		row := []string{samples[i], num(o.Time[i]), "0"}
+		if o.Event[i] {
+			row[2] = "1"
+		}
+		for _, c := range covs {
+			if c.Categorical() {
+				row = append(row, c.Levels[c.Codes[i]])
+			} else {
+				row = append(row, num(c.Values[i]))
+			}
+		}
+		av.data = append(av.data, append(row, num(score[i])))
+	}
 	av.LRT = 2 * (av.Full.LogLik - av.Base.LogLik)
 	av.LRTP = distuv.ChiSquared{K: 1}.Survival(math.Max(av.LRT, 0))
 	if av.C, err = survival.CompareHarrell(sub, av.Base.LinearPredictor, av.Full.LinearPredictor); err != nil {
@@ -253,7 +286,8 @@ func AddedValueOf(o survival.Outcome, covs []dataset.Covariate, score []float64,
 }
 
 // AddedValue is the added value of s's cross-validated risk score over the covariates
-// names of ds (the data s was built from, read as the study did; see AddedCovariates).
+// names of ds (the data s was built from, read as the study did; see AddedCovariates),
+// kept as s.Added; a failure leaves s.Added as it was.
 func (s *SurvivalSignature) AddedValue(ds *dataset.Dataset, names []string) (*AddedValue, error) {
 	if !slices.Equal(ds.Samples, s.Samples) {
 		return nil, fmt.Errorf("the data's samples are not the signature's: open the run's own data file")
@@ -270,5 +304,6 @@ func (s *SurvivalSignature) AddedValue(ds *dataset.Dataset, names []string) (*Ad
 		return nil, err
 	}
 	av.Notes = append(notes, av.Notes...)
+	s.Added = av
 	return av, nil
 }

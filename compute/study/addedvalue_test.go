@@ -1,6 +1,7 @@
 package study
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -220,6 +221,20 @@ func TestSignatureAddedValue(t *testing.T) {
 		tab[13][0] != WithScoreModel || tab[13][1] != ScoreTerm || tab[14][1] != "lrt_chisq" || tab[17][1] != "c_change" {
 		t.Errorf("table:\n%v", tab)
 	}
+	// kept for the report; added_value_data.csv holds the models' data, a row a
+	// complete case, the score the one the models used
+	if s.Added != av {
+		t.Error("the signature does not keep its added value")
+	}
+	data, err := csv.NewReader(bytes.NewReader(av.Files()[AddedValueDataFile])).ReadAll()
+	if err != nil || len(data) != 145 || !slices.Equal(data[0], []string{"sample", "time", "event", "Diam", "N", "ER", "Grade", "Age", "cv_risk_score"}) {
+		t.Fatalf("added_value_data.csv: %v, %d rows, %v", err, len(data), data[0])
+	}
+	for i, r := range data[1:] {
+		if v, _ := strconv.ParseFloat(r[8], 64); r[0] != s.Samples[i] || v != s.CV.Scaled[i] || !slices.Contains(ds.FindCovariate("Grade").Levels, r[6]) {
+			t.Fatalf("row %d: %v", i+1, r)
+		}
+	}
 	for _, w := range []string{"Added value over Diam, N, ER, Grade, Age (144 patients, 48 events)", "on 1 df", "Harrell's C goes from"} {
 		if !strings.Contains(av.Sentence(), w) {
 			t.Errorf("sentence lacks %q: %s", w, av.Sentence())
@@ -310,8 +325,9 @@ func b2f(b bool) float64 {
 
 // Refusals: a covariate that is neither a covariate nor a feature names the data's
 // covariates; data without covariates say how to name them; a covariate with one
-// level or one value among the complete cases, and too few complete cases, are
-// refused with the covariate's name.
+// level or one value among the complete cases, without any value, and too few
+// complete cases, are refused with the covariate's name (and, for too few, the
+// covariate missing most often). nki70.csv has 144 samples (testdata/PROVENANCE.md).
 func TestAddedValueRefusals(t *testing.T) {
 	ds, score := nkiData(t)
 	o := SurvivalOutcomeOf(ds)
@@ -343,8 +359,15 @@ func TestAddedValueRefusals(t *testing.T) {
 			age.Values[i] = math.NaN()
 		}
 	}
-	if _, err := AddedValueOf(o, []dataset.Covariate{age}, score, ds.Samples); err == nil || !strings.Contains(err.Error(), "too few for a Cox model") {
+	if _, err := AddedValueOf(o, []dataset.Covariate{age}, score, ds.Samples); err == nil ||
+		!strings.Contains(err.Error(), `only 4 of the 144 samples have every covariate (Age), with`) || !strings.Contains(err.Error(), `too few for a Cox model of 1 term and the risk score; "Age" is missing in 140 samples: leave it out`) {
 		t.Errorf("few complete cases: %v", err)
+	}
+	for i := range age.Values {
+		age.Values[i] = math.NaN()
+	}
+	if _, err := AddedValueOf(o, []dataset.Covariate{age}, score, ds.Samples); err == nil || err.Error() != `the covariate "Age" has no value in any of the 144 samples: leave it out of the covariates` {
+		t.Errorf("no value: %v", err)
 	}
 	for i := range age.Values {
 		age.Values[i] = 50

@@ -8,8 +8,13 @@ import (
 	"steadfast/internal/text"
 )
 
-// AddedValueFile is the added-value table's file in a signature's folder.
-const AddedValueFile = "added_value.csv"
+// AddedValueFile is the added-value table's file in a signature's folder, and
+// AddedValueDataFile the models' data (a row a complete case: sample, time, event, the
+// covariates as read, the cross-validated risk score), so a script refits them.
+const (
+	AddedValueFile     = "added_value.csv"
+	AddedValueDataFile = "added_value_data.csv"
+)
 
 // Table is added_value.csv: model, term, hr, low95, high95, p. First every term of the
 // model of the covariates alone, then of the covariates and the risk score (hazard
@@ -43,9 +48,13 @@ func (a *AddedValue) Table() [][]string {
 	return rows
 }
 
-// Files are the added value's files: added_value.csv.
+// Files are the added value's files: added_value.csv and added_value_data.csv.
 func (a *AddedValue) Files() map[string][]byte {
-	return map[string][]byte{AddedValueFile: csvOf(a.Table())}
+	out := map[string][]byte{AddedValueFile: csvOf(a.Table())}
+	if a.data != nil {
+		out[AddedValueDataFile] = csvOf(a.data)
+	}
+	return out
 }
 
 // Dropped says how many samples the analysis left out for a missing covariate, with

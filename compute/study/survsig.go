@@ -51,6 +51,10 @@ type Apparent struct {
 // model locked on all samples, and how well the procedure predicts from the study's
 // own resamples.
 type SurvivalSignature struct {
+	// Added is the added value over clinical covariates when measured: AddedValue
+	// keeps its last here, for the report.
+	Added *AddedValue
+
 	Choice   signature.Choice
 	Advised  bool
 	Genes    []SurvivalGene

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
@@ -20,8 +21,15 @@ import (
 	"steadfast/internal/text"
 )
 
-// svgOf renders f as an SVG document at o's size.
+// svgOf renders f as an SVG document at o's size (a side left 0: the default 16 x 10
+// cm, the height at least the figure's own minimum).
 func svgOf(f Figure, o ExportOptions) (template.HTML, error) {
+	if o.Width <= 0 {
+		o.Width = 16 * vg.Centimeter
+	}
+	if o.Height <= 0 {
+		o.Height = max(10*vg.Centimeter, min(f.MinHeight, MaxFigureHeight))
+	}
 	p, err := f.Build()
 	if err != nil {
 		return "", err

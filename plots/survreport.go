@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"steadfast/compute/experiment"
@@ -43,6 +44,37 @@ func SurvivalParagraph(res *experiment.Result, s *study.SurvivalSignature) strin
 	return b.String()
 }
 
+// readableOf is tableOf of f as people read it: its numbers to 6 significant digits
+// (the CSV beside the report keeps every digit; whole numbers stay whole) and the
+// columns empty in every row (a gene symbol for data without symbols) left out.
+func readableOf(f Figure, max int) reportTable {
+	if len(f.Table) == 0 {
+		return tableOf(f, max)
+	}
+	keep := make([]bool, len(f.Table[0]))
+	for _, r := range f.Table[1:] {
+		for j, c := range r {
+			if j < len(keep) && c != "" {
+				keep[j] = true
+			}
+		}
+	}
+	rows := make([][]string, len(f.Table))
+	for i, r := range f.Table {
+		for j, c := range r {
+			if j >= len(keep) || !keep[j] {
+				continue
+			}
+			if v, err := strconv.ParseFloat(c, 64); i > 0 && err == nil && strings.ContainsAny(c, ".eE") {
+				c = strconv.FormatFloat(v, 'g', 6, 64)
+			}
+			rows[i] = append(rows[i], c)
+		}
+	}
+	f.Table = rows
+	return tableOf(f, max)
+}
+
 // pText writes a p-value, "< 0.0001" below it.
 func pText(p float64) string {
 	if p < 1e-4 {
@@ -60,7 +92,7 @@ func survivalFullModel(s *study.SurvivalSignature) Figure {
 		rows = append(rows, []string{s.GeneLabels()[i], fmtNum(s.Model.Mean[i]), fmtNum(s.Model.SD[i]), fmt.Sprintf("%.6g", c.Coef[i]),
 			fmt.Sprintf("%.3g", g.HR), fmt.Sprintf("%.3g-%.3g", g.HRLow, g.HRHigh), pText(g.WaldP)})
 	}
-	return Figure{Name: "signature-full-model", Title: "The locked Cox model (model.json keeps every digit, the baseline hazard and the cut-offs)", Table: rows}
+	return Figure{Name: "signature-full-model", Title: "The locked Cox model, to 6 significant digits (model.json keeps every digit, the baseline hazard and the cut-offs)", Table: rows}
 }
 
 // remarkFigure is the REMARK checklist (McShane et al. 2005) of a prognostic marker
@@ -152,14 +184,14 @@ func survivalFields(ctx context.Context, res *experiment.Result, s *study.Surviv
 	}
 	data := map[string]any{
 		"Sig": true, "SigParagraph": SurvivalParagraph(res, s), "SigFigures": figs,
-		"SigTable":    tableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes),
-		"OpTable":     tableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60),
-		"FullTable":   tableOf(survivalFullModel(s), 200),
+		"SigTable":    readableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes),
+		"OpTable":     readableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60),
+		"FullTable":   readableOf(survivalFullModel(s), 200),
 		"HowTo":       survivalHowTo(s),
 		"TripodTable": tableOf(remarkFigure(res, s, val), 20),
 	}
 	if s.Added != nil {
-		data["AddedParagraph"], data["AddedTable"] = s.Added.Sentence(), tableOf(addedValueTable(s), 60)
+		data["AddedParagraph"], data["AddedTable"] = s.Added.Sentence(), readableOf(addedValueTable(s), 60)
 	}
 	if val != nil {
 		var vf []reportFigure
@@ -171,7 +203,7 @@ func survivalFields(ctx context.Context, res *experiment.Result, s *study.Surviv
 			vf = append(vf, reportFigure{PlainText(f.Title), svg})
 		}
 		data["Val"], data["ValParagraph"], data["ValFigures"] = true, survivalValidationWords(val), vf
-		data["ValTable"] = tableOf(Figure{Name: "cohort-predictions", Title: "Risk scores on the cohort", Table: study.SurvivalPredictionTable(val)}, reportGenes)
+		data["ValTable"] = readableOf(Figure{Name: "cohort-predictions", Title: "Risk scores on the cohort", Table: study.SurvivalPredictionTable(val)}, reportGenes)
 	}
 	return data, nil
 }
@@ -224,13 +256,13 @@ func SurvivalReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Res
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
-	p.table(tableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes), 7.5)
-	p.table(tableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60), 8)
+	p.table(readableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes), 7.5)
+	p.table(readableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60), 8)
 	if s.Added != nil {
 		p.text(s.Added.Sentence(), 10, false)
-		p.table(tableOf(addedValueTable(s), 60), 7.5)
+		p.table(readableOf(addedValueTable(s), 60), 7.5)
 	}
-	p.table(tableOf(survivalFullModel(s), 200), 7.5)
+	p.table(readableOf(survivalFullModel(s), 200), 7.5)
 	p.text(survivalHowTo(s), 10, false)
 	p.table(tableOf(remarkFigure(res, s, val), 20), 8)
 	if val != nil {
@@ -241,7 +273,7 @@ func SurvivalReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Res
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
 		}
-		p.table(tableOf(Figure{Name: "cohort-predictions", Title: "Risk scores on the cohort", Table: study.SurvivalPredictionTable(val)}, reportGenes), 7.5)
+		p.table(readableOf(Figure{Name: "cohort-predictions", Title: "Risk scores on the cohort", Table: study.SurvivalPredictionTable(val)}, reportGenes), 7.5)
 	}
 	if err := ctx.Err(); err != nil {
 		return err

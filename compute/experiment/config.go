@@ -197,8 +197,30 @@ const (
 	MaxFolds   = 100
 )
 
-// Resolved fills the defaults for a data set of p features and checks the settings.
+// ResolvedFor is Resolved for ds: methods and classifiers left unset (nil, as a
+// configuration file that does not name them reads) take the defaults of ds's outcome
+// (DefaultSurvivalConfig's for a survival outcome, DefaultConfig's for classes).
+func (c Config) ResolvedFor(ds *dataset.Dataset) (Config, error) {
+	def := DefaultConfig()
+	if ds.Survival != nil {
+		def = DefaultSurvivalConfig()
+	}
+	if c.Methods == nil {
+		c.Methods = def.Methods
+	}
+	if c.Classifiers == nil {
+		c.Classifiers = def.Classifiers
+	}
+	_, p := ds.Dims()
+	return c.Resolved(p)
+}
+
+// Resolved fills the defaults for a data set of p features and checks the settings;
+// classifiers left unset (nil) take DefaultConfig's.
 func (c Config) Resolved(p int) (Config, error) {
+	if c.Classifiers == nil {
+		c.Classifiers = DefaultConfig().Classifiers
+	}
 	in, ok := LookupProtocol(c.Protocol)
 	if !ok {
 		return c, fmt.Errorf("unknown protocol %q (drags2008, cv10x10 or kalousis)", c.Protocol)

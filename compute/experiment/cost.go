@@ -68,8 +68,8 @@ func rankingSeconds(name string, params map[string]float64, n, p int) float64 {
 // line per method saying how many rankings and how long each takes on average. The
 // other methods are not counted.
 func Estimate(cfg Config, ds *dataset.Dataset) (time.Duration, []string, error) {
+	cfg, err := cfg.ResolvedFor(ds)
 	_, p := ds.Dims()
-	cfg, err := cfg.Resolved(p)
 	if err != nil {
 		return 0, nil, err
 	}

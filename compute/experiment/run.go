@@ -102,8 +102,7 @@ type design struct {
 
 // newDesign resolves cfg for ds, checks ds against the protocol and plans the units.
 func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
-	_, p := ds.Dims()
-	cfg, err := cfg.Resolved(p)
+	cfg, err := cfg.ResolvedFor(ds)
 	if err != nil {
 		return nil, err
 	}

@@ -58,8 +58,7 @@ func ShardTasks(total, i, n int) []int {
 // Units is the number of units (rankings) of the study of cfg on ds, 0 when cfg does
 // not resolve for ds.
 func Units(cfg Config, ds *dataset.Dataset) int {
-	_, p := ds.Dims()
-	cfg, err := cfg.Resolved(p)
+	cfg, err := cfg.ResolvedFor(ds)
 	if err != nil {
 		return 0
 	}

@@ -95,6 +95,17 @@ func LoadConfig(path string) (experiment.Config, error) {
 	if r, ok := probe["result"]; ok {
 		keepFeatures(&cfg.Read, savedFeatures(r))
 	}
+	// methods and classifiers it does not name take the defaults of the data's outcome
+	// (experiment.Config.ResolvedFor)
+	var given map[string]json.RawMessage
+	if json.Unmarshal(raw, &given) == nil {
+		if _, ok := given["methods"]; !ok {
+			cfg.Methods = nil
+		}
+		if _, ok := given["classifiers"]; !ok {
+			cfg.Classifiers = nil
+		}
+	}
 	return cfg, nil
 }
 

@@ -102,8 +102,8 @@ func classesOnly(ds *dataset.Dataset, what string) error {
 // and the data against the protocol (missing values, classes, class sizes, a training
 // set without a class).
 func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error) {
-	n, p := ds.Dims()
-	cfg, err := cfg.Resolved(p)
+	n, _ := ds.Dims()
+	cfg, err := cfg.ResolvedFor(ds)
 	if err != nil {
 		return cfg, err
 	}
@@ -124,8 +124,7 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 // allow (0 when none do: a class of one sample). Stratified k-fold CV needs k samples of
 // every class; Kalousis's inner folds need them in each outer training set too.
 func Fit(cfg experiment.Config, ds *dataset.Dataset) (problem string, most int) {
-	_, p := ds.Dims()
-	cfg, err := cfg.Resolved(p)
+	cfg, err := cfg.ResolvedFor(ds)
 	if err != nil || len(ds.Classes) < 2 {
 		return "", 0 // Plan says what is wrong with these
 	}

@@ -243,3 +243,50 @@ func TestSurvivalCohortEqualsR(t *testing.T) {
 		t.Errorf("metrics.csv:\n%s", files["metrics.csv"])
 	}
 }
+
+// A configuration file that names neither methods nor classifiers takes the defaults
+// of its data's outcome: the Cox score test and the Cox model for DLBCL's survival,
+// the F-statistic and SVM-RFE with the SVM and k-NN for Colon's classes (DefaultConfig);
+// one that names them keeps them, and a class model on a survival outcome is refused.
+func TestConfigDefaultsFollowTheOutcome(t *testing.T) {
+	data := filepath.Join("..", "..", "..", "shared", "data")
+	dlbcl, err := dataset.ReadFile(filepath.Join(data, "dlbcl_chop_survival.csv"), dataset.Options{})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	colon, err := dataset.ReadFile(filepath.Join(data, "colon.csv"), dataset.Options{})
+	if err != nil {
+		t.Fatalf("real data missing (../shared/data): %v", err)
+	}
+	write := func(body string) experiment.Config {
+		path := filepath.Join(t.TempDir(), "c.json")
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	bare := write(`{"protocol": "cv10x10"}`)
+	cfg, err := Plan(bare, dlbcl)
+	if err != nil {
+		t.Fatalf("survival data, no methods named: %v", err)
+	}
+	if len(cfg.Methods) != 1 || cfg.Methods[0].Name != "cox" || !slices.Equal(cfg.Classifiers, []string{"cox"}) {
+		t.Errorf("survival defaults: methods %v, classifiers %v", cfg.Methods, cfg.Classifiers)
+	}
+	cfg, err = Plan(bare, colon)
+	def := experiment.DefaultConfig()
+	if err != nil || !slices.Equal(cfg.Classifiers, def.Classifiers) || len(cfg.Methods) != len(def.Methods) {
+		t.Errorf("class defaults: %v, methods %v, classifiers %v", err, cfg.Methods, cfg.Classifiers)
+	}
+	named := write(`{"methods": [{"name": "coxnet"}], "protocol": "cv10x10"}`)
+	if cfg, err = Plan(named, dlbcl); err != nil || cfg.Methods[0].Name != "coxnet" || !slices.Equal(cfg.Classifiers, []string{"cox"}) {
+		t.Errorf("methods named: %v, methods %v, classifiers %v", err, cfg.Methods, cfg.Classifiers)
+	}
+	if _, err = Plan(write(`{"methods": [{"name": "cox"}], "classifiers": ["svm"]}`), dlbcl); err == nil || !strings.Contains(err.Error(), "Cox model alone") {
+		t.Errorf("an SVM on a survival outcome: %v", err)
+	}
+}

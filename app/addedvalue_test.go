@@ -50,7 +50,7 @@ func TestAddedValueInTheWindow(t *testing.T) {
 			t.Fatalf("added value %+v", av)
 		}
 		if !slices.Contains(sv.show.Options, "hazard ratios with clinical covariates") || !strings.Contains(sv.more.Text, "Added value over N, ER, Grade, Age (144 patients, 48 events)") ||
-			!strings.Contains(sv.metrics.Text, "Adding it to N, ER, Grade, Age: C") {
+			!strings.Contains(sv.metrics.Text, "Added value over N, ER, Grade, Age: C ") {
 			t.Errorf("figures %v, more %q, metrics %q", sv.show.Options, sv.more.Text, sv.metrics.Text)
 		}
 		sv.show.SetSelected("hazard ratios with clinical covariates")

@@ -17,7 +17,6 @@ import (
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
-	"steadfast/internal/text"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -271,7 +270,7 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 		a := av.Table()
 		v.added.SetRows(a[0], a[1:], 170, 300, 80, 80, 80, 80)
 		v.more.SetText(v.more.Text + "\n\n" + av.Sentence() + " " + strings.Join(av.Notes, "; "))
-		v.metrics.SetText(v.metrics.Text + fmt.Sprintf(" Adding it to %s: C %.3f -> %.3f (likelihood ratio p = %s).", strings.Join(av.Covariates, ", "), av.C.A.C, av.C.B.C, text.PValue(av.LRTP)))
+		v.metrics.SetText(v.metrics.Text + " Added value " + av.Headline() + ".")
 	}
 	v.draw()
 }

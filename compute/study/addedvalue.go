@@ -89,11 +89,10 @@ func AddedCovariates(ds *dataset.Dataset, names []string) ([]dataset.Covariate, 
 		}
 		j := slices.IndexFunc(ds.Features, func(f string) bool { return strings.EqualFold(f, name) })
 		if j < 0 {
-			have := "none"
-			if len(ds.Covariates) > 0 {
-				have = strings.Join(ds.CovariateNames(), ", ")
+			if len(ds.Covariates) == 0 {
+				return nil, nil, fmt.Errorf("no covariate %q in %s: it has no clinical covariate (no column named like age, grade, stage, size, nodes, ER...); name a column the study read as a feature, or have a column read as a covariate by the run (a configuration's read.covariates)", name, ds.Name)
 			}
-			return nil, nil, fmt.Errorf("no covariate %q in %s: its clinical covariates are %s (a column read as a feature may be named too)", name, ds.Name, have)
+			return nil, nil, fmt.Errorf("no covariate %q in %s: its clinical covariates are %s (a column read as a feature may be named too)", name, ds.Name, strings.Join(ds.CovariateNames(), ", "))
 		}
 		n, _ := ds.Dims()
 		out = append(out, dataset.Covariate{Name: ds.Features[j], Values: mat.Col(make([]float64, n), j, ds.X)})

@@ -242,6 +242,14 @@ func TestSignatureAddedValue(t *testing.T) {
 	}
 }
 
+// A p below 0.0001 reads "p < 0.0001" in the sentence and the headline.
+func TestAddedValueSmallP(t *testing.T) {
+	av := &AddedValue{Covariates: []string{"Age"}, N: 10, Events: 5, LRT: 18.2, LRTP: 2e-5}
+	if s, h := av.Sentence(), av.Headline(); !strings.Contains(s, "on 1 df (p < 0.0001)") || h != "over Age: C 0.000 -> 0.000 (likelihood ratio p < 0.0001)" {
+		t.Errorf("%s / %s", s, h)
+	}
+}
+
 // hazardOf is the hazard ratio of a Cox model of o on the score s alone.
 func hazardOf(o survival.Outcome, s []float64) (float64, error) {
 	fit, err := survival.Cox(o, mat.NewDense(len(s), 1, slices.Clone(s)), survival.CoxOptions{})
@@ -341,6 +349,9 @@ func TestAddedValueRefusals(t *testing.T) {
 	bare := &dataset.Dataset{Name: "bare.csv"}
 	if _, _, err := AddedCovariates(bare, nil); err == nil || !strings.Contains(err.Error(), "bare.csv has no clinical covariate") {
 		t.Errorf("no covariates: %v", err)
+	}
+	if _, _, err := AddedCovariates(bare, []string{"Age"}); err == nil || !strings.Contains(err.Error(), `no covariate "Age" in bare.csv: it has no clinical covariate`) {
+		t.Errorf("a name in data without covariates: %v", err)
 	}
 	er := *ds.FindCovariate("ER")
 	er.Codes = slices.Clone(er.Codes)

@@ -77,8 +77,8 @@ func (a *AddedValue) Dropped() string {
 // Sentence says in a few sentences what the risk score adds to the covariates.
 func (a *AddedValue) Sentence() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Added value over %s (%s, %s): adding the cross-validated risk score to a Cox model of the covariates gives a likelihood-ratio chi-square of %.2f on 1 df (p = %s);",
-		strings.Join(a.Covariates, ", "), text.Count(a.N, "patient"), text.Count(a.Events, "event"), a.LRT, pText(a.LRTP))
+	fmt.Fprintf(&b, "Added value over %s (%s, %s): adding the cross-validated risk score to a Cox model of the covariates gives a likelihood-ratio chi-square of %.2f on 1 df (%s);",
+		strings.Join(a.Covariates, ", "), text.Count(a.N, "patient"), text.Count(a.Events, "event"), a.LRT, pIs(a.LRTP))
 	fmt.Fprintf(&b, " Harrell's C goes from %.3f to %.3f (change %+.3f, 95%% CI %+.3f to %+.3f, paired infinitesimal jackknife as survival::concordance).",
 		a.C.A.C, a.C.B.C, a.C.Diff, a.C.Low, a.C.High)
 	for _, t := range a.Terms {
@@ -90,4 +90,19 @@ func (a *AddedValue) Sentence() string {
 		b.WriteString(" " + d + ".")
 	}
 	return b.String()
+}
+
+// Headline is the added value in a line: "over Age, Grade: C 0.712 -> 0.750
+// (likelihood ratio p = 0.041)".
+func (a *AddedValue) Headline() string {
+	return fmt.Sprintf("over %s: C %.3f -> %.3f (likelihood ratio %s)", strings.Join(a.Covariates, ", "), a.C.A.C, a.C.B.C, pIs(a.LRTP))
+}
+
+// pIs is "p = 0.041", or "p < 0.0001".
+func pIs(p float64) string {
+	t := pText(p)
+	if strings.HasPrefix(t, "<") {
+		return "p " + t
+	}
+	return "p = " + t
 }

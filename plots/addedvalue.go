@@ -47,7 +47,7 @@ func AddedValueForest(data string, av *study.AddedValue) Figure {
 	sr := row("risk score per SD (given the covariates)", score)
 	sr.N, sr.Events = av.N, av.Events
 	rows = append(rows, sr)
-	f := HazardForest(data+": clinical covariates alone and with the cross-validated risk score", rows)
+	f := HazardForest(data+": covariates alone and with the cross-validated risk score", rows)
 	f.Name = "signature-forest-covariates"
 	build := f.Build
 	f.Build = func() (*plot.Plot, error) {

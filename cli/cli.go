@@ -46,7 +46,7 @@ var commands = []command{
 		"Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p) and the exhaustive baselines", wrapperCommand},
 	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S [--part I] -o FILE.csv",
 		"write a synthetic data set with known relevant features", synthCommand},
-	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--no-nested] [--permutations N] [--report] [--data FILE] [--horizons 3,5] [--tau T] [--unit years] [--risk-groups median|tertiles|VALUE]",
+	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--no-nested] [--permutations N] [--report] [--data FILE] [--horizons 3,5] [--tau T] [--unit years] [--risk-groups median|tertiles|VALUE] [--covariates Age,Grade|none]",
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
 	{"predict", "--model model.json --data COHORT [--class NAME] [--sheet NAME] [--platform GPL] [--symbols FILE] [--map A=B] [--harmonize none|standardize|combat|...] [--time COL --event COL] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
 		"apply a signature's locked model to an independent cohort: predictions.csv; with -o also genes.csv (how each gene was matched), metrics.csv (accuracy, AUC with its DeLong interval, confusion) and the figures", predictCommand},
@@ -121,7 +121,7 @@ func Usage() string {
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  steadfast %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
-	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --log2, --log-cpm (RNA-seq counts), --drop-missing, --keep-constant,\n  --time COL --event COL (a survival outcome: time, and 1 event / 0 censored).\nsteadfast COMMAND --help describes a command's options.\n")
+	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --log2, --log-cpm (RNA-seq counts), --drop-missing, --keep-constant,\n  --time COL --event COL (a survival outcome: time, and 1 event / 0 censored), --covariates A,B (columns read as\n  clinical covariates, not features, besides those named like age, grade, stage...), --as-feature A (one so named\n  analysed as a feature).\nsteadfast COMMAND --help describes a command's options.\n")
 	return b.String()
 }
 

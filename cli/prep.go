@@ -96,8 +96,9 @@ func prepCommand(c *call) error {
 }
 
 // matrixCSV is ds as CSV: a header of sample, class (a survival outcome's time and
-// event, named as in the file) and the features, then a row a sample; a missing value
-// is an empty cell, the others written with every digit.
+// event, named as in the file), the clinical covariates (as read: a number or a level)
+// and the features, then a row a sample; a missing value is an empty cell, the others
+// written with every digit.
 func matrixCSV(ds *dataset.Dataset) []byte {
 	var b strings.Builder
 	row := func(cells []string) {
@@ -113,11 +114,14 @@ func matrixCSV(ds *dataset.Dataset) []byte {
 		b.WriteByte('\n')
 	}
 	sv := ds.Survival
+	head := []string{"sample", "class"}
 	if sv != nil {
-		row(append([]string{"sample", sv.TimeName, sv.EventName}, ds.Features...))
-	} else {
-		row(append([]string{"sample", "class"}, ds.Features...))
+		head = []string{"sample", sv.TimeName, sv.EventName}
 	}
+	for _, cv := range ds.Covariates {
+		head = append(head, cv.Name)
+	}
+	row(append(head, ds.Features...))
 	n, _ := ds.Dims()
 	cells := make([]string, 0, len(ds.Features)+3)
 	for i := 0; i < n; i++ {
@@ -130,6 +134,9 @@ func matrixCSV(ds *dataset.Dataset) []byte {
 		} else {
 			cells = append(cells[:0], ds.Samples[i], ds.Classes[ds.Labels[i]])
 		}
+		for _, cv := range ds.Covariates {
+			cells = append(cells, covariateCell(cv, i))
+		}
 		for _, v := range ds.X.RawRowView(i) {
 			if math.IsNaN(v) {
 				cells = append(cells, "")
@@ -140,6 +147,21 @@ func matrixCSV(ds *dataset.Dataset) []byte {
 		row(cells)
 	}
 	return []byte(b.String())
+}
+
+// covariateCell is sample i's value of cv as read: its number or level, empty when
+// missing.
+func covariateCell(cv dataset.Covariate, i int) string {
+	if cv.Values != nil {
+		if math.IsNaN(cv.Values[i]) {
+			return ""
+		}
+		return strconv.FormatFloat(cv.Values[i], 'g', -1, 64)
+	}
+	if c := cv.Codes[i]; c >= 0 {
+		return cv.Levels[c]
+	}
+	return ""
 }
 
 // sameFile reports whether a and b name one file (b need not exist).

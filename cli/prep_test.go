@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +88,40 @@ func TestPrepSurvival(t *testing.T) {
 	sv := ds.Survival
 	if sv == nil || sv.Time[0] != 5.5 || !sv.Event[0] || sv.Event[1] || sv.Time[5] != 12 || dataset.Summarize(ds).MissingCells != 0 {
 		t.Errorf("read back: survival %+v, %d values missing", sv, dataset.Summarize(ds).MissingCells)
+	}
+}
+
+// prep keeps the clinical covariates (they are sample annotations, not features, so
+// they would otherwise vanish from OUT.csv): the NKI 70-gene data (compute/study/
+// testdata/nki70.csv, from R's penalized; its PROVENANCE in nki70_convert.R) with Diam,
+// N, ER, Grade and Age found by their names, written beside the outcome as read (the
+// first patient's values from the file: <=2cm, 1-3, Positive, Intermediate, 50), and
+// read back as the same covariates, none of them a feature.
+func TestPrepKeepsCovariates(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "prepared.csv")
+	in := filepath.Join("..", "compute", "study", "testdata", "nki70.csv")
+	code, _, errs := runMain(t, []string{"prep", "--data", in, "-o", out}, 2*time.Minute)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	orig, err := dataset.ReadFile(in, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := dataset.ReadFile(out, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(orig.Covariates) != 5 || len(back.Covariates) != len(orig.Covariates) {
+		t.Fatalf("covariates: %d in the file, %d read back", len(orig.Covariates), len(back.Covariates))
+	}
+	for c, cv := range orig.Covariates {
+		b := back.Covariates[c]
+		if b.Name != cv.Name || covariateCell(b, 0) != covariateCell(cv, 0) || slices.Contains(back.Features, cv.Name) {
+			t.Errorf("covariate %s: read back as %s, first value %q (want %q)", cv.Name, b.Name, covariateCell(b, 0), covariateCell(cv, 0))
+		}
+	}
+	if !slices.Equal(back.Features, orig.Features) {
+		t.Errorf("%d features read back, want %d", len(back.Features), len(orig.Features))
 	}
 }

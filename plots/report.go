@@ -249,7 +249,7 @@ svg{max-width:100%;height:auto}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
+{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}{{if .AddedTable.Header}}<p class="para">{{.AddedParagraph}}</p>{{template "table" .AddedTable}}{{end}}
 {{template "table" .FullTable}}<p>{{.HowTo}}</p>
 {{template "table" .TripodTable}}
 {{end}}{{if .Enr}}<h2>What the genes mean</h2>

@@ -83,6 +83,7 @@ func (d *Dataset) keepSamples(idx []int) {
 		d.Groups = Pick(d.Groups, idx)
 	}
 	d.Survival = d.Survival.pick(idx)
+	d.Covariates = PickCovariates(d.Covariates, idx)
 }
 
 // largestValue is the largest magnitude a value may have: squares and sums of squares of

@@ -52,6 +52,10 @@ type Dataset struct {
 	// and Classes are then its events ("censored", "event"), which resampling
 	// stratifies by.
 	Survival *Survival
+	// Covariates are the clinical covariates (age, grade, ER status...): sample
+	// annotations, never features (see Options.Covariates and IsCovariateName); nil
+	// when there are none.
+	Covariates []Covariate
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -498,7 +502,7 @@ func (d *Dataset) Label(j int) string {
 }
 
 // samplesOnly is a copy of d's samples and outcome (names, labels, survival, groups,
-// notes, source, the features left out) without its features.
+// covariates, notes, source, the features left out) without its features.
 func (d *Dataset) samplesOnly() *Dataset {
 	out := *d
 	out.X, out.Features, out.Symbols, out.Counts, out.Raw = nil, nil, nil, nil, nil

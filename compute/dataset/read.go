@@ -71,6 +71,13 @@ type Options struct {
 	// as SurvivalPair knows is taken when the file names no class column. A
 	// configuration keeps it as its own "outcome" (experiment.Config.Outcome).
 	Outcome Outcome `json:"-"`
+	// Covariates name columns (rows, samples being columns) to read as clinical
+	// covariates, sample annotations kept apart from the features (Dataset.Covariates),
+	// besides those found by their names (IsCovariateName: age, grade, stage, ER...).
+	Covariates []string `json:"covariates,omitempty"`
+	// AsFeatures name columns found by their names as clinical covariates that are to be
+	// analysed as features all the same.
+	AsFeatures []string `json:"asFeatures,omitempty"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and
@@ -80,6 +87,9 @@ func (o Options) Check() error {
 		return fmt.Errorf("intensity %q: choose lfq (MaxQuant's LFQ intensity), intensity or ibaq, or leave it out (LFQ when the file has it)", o.Intensity)
 	}
 	if err := o.Outcome.Check(); err != nil {
+		return err
+	}
+	if err := o.checkCovariates(); err != nil {
 		return err
 	}
 	if o.ClassName != "" && o.Outcome.Set() {
@@ -207,6 +217,9 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 	}
 	if o.GroupName != "" && ds.Groups == nil {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("samples cannot be grouped by %q in this kind of file: groups come from a column of a CSV, TSV or workbook, a GCT 1.3 column annotation, or a GEO sample characteristic", o.GroupName)}
+	}
+	if err := covariatesRead(name, ds, o); err != nil {
+		return nil, err
 	}
 	if zipped {
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)

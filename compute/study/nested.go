@@ -181,6 +181,7 @@ func subset(ds *dataset.Dataset, rows []int) *dataset.Dataset {
 	if ds.Samples != nil {
 		s.Samples = dataset.Pick(ds.Samples, rows)
 	}
+	s.Covariates = dataset.PickCovariates(ds.Covariates, rows)
 	if ds.Counts != nil {
 		s.Counts, _ = dataset.SelectSamples(ds.Counts, ds.Labels, rows)
 	}

@@ -53,6 +53,10 @@ type Apparent struct {
 // model locked on all samples, and how well the procedure predicts from the study's
 // own resamples.
 type SurvivalSignature struct {
+	// Added is the added value over clinical covariates when measured: AddedValue
+	// keeps its last here, for the report.
+	Added *AddedValue
+
 	Choice   signature.Choice
 	Advised  bool
 	Genes    []SurvivalGene
@@ -126,6 +130,9 @@ func checkSameSamples(res *experiment.Result, ds *dataset.Dataset) error {
 	n, _ := ds.Dims()
 	if n != res.Data.Samples || res.Data.SampleNames != nil && !slices.Equal(ds.Samples, res.Data.SampleNames) {
 		return fmt.Errorf("the data (%d samples) are not the run's (%d samples): open the run's own data file", n, res.Data.Samples)
+	}
+	if res.Data.Features != nil && !slices.Equal(ds.Features, res.Data.Features) {
+		return fmt.Errorf("the data's %d features are not the run's %d (another file, or read otherwise): open the run's own data file, read as the run did", len(ds.Features), len(res.Data.Features))
 	}
 	if rs := res.Data.Survival; rs != nil && (!slices.Equal(rs.Time, ds.Survival.Time) || !slices.Equal(rs.Event, ds.Survival.Event)) {
 		return fmt.Errorf("the data's survival times or events differ from the run's: open the run's own data file")

@@ -19,7 +19,7 @@ import (
 // core and the result types, never an algorithm's own package (cli had imported
 // compute/synth).
 func TestStructure(t *testing.T) {
-	algorithms := []string{"synth", "score", "group", "classify", "stability", "counts", "harmonize", "rstat", "parallel", "memlimit"}
+	algorithms := []string{"synth", "score", "group", "classify", "stability", "counts", "impute", "harmonize", "rstat", "parallel", "memlimit"}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -166,6 +166,9 @@ func prepSteps(p dataset.Prep) string {
 	if p.DropMissing {
 		steps = append(steps, "incomplete features dropped")
 	}
+	if p.Normalize != "" && p.Normalize != "none" {
+		steps = append(steps, p.Normalize+" normalisation")
+	}
 	if len(steps) == 0 {
 		return "as read"
 	}

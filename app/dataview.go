@@ -43,6 +43,7 @@ type dataView struct {
 	constCheck   *widget.Check
 	missCheck    *widget.Check
 	zCheck       *widget.Check
+	intens       *intensityForm // missing values, normalisation, design table
 	content      fyne.CanvasObject
 	// advised is what the file's values made the form tick ("log2", "log-CPM", or "")
 	advised string
@@ -91,6 +92,7 @@ func newDataView(u *UI) *dataView {
 	v.missCheck = widget.NewCheck("drop features with missing values", prepChanged)
 	v.zCheck = widget.NewCheck("z-score every feature (inside each training set)", nil)
 	v.zCheck.Checked = true
+	v.intens = newIntensityForm(u, u.applyPrep)
 	v.sheetEntry = widget.NewEntry()
 	v.sheetEntry.SetPlaceHolder("the active sheet (Excel workbooks)")
 	v.symbolsEntry = widget.NewEntry()
@@ -103,6 +105,9 @@ func newDataView(u *UI) *dataView {
 		widget.NewFormItem("Sheet", v.sheetEntry),
 		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(v.symbolsEntry, dataExtensions), v.symbolsEntry)),
 	)
+	for _, it := range v.intens.readItems(u) {
+		readForm.AppendItem(it)
+	}
 	v.content = container.NewBorder(
 		container.NewVBox(
 			container.NewHBox(
@@ -112,8 +117,11 @@ func newDataView(u *UI) *dataView {
 			),
 			v.summary,
 			widget.NewCard("", "Reading", container.NewVBox(readForm, reload)),
-			widget.NewCard("", "Preprocessing", container.NewVBox(v.log2Check, container.NewHBox(v.cpmCheck, u.explain("RNA-seq counts")), v.constCheck, v.missCheck, v.zCheck,
+			widget.NewCard("", "Preprocessing", container.NewVBox(v.log2Check, container.NewHBox(v.cpmCheck, u.explain("RNA-seq counts")), v.constCheck, v.missCheck,
+				v.intens.prepBox(u), v.zCheck,
 				container.NewBorder(nil, nil, widget.NewLabel("rank only the most variable (in each training set):"), nil, v.topVar))),
+			v.intens.leftOut,
+			v.intens.chartBox,
 			v.previewTitle,
 			// room for about eight rows: the tab scrolls, the preview does not shrink to one
 			container.NewStack(previewRoom, v.preview.Table),
@@ -130,6 +138,7 @@ func (v *dataView) adopt(o dataset.Options) {
 	v.groupEntry.SetText(o.GroupName)
 	v.sheetEntry.SetText(o.Sheet)
 	v.symbolsEntry.SetText(o.SymbolsPath)
+	v.intens.adopt(o)
 }
 
 // advise ticks what the values of a newly opened file call for, and nothing else: log2
@@ -235,16 +244,27 @@ func (v *dataView) readOptions(clsPath string) dataset.Options {
 	case 2:
 		o.Orientation = dataset.SamplesAsColumns
 	}
+	v.intens.read(&o)
 	return o
 }
 
 // prep is the preprocessing the form asks for.
 func (v *dataView) prep() dataset.Prep {
-	return dataset.Prep{Log2: v.log2Check.Checked, LogCPM: v.cpmCheck.Checked, TMM: v.cpmCheck.Checked && !v.perSample, DropConstant: v.constCheck.Checked, DropMissing: v.missCheck.Checked}
+	p := dataset.Prep{Log2: v.log2Check.Checked, LogCPM: v.cpmCheck.Checked, TMM: v.cpmCheck.Checked && !v.perSample, DropConstant: v.constCheck.Checked, DropMissing: v.missCheck.Checked}
+	if !p.LogCPM {
+		v.intens.prep(&p)
+		if p.DropMissing && p.Impute != "none" {
+			p.Impute = "" // dropped, not imputed
+		}
+	}
+	return p
 }
 
 // fill puts the form's preprocessing, z-scoring and variance filter into cfg.
 func (v *dataView) fill(cfg *experiment.Config) error {
+	if err := v.intens.check(); err != nil {
+		return err
+	}
 	cfg.Prep, cfg.ZScore = v.prep(), v.zCheck.Checked
 	if t := strings.TrimSpace(v.topVar.Text); t != "" {
 		n, err := strconv.Atoi(t)
@@ -276,12 +296,14 @@ func (v *dataView) set(cfg experiment.Config) {
 	if cfg.TopVariance > 0 {
 		v.topVar.SetText(strconv.Itoa(cfg.TopVariance))
 	}
+	v.intens.set(cfg)
 }
 
 // show describes raw as read and data as preprocessed (dropped the features it left
 // out): what the user should know of them, and a preview of the first cells.
 func (v *dataView) show(raw, data *dataset.Dataset, dropped []string) {
 	v.summary.SetText(v.describe(raw, data, dropped))
+	v.intens.show(raw, data, v.prep().Log2)
 	n, p := data.Dims()
 	cols := min(p, 8)
 	header := append([]string{"sample", "class"}, data.Features[:cols]...)
@@ -294,19 +316,23 @@ func (v *dataView) show(raw, data *dataset.Dataset, dropped []string) {
 		rows = append(rows, row)
 	}
 	v.preview.SetRows(header, rows, 90)
-	v.previewTitle.SetText(fmt.Sprintf("Preview: the first %s and %s, %s", text.Count(min(n, 12), "sample"), text.Count(cols, "feature"), valuesShown(v.prep())))
+	v.previewTitle.SetText(fmt.Sprintf("Preview: the first %s and %s, %s", text.Count(min(n, 12), "sample"), text.Count(cols, "feature"), valuesShown(v.prep(), data.Raw != nil)))
 }
 
 // valuesShown says what values the preview shows, by the preprocessing p they were
 // prepared with.
-func valuesShown(p dataset.Prep) string {
+func valuesShown(p dataset.Prep, intensities bool) string {
 	switch {
 	case p.LogCPM && p.TMM:
 		return "as analysed: log2 counts per million after edgeR's TMM (the counts read are in the file)"
 	case p.LogCPM:
 		return "as analysed: log2 counts per million (the counts read are in the file)"
+	case p.Log2 && intensities:
+		return "as analysed on all samples: log2, filtered, normalised and imputed (every training set fits its own)"
 	case p.Log2:
 		return "as analysed: log2 of the values read (values below 1 raised to 1)"
+	case intensities:
+		return "as analysed on all samples: filtered, normalised and imputed (every training set fits its own)"
 	}
 	return "as read"
 }
@@ -334,10 +360,14 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 			fmt.Fprintf(&b, "%s %d", c, s.ClassCounts[i])
 		}
 	}
-	if s.MissingCells > 0 {
-		fmt.Fprintf(&b, "\nMissing or non-finite values: %d cells in %d features (e.g. %s). Tick \"drop features with missing values\" to analyse the rest.",
+	switch {
+	case s.MissingCells > 0 && data.Raw != nil:
+		fmt.Fprintf(&b, "\nMissing values: %d cells in %d features (e.g. %s), kept: every training set filters, normalises and imputes its own (Missing values, Normalisation and Valid values below; the figure shows each sample's share).",
 			s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
-	} else {
+	case s.MissingCells > 0:
+		fmt.Fprintf(&b, "\nMissing or non-finite values: %d cells in %d features (e.g. %s), dropped as asked; untick \"drop features with missing values\" to impute them inside every training set instead.",
+			s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
+	default:
 		b.WriteString("\nNo missing values.")
 	}
 	constant, gone := slices.Sorted(slices.Values(s.ConstantFeatures)), slices.Sorted(slices.Values(dropped)) // one order, so the same genes read alike
@@ -372,6 +402,9 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 	}
 	if raw.Symbols == nil {
 		b.WriteString("\nNo gene symbols: what the genes mean (the Signature tab's Meaning) needs the platform's annotation, here under Gene symbols, or added to a finished run later.")
+	}
+	if len(data.LeftOut) > 0 {
+		fmt.Fprintf(&b, "\nLeft out or ranked last (Save left-out list names each with why): %s.", dataset.LeftOutSummary(data.LeftOut))
 	}
 	for _, note := range data.Notes { // what the preprocessing did (edgeR's filter on counts)
 		if !slices.Contains(s.Notes, note) && !strings.Contains(note, "dropped (constant or incomplete)") {

@@ -23,7 +23,7 @@ import (
 
 // ShowOpen asks for a data file: a path typed in (Enter opens it) or chosen with Browse.
 func (u *UI) ShowOpen() {
-	u.askPath("Open data", "CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF, a GEO series matrix or GEO DataSet (GDS .soft); gzipped or not.",
+	u.askPath("Open data", "CSV/TSV with samples as rows or columns, GenePattern GCT (with its CLS beside it), Excel .xlsx,\nWEKA ARFF, a GEO series matrix or GEO DataSet (GDS .soft), MaxQuant's proteinGroups.txt; gzipped or not.",
 		"/path/to/data.csv, .tsv, .gct, .xlsx, .arff or GSE..._series_matrix.txt (.gz too)", dataExtensions, u.path, func(p string) {
 			if p == u.path { // the same data read again: nothing on screen is replaced
 				u.LoadFile(p, u.openOptions(p))

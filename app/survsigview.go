@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"gonum.org/v1/plot/vg"
 
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
@@ -30,6 +32,9 @@ type survivalView struct {
 	groups   *widget.Select
 	horizons *widget.Entry
 	unit     *widget.Entry
+	covs     *widget.CheckGroup // the covariates of the added value
+	covNote  *widget.Label      // what covs offers, or that the data have none
+	covOther *widget.Entry      // other columns as covariates, by name
 	build    *widget.Button
 	save     *widget.Button
 	validate *widget.Button
@@ -46,6 +51,7 @@ type survivalView struct {
 	genes    *widgets.StringTable
 	measures *widgets.StringTable
 	preds    *widgets.StringTable
+	added    *widgets.StringTable // added_value.csv
 	stack    []fyne.CanvasObject
 	fold     *widget.Accordion
 	sig      *study.SurvivalSignature
@@ -60,13 +66,15 @@ type survivalView struct {
 
 // survivalShows name the survival signature's figures in the figure choice.
 var survivalShows = map[string]string{"signature-km": "Kaplan-Meier (cross-validated groups)", "signature-forest": "hazard ratios",
-	"signature-survival-calibration": "calibration", "signature-heatmap": "heatmap", "signature-permutations": "permutation test"}
+	"signature-survival-calibration": "calibration", "signature-heatmap": "heatmap", "signature-forest-covariates": "hazard ratios with clinical covariates",
+	"signature-permutations": "permutation test"}
 
 // survivalTerms are the glossary entries the tab's "?" explains.
-var survivalTerms = []string{"survival outcome", "censored", "Cox model", "Harrell's C", "hazard ratio", "risk group", "time-dependent AUC", "horizon", "nested estimate", "permutation test"}
+var survivalTerms = []string{"survival outcome", "censored", "Cox model", "Harrell's C", "hazard ratio", "risk group", "time-dependent AUC", "horizon", "added value",
+	"nested estimate", "permutation test"}
 
 func newSurvivalView(u *UI) *survivalView {
-	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(), cohort: widgets.NewStringTable(),
+	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(), cohort: widgets.NewStringTable(), added: widgets.NewStringTable(),
 		metrics: widget.NewLabel("After a survival run: choose a method and k (the Errors tab's advice is preselected) and press Build signature."),
 		chart:   u.newChart("The signature's Kaplan-Meier curves, hazard ratios, calibration and heatmap appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
@@ -91,6 +99,11 @@ func newSurvivalView(u *UI) *survivalView {
 	v.horizons.SetPlaceHolder("median follow-up")
 	v.unit = widget.NewEntry()
 	v.unit.SetPlaceHolder("e.g. years")
+	v.covs = widget.NewCheckGroup(nil, nil)
+	v.covs.Horizontal = true
+	v.covNote = widget.NewLabel("")
+	v.covOther = widget.NewEntry()
+	v.covOther.SetPlaceHolder("other columns, e.g. IPI")
 	v.build = widget.NewButtonWithIcon("Build signature", theme.MediaPlayIcon(), v.compute)
 	v.build.Importance = widget.HighImportance
 	v.save = widget.NewButtonWithIcon("Save signature...", theme.DocumentSaveIcon(), v.saveFolder)
@@ -102,16 +115,18 @@ func newSurvivalView(u *UI) *survivalView {
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("risk groups"), v.groups),
 		container.NewHBox(widget.NewLabel("horizons"), container.NewGridWrap(fyne.NewSize(150, 36), v.horizons),
 			widget.NewLabel("time unit"), container.NewGridWrap(fyne.NewSize(110, 36), v.unit), v.build),
+		container.NewHBox(widget.NewLabel("added value over"), v.covs, container.NewGridWrap(fyne.NewSize(180, 36), v.covOther), v.covNote),
 		container.NewHBox(v.save, v.validate, u.explainTerms("The survival signature's terms", survivalTerms)),
 		v.permRow())
-	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups and horizons", choice))
+	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups, horizons and covariates", choice))
 	v.fold.Open(0)
 	v.stack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.genes, 1, "signature")), nil, nil, nil, v.genes.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.measures, -1, "signature-metrics")), nil, nil, nil, v.measures.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.preds, -1, "signature-predictions")), nil, nil, nil, v.preds.Table),
-		container.NewBorder(container.NewHScroll(u.tableActions(v.cohort, -1, "cohort-predictions")), nil, nil, nil, v.cohort.Table)}
-	v.tables = widget.NewSelect([]string{"signature genes", "measures", "sample risk scores", "cohort risk scores"}, func(string) { v.showTable() })
+		container.NewBorder(container.NewHScroll(u.tableActions(v.cohort, -1, "cohort-predictions")), nil, nil, nil, v.cohort.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.added, -1, "added_value")), nil, nil, nil, v.added.Table)}
+	v.tables = widget.NewSelect([]string{"signature genes", "measures", "sample risk scores", "cohort risk scores", "added value over covariates"}, func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), v.tables), nil, nil, nil, container.NewStack(v.stack...))
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
@@ -147,11 +162,12 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	}
 	v.method.Refresh()
 	v.k.Refresh()
+	v.setCovariates()
 	v.metrics.SetText(intro)
 	v.more.SetText("")
 	v.more.Hide()
 	v.moreBtn.Hide()
-	for _, t := range []*widgets.StringTable{v.genes, v.measures, v.preds, v.cohort} {
+	for _, t := range []*widgets.StringTable{v.genes, v.measures, v.preds, v.cohort, v.added} {
 		t.SetRows(nil, nil)
 	}
 }
@@ -201,6 +217,12 @@ func (v *survivalView) compute() {
 		v.u.showError(err)
 		return
 	}
+	covs := slices.Clone(v.covs.Selected)
+	for _, name := range strings.Split(v.covOther.Text, ",") {
+		if name = strings.TrimSpace(name); name != "" && !slices.Contains(covs, name) {
+			covs = append(covs, name)
+		}
+	}
 	v.u.startTask("Signature", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "survival signature: the locked Cox model and every resample's refitted"})
 		sig, err := study.BuildSurvivalSignature(ctx, res, ds, c, o)
@@ -211,7 +233,22 @@ func (v *survivalView) compute() {
 			return nil, err
 		}
 		figs := plots.SurvivalSignatureFigures(res, sig)
-		return func() { v.result = res; v.setSignature(sig, figs) }, nil
+		var avErr error
+		if len(covs) > 0 {
+			report(experiment.Progress{Total: 1, Stage: "added value: Cox models of the covariates with and without the risk score"})
+			if av, err := sig.AddedValue(ds, covs); err != nil {
+				avErr = fmt.Errorf("the signature is built, but its added value over %s could not be measured: %w", strings.Join(covs, ", "), err)
+			} else {
+				figs = append(figs, plots.AddedValueForest(res.Data.Name, av))
+			}
+		}
+		return func() {
+			v.result = res
+			v.setSignature(sig, figs)
+			if avErr != nil {
+				v.u.showError(avErr)
+			}
+		}, nil
 	})
 }
 
@@ -240,6 +277,13 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 	v.measures.SetRows(m[0], m[1:], 320, 110, 90, 90)
 	p := sig.PredictionTable()
 	v.preds.SetRows(p[0], p[1:], 120, 70, 60, 100, 110, 110)
+	v.added.SetRows(nil, nil)
+	if av := sig.Added; av != nil {
+		a := av.Table()
+		v.added.SetRows(a[0], a[1:], 170, 300, 80, 80, 80, 80)
+		v.more.SetText(v.more.Text + "\n\n" + av.Sentence() + " " + strings.Join(av.Notes, "; "))
+		v.metrics.SetText(v.metrics.Text + " Added value " + av.Headline() + ".")
+	}
 	v.draw()
 }
 
@@ -252,7 +296,9 @@ func (v *survivalView) draw() {
 	}
 	v.figure = all[i]
 	v.chart.SetMinSize(widgets.DefaultChartMin)
-	if strings.Contains(v.figure.Name, "heatmap") || strings.Contains(v.figure.Name, "forest") { // a row a gene
+	if v.figure.Name == "signature-forest-covariates" {
+		v.chart.SetMinSize(fyne.NewSize(widgets.DefaultChartMin.Width, max(widgets.DefaultChartMin.Height, float32(v.figure.MinHeight/vg.Inch*96))))
+	} else if strings.Contains(v.figure.Name, "heatmap") || strings.Contains(v.figure.Name, "forest") { // a row a gene
 		v.chart.SetMinSize(heatMinSize(len(v.sig.Genes)))
 	}
 	v.chart.SetRender(renderer(v.figure))
@@ -286,6 +332,9 @@ func (v *survivalView) writeFolder(path string) error {
 	if err != nil {
 		return err
 	}
+	if v.sig.Added != nil {
+		maps.Copy(files, v.sig.Added.Files())
+	}
 	dest := study.Output{Dir: path, Reads: v.u.reads(), Beside: "signature"}
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	written, err := plots.WriteFolder(context.Background(), dest, files, v.figs, size, nil)
@@ -294,6 +343,24 @@ func (v *survivalView) writeFolder(path string) error {
 	}
 	v.u.progress.Status.SetText(fmt.Sprintf("Saved the signature to %s (%d files).", path, len(written)))
 	return nil
+}
+
+// setCovariates offers the data's clinical covariates for the added value, all
+// chosen; without any it says how to have some.
+func (v *survivalView) setCovariates() {
+	var names []string
+	if ds := v.u.data; ds != nil {
+		names = ds.CovariateNames()
+	}
+	v.covs.Options = names
+	v.covs.Selected = slices.Clone(names)
+	v.covs.Refresh()
+	v.covOther.SetText("")
+	if len(names) == 0 {
+		v.covNote.SetText("no column named like a clinical covariate (age, grade, stage, size, nodes, ER...): name others at the left")
+	} else {
+		v.covNote.SetText("(Cox models with and without the risk score; none: skipped)")
+	}
 }
 
 // askValidate asks for a cohort with its own times and events, then applies the

@@ -431,9 +431,10 @@ func TestWindowKeepsDataOnHostileInput(t *testing.T) {
 	}
 }
 
-// TestToolsRefuseIncompleteData: with missing values kept, the tools explain instead of
-// computing on them.
-func TestToolsRefuseIncompleteData(t *testing.T) {
+// TestToolsRunOnImputedData: with missing values kept, the data the tools see are
+// imputed on all samples (the Data tab's Missing values), so they compute on them
+// (they had refused data with a missing value).
+func TestToolsRunOnImputedData(t *testing.T) {
 	u, _ := newTestUI(t)
 	ds, err := dataset.ReadDelimited("na.csv", []byte("g1,g2,g3,class\n1,2,NA,A\n2,3,4,B\n3,1,2,A\n4,4,1,B\n"), dataset.Options{})
 	if err != nil {
@@ -445,10 +446,13 @@ func TestToolsRefuseIncompleteData(t *testing.T) {
 			t.Fatal("data refused")
 		}
 	})
-	for name, compute := range map[string]func(){"K chooser": u.kchooser.compute, "MIDS": u.mids.compute, "wrapper": u.wrapper.compute} {
+	if got := onUI(func() *dataset.Dataset { return u.data }); got.Raw == nil || dataset.Summarize(got).MissingCells != 0 {
+		t.Fatal("the data on screen are not imputed")
+	}
+	for name, compute := range map[string]func(){"K chooser": u.kchooser.compute, "MIDS": u.mids.compute} {
 		serialized(func() { u.lastErr = nil; compute() })
-		if err := onUI(func() error { return u.lastErr }); err == nil || !strings.Contains(err.Error(), "missing") {
-			t.Errorf("%s on data with a missing value: %v", name, err)
+		if err := onUI(func() error { return u.lastErr }); err != nil && strings.Contains(err.Error(), "missing") {
+			t.Errorf("%s on imputed data: %v", name, err)
 		}
 	}
 }

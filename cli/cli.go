@@ -46,12 +46,14 @@ var commands = []command{
 		"Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p) and the exhaustive baselines", wrapperCommand},
 	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S [--part I] -o FILE.csv",
 		"write a synthetic data set with known relevant features", synthCommand},
-	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--no-nested] [--permutations N] [--report] [--data FILE] [--horizons 3,5] [--tau T] [--unit years] [--risk-groups median|tertiles|VALUE]",
+	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--no-nested] [--permutations N] [--report] [--data FILE] [--horizons 3,5] [--tau T] [--unit years] [--risk-groups median|tertiles|VALUE] [--covariates Age,Grade|none]",
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
-	{"predict", "--model model.json --data COHORT [--class NAME] [--sheet NAME] [--platform GPL] [--symbols FILE] [--map A=B] [--harmonize none|standardize|combat|...] [--time COL --event COL] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
+	{"predict", "--model model.json --data COHORT [--class NAME] [--sheet NAME] [--platform GPL] [--symbols FILE] [--design FILE] [--intensity lfq|intensity|ibaq] [--map A=B] [--harmonize none|standardize|combat|...] [--time COL --event COL] [--accept-missing] [--log2] [--positive CLASS] [-o DIR]",
 		"apply a signature's locked model to an independent cohort: predictions.csv; with -o also genes.csv (how each gene was matched), metrics.csv (accuracy, AUC with its DeLong interval, confusion) and the figures", predictCommand},
 	{"enrich", "RUN.json -o OUTDIR [--method NAME] [--k K] [--frequent] [--classifier svm] [--collection go|go-bp|go-mf|go-cc|FILE.gmt] [--symbols FILE] [--camera [--positive CLASS] [--data FILE]] [--width 16 --height 10 --unit cm --dpi 300]",
 		"what a run's selected genes mean: over-representation of a method's top k (default: the advice's) in GO or a GMT file's sets against the genes the platform measured, with each term's stability over the resamples: enrichment.csv and the dot plot", enrichCommand},
+	{"prep", "--data FILE -o OUT.csv [--design F] [--class NAME] [--sheet NAME] [--symbols FILE] [--platform GPL] [--intensity lfq|intensity|ibaq] [--log2] [--log-cpm] [--impute knn|minprob|halfmin|none] [--normalize none|median|quantile|sum] [--min-valid 0.7] [--seed N] [--drop-missing] [--keep-constant] [--time COL --event COL] [--covariates A,B] [--as-feature A] [--figure]",
+		"the data preprocessed on all samples as a study preprocesses each training set (filter, log2, normalisation, imputation), samples as rows, to take elsewhere; OUT-left-out.csv names every feature left out and why", prepCommand},
 	{"version", "[--clear-geo-cache]", "the version, platform, the BLAS doing the matrix products, and the GEO cache's folder and size", versionCommand},
 	{"samplesize", "--preset d1k|d5k --methods svmrfe,cgs,... [--sizes 100,200,500,1000] [--k 10] [--test 500] [--seed S] [-o DIR]",
 		"sample-size study on synthetic data: precision, Sim_ID and test accuracy of the top k", sampleSizeCommand},
@@ -121,7 +123,7 @@ func Usage() string {
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  steadfast %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
-	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --log2, --log-cpm (RNA-seq counts), --drop-missing, --keep-constant,\n  --time COL --event COL (a survival outcome: time, and 1 event / 0 censored).\nsteadfast COMMAND --help describes a command's options.\n")
+	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --design FILE (the samples' classes), --intensity lfq|intensity|ibaq\n  (MaxQuant), --log2, --log-cpm (RNA-seq counts), --impute minprob|knn|halfmin|none, --normalize none|median|quantile|sum,\n  --min-valid 0.7, --drop-missing, --keep-constant,\n  --time COL --event COL (a survival outcome: time, and 1 event / 0 censored), --covariates A,B (columns read as\n  clinical covariates, not features, besides those named like age, grade, stage...), --as-feature A (one so named\n  analysed as a feature).\nsteadfast COMMAND --help describes a command's options.\n")
 	return b.String()
 }
 

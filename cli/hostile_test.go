@@ -89,12 +89,20 @@ func hostileCases() []hostile {
 		{name: "decimal comma in CSV", files: map[string]string{"c.csv": "g1,g2,class\n\"1,5\",2,A\n"}, args: rank("c.csv"), code: 2, want: "line"},
 		{name: "one column", files: map[string]string{"o.csv": "a\n1\n2\n"}, args: rank("o.csv"), code: 2, want: "two or more columns"},
 		{name: "header only", files: map[string]string{"h.csv": "g1,g2,class\n"}, args: rank("h.csv"), code: 2, want: "at least one data line"},
-		{name: "NA cell refused", files: map[string]string{"na.csv": table(20, 30, func(i, j int) string {
+		{name: "NA cell imputed", files: map[string]string{"na.csv": table(20, 30, func(i, j int) string {
 			if i == 3 && j == 7 {
 				return "NA"
 			}
 			return ""
-		})}, args: rank("na.csv"), code: 2, want: "--drop-missing"},
+		})}, args: rank("na.csv"), code: 0, want: "g1\t", note: "1 of 600 values missing (0.2%), in 1 of 30 features"},
+		{name: "NA cell left out without imputation", files: map[string]string{"na.csv": table(20, 30, func(i, j int) string {
+			if i == 3 && j == 7 {
+				return "NA"
+			}
+			return ""
+		})}, args: append(rank("na.csv"), "--impute", "none"), code: 0, want: "g1\t", note: "1 feature dropped"},
+		{name: "impute unknown", files: map[string]string{"na.csv": table(20, 30, func(i, j int) string { return "" })},
+			args: append(rank("na.csv"), "--impute", "mean"), code: 2, want: "choose minprob, knn, halfmin or none"},
 		{name: "NA cell dropped on request", files: map[string]string{"na.csv": table(20, 30, func(i, j int) string {
 			if i == 3 && j == 7 {
 				return "NA"
@@ -154,7 +162,7 @@ func hostileCases() []hostile {
 				return "NA"
 			}
 			return ""
-		})}, args: []string{"groups", "--data", "{dir}/na.csv", "--method", "dgf"}, code: 2, want: "missing"},
+		})}, args: []string{"groups", "--data", "{dir}/na.csv", "--method", "dgf"}, code: 0, note: "values missing"},
 		{name: "mids epsilon 1.5", files: map[string]string{"d.csv": good}, args: []string{"mids", "--data", "{dir}/d.csv", "--epsilon", "1.5"}, code: 2, want: "between 0 and 1"},
 		{name: "wrapper ne 1e9", files: map[string]string{"d.csv": good}, args: []string{"wrapper", "--data", "{dir}/d.csv", "--ne", "1e9"}, code: 2, want: "--ne must lie in (0, 10]"},
 		{name: "wrapper na 0", files: map[string]string{"d.csv": good}, args: []string{"wrapper", "--data", "{dir}/d.csv", "--na", "0"}, code: 2, want: "not a percentage"},

@@ -39,6 +39,8 @@ func predictCommand(c *call) error {
 	sheet := c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)")
 	symbols := c.fs.String("symbols", "", "the cohort's probe-to-gene-symbol annotation, to match genes by symbol across platforms")
 	platform := c.fs.String("platform", "", "the platform of a GEO series on several, when the cohort is an accession")
+	design := c.fs.String("design", "", "a design table giving the cohort's classes: a column naming its samples, and a condition column")
+	intensity := c.fs.String("intensity", "", "a MaxQuant proteinGroups.txt cohort's intensities: lfq, intensity or ibaq (default: LFQ when present)")
 	log2 := c.fs.Bool("log2", false, "log2 the cohort first (a model trained on logged values, a cohort of unlogged intensities)")
 	std := c.fs.Bool("standardize", false, "the same as --harmonize standardize")
 	harm := c.fs.String("harmonize", "none", "put the cohort on the training scale first: "+strings.Join(signature.Harmonizations, ", ")+" (ComBat with the training data as the reference batch; never with the cohort's classes)")
@@ -56,7 +58,7 @@ func predictCommand(c *call) error {
 		return errors.New("needs a model and a cohort: steadfast predict --model model.json --data COHORT [-o DIR]")
 	}
 	dest := study.Output{Dir: *outDir, Beside: "cohort",
-		Reads: append([]study.Input{{What: "model", Path: *model}, {What: "cohort's data file", Path: *data}}, study.Input{What: "cohort's annotation file", Path: *symbols})}
+		Reads: append([]study.Input{{What: "model", Path: *model}, {What: "cohort's data file", Path: *data}}, study.Input{What: "cohort's annotation file", Path: *symbols}, study.Input{What: "cohort's design table", Path: *design})}
 	if *outDir != "" {
 		if err := dest.Check(); err != nil {
 			return err
@@ -66,7 +68,8 @@ func predictCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols, Platform: *platform, Outcome: dataset.Outcome{Time: *timeCol, Event: *eventCol}}, Log2: *log2,
+	o := study.CohortOptions{Read: dataset.Options{ClassName: *class, Sheet: *sheet, SymbolsPath: *symbols, Platform: *platform, DesignPath: *design, Intensity: *intensity,
+		Outcome: dataset.Outcome{Time: *timeCol, Event: *eventCol}}, Log2: *log2,
 		Apply: signature.ApplyOptions{Harmonize: *harm, AcceptMissing: *accept, Map: mapping, Positive: *positive}}
 	if *std {
 		if *harm != "none" && *harm != "standardize" {

@@ -281,8 +281,8 @@ func within(tmp, dir string, paths []string) []string {
 }
 
 // tables are the result's tables without a chart: the top features of every method,
-// every catalogue stability measure against k and, with two or more methods, the
-// error table of every classifier.
+// every catalogue stability measure against k, with two or more methods the error
+// table of every classifier, and the features left out or ranked last (left-out.csv).
 func tables(res *experiment.Result) []plots.Figure {
 	var out []plots.Figure
 	for i := range res.Methods {
@@ -295,6 +295,9 @@ func tables(res *experiment.Result) []plots.Figure {
 		}
 	}
 	if t := plots.StabilityTestTable(res); len(t.Table) > 1 {
+		out = append(out, t)
+	}
+	if t, ok := plots.ResultLeftOut(res); ok {
 		out = append(out, t)
 	}
 	return out

@@ -58,6 +58,9 @@ func signatureCommand(c *call) error {
 		sv.report = report
 		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms, *noNested)
 	}
+	if *sv.covariates != "" {
+		return errors.New("--covariates: the added value over clinical covariates is measured for a survival signature (a run with a time and an event); this run's outcome is a class")
+	}
 	choice := signature.Choice{Classifier: *cl, Frequent: *frequent}
 	var advised bool
 	if choice.Method, choice.K, advised, err = methodAndK(res, *name, *k, *cl); err != nil {

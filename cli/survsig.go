@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
 	"steadfast/compute/signature"
 	"steadfast/compute/study"
@@ -15,16 +16,18 @@ import (
 // survFlags are the signature command's flags for a survival study.
 type survFlags struct {
 	horizons, groups, unit *string
+	covariates             *string
 	tau                    *float64
 	report                 *bool // the signature command's --report
 }
 
 func survivalFlags(c *call) survFlags {
 	return survFlags{
-		horizons: c.fs.String("horizons", "", "a survival signature's horizons, in the data's time unit, e.g. 3,5: the time-dependent AUCs and the calibration (default: the median follow-up)"),
-		tau:      c.fs.Float64("tau", 0, "a survival signature's truncation time of Uno's C (default: the last horizon)"),
-		unit:     c.fs.String("unit", "", "the survival time's unit for labels, e.g. years"),
-		groups:   c.fs.String("risk-groups", "median", "a survival signature's risk groups: median (two), tertiles (three), or a risk-score value"),
+		horizons:   c.fs.String("horizons", "", "a survival signature's horizons, in the data's time unit, e.g. 3,5: the time-dependent AUCs and the calibration (default: the median follow-up)"),
+		tau:        c.fs.Float64("tau", 0, "a survival signature's truncation time of Uno's C (default: the last horizon)"),
+		unit:       c.fs.String("unit", "", "the survival time's unit for labels, e.g. years"),
+		groups:     c.fs.String("risk-groups", "median", "a survival signature's risk groups: median (two), tertiles (three), or a risk-score value"),
+		covariates: c.fs.String("covariates", "", "a survival signature's clinical covariates for its added value, e.g. Age,Grade,ER: Cox models of them alone and with the cross-validated risk score, the likelihood-ratio test, the change in C (default or auto: all the data's covariates, when it has some; none: skip)"),
 	}
 }
 
@@ -92,6 +95,17 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 	if err != nil {
 		return err
 	}
+	figs := plots.SurvivalSignatureFigures(res, sig)
+	av, err := addedValue(c, f, sig, ds)
+	if err != nil {
+		return err
+	}
+	if av != nil {
+		for name, b := range av.Files() {
+			files[name] = b
+		}
+		figs = append(figs, plots.AddedValueForest(res.Data.Name, av))
+	}
 	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	var extra func(tmp string) ([]string, error)
 	if f.report != nil && *f.report {
@@ -100,12 +114,40 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, reportSize)
 		}
 	}
-	if err := writeOutputs(ctx, c, dest, files, plots.SurvivalSignatureFigures(res, sig), size, extra); err != nil {
+	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {
 		return err
 	}
 	if len(o.Horizons) == 0 {
-		c.note("horizon: the median follow-up, %s (reverse Kaplan-Meier; --horizons names others)", strconv.FormatFloat(sig.Opts.Horizons[0], 'g', 4, 64))
+		c.note("horizon: %s, %s (--horizons names others)", sig.Opts.HorizonRule, strconv.FormatFloat(sig.Opts.Horizons[0], 'g', 4, 64))
 	}
 	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance()) // the permutation test last
+	if av != nil {
+		fmt.Fprintln(c.errw, av.Sentence())
+	}
 	return nil
+}
+
+// addedValue is the signature's added value over the covariates --covariates names:
+// nil for none; by default (or auto) over all the data's covariates when it has some,
+// a failure then a note rather than an error.
+func addedValue(c *call, f survFlags, sig *study.SurvivalSignature, ds *dataset.Dataset) (*study.AddedValue, error) {
+	list := strings.TrimSpace(*f.covariates)
+	if strings.EqualFold(list, "none") || list == "" && len(ds.Covariates) == 0 {
+		return nil, nil
+	}
+	av, err := sig.AddedValue(ds, splitList(list))
+	if err != nil && list == "" {
+		c.note("the added value over the data's clinical covariates (%s) could not be measured: %v; name the covariates with --covariates", strings.Join(ds.CovariateNames(), ", "), err)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--covariates: %w", err)
+	}
+	for _, n := range av.Notes {
+		c.note("%s", n)
+	}
+	if d := av.Dropped(); d != "" {
+		c.note("%s", d)
+	}
+	return av, nil
 }

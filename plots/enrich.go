@@ -25,11 +25,11 @@ const (
 )
 
 // wrapName breaks name at spaces into lines of at most width characters (a longer word
-// stays whole on its line).
+// stays whole on its line; a parenthesis that fits on a line is not broken).
 func wrapName(name string, width int) string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(name) {
+	for _, w := range keepParentheses(strings.Fields(name), width) {
 		if line != "" && len(line)+1+len(w) > width {
 			lines = append(lines, line)
 			line = w
@@ -38,6 +38,27 @@ func wrapName(name string, width int) string {
 		line = strings.TrimSpace(line + " " + w)
 	}
 	return strings.Join(append(lines, line), "\n")
+}
+
+// keepParentheses joins the words of a parenthesis, "(with" and "score)", into one
+// when they fit in width.
+func keepParentheses(words []string, width int) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "(") && !strings.HasSuffix(w, ")") {
+			for j := i + 1; j < len(words); j++ {
+				if g := strings.Join(words[i:j+1], " "); strings.HasSuffix(words[j], ")") {
+					if len(g) <= width {
+						w, i = g, j
+					}
+					break
+				}
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // EnrichmentFigure draws the most significant terms of e as a dot plot: a term a row

@@ -22,6 +22,9 @@ type HRRow struct {
 	Name             string
 	HR, Low, High, P float64
 	N, Events        int
+	// Muted draws the row in grey with an open square: a reference for the row
+	// under it (a covariate alone, then with the risk score).
+	Muted bool
 }
 
 // forestReach is how far beyond the estimates (and 1) the axis reaches, as a factor:
@@ -212,12 +215,16 @@ func (m forestMarks) clipped(lo, hi float64) bool {
 // Plot implements plot.Plotter.
 func (m forestMarks) Plot(c draw.Canvas, p *plot.Plot) {
 	fx, fy := p.Transforms(&c)
-	sty := draw.LineStyle{Color: color.Black, Width: vg.Points(1.2)}
 	n := float64(len(m.rows))
 	for i, r := range m.rows {
 		if !estimable(r.HR) {
 			continue
 		}
+		ink, shape := color.Color(color.Black), draw.GlyphDrawer(draw.BoxGlyph{})
+		if r.Muted {
+			ink, shape = color.Gray{0x80}, draw.SquareGlyph{}
+		}
+		sty := draw.LineStyle{Color: ink, Width: vg.Points(1.2)}
 		y := fy(n - 1 - float64(i))
 		if !math.IsNaN(r.Low) && !math.IsNaN(r.High) {
 			x0, x1 := c.Min.X, c.Max.X
@@ -229,21 +236,24 @@ func (m forestMarks) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			c.StrokeLine2(sty, x0, y, x1, y)
 			if r.Low < p.X.Min {
-				arrowhead(c, x0, y, -1)
+				arrowhead(c, ink, x0, y, -1)
 			}
 			if r.High > p.X.Max {
-				arrowhead(c, x1, y, 1)
+				arrowhead(c, ink, x1, y, 1)
 			}
 		}
-		c.DrawGlyph(draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: draw.BoxGlyph{}}, vg.Point{X: fx(r.HR), Y: y})
+		if r.Muted { // the open square over a white one, so the line does not cross it
+			c.DrawGlyph(draw.GlyphStyle{Color: color.White, Radius: vg.Points(3), Shape: draw.BoxGlyph{}}, vg.Point{X: fx(r.HR), Y: y})
+		}
+		c.DrawGlyph(draw.GlyphStyle{Color: ink, Radius: vg.Points(3), Shape: shape}, vg.Point{X: fx(r.HR), Y: y})
 	}
 }
 
-// arrowhead draws a filled arrowhead with its tip at (x, y), pointing right (dir 1)
+// arrowhead draws a filled arrowhead in ink with its tip at (x, y), pointing right (dir 1)
 // or left (-1).
-func arrowhead(c draw.Canvas, x, y vg.Length, dir vg.Length) {
+func arrowhead(c draw.Canvas, ink color.Color, x, y vg.Length, dir vg.Length) {
 	l, h := vg.Points(6), vg.Points(3.5)
-	c.FillPolygon(color.Black, []vg.Point{{X: x, Y: y}, {X: x - dir*l, Y: y + h}, {X: x - dir*l, Y: y - h}})
+	c.FillPolygon(ink, []vg.Point{{X: x, Y: y}, {X: x - dir*l, Y: y + h}, {X: x - dir*l, Y: y - h}})
 }
 
 // forestPanel draws a forest plot with a column of text at its right, one line a row
@@ -274,7 +284,7 @@ func (f *forestPanel) Plot(c draw.Canvas, _ *plot.Plot) {
 		}
 	}
 	row := 1.4 * sty.Font.Size
-	sub := draw.Crop(c, 0, -(col + gap), 0, -row)
+	sub := draw.Crop(c, gap, -(col + gap), 0, -row) // a margin at the left: the widest name would touch the edge
 	names := &f.inner.Y.Tick.Label
 	lines := 1
 	for _, t := range f.inner.Y.Tick.Marker.Ticks(f.inner.Y.Min, f.inner.Y.Max) {

@@ -35,7 +35,12 @@ var references = map[string]string{
 	"ktsp":        "Tan AC, Naiman DQ, Xu L, Winslow RL, Geman D. Simple decision rules for classifying human cancers from gene expression profiles. Bioinformatics 21:3896-3904, 2005.",
 	"enetpath":    "Friedman J, Hastie T, Tibshirani R. Regularization paths for generalized linear models via coordinate descent. J. Stat. Softw. 33(1):1-22, 2010.",
 	"rfperm":      "Breiman L. Random forests. Machine Learning 45:5-32, 2001.",
+	"concordance": "Therneau TM, Atkinson EJ. Concordance. Vignette of the R package survival, version 3.5, 2023.",
 	"strobl":      "Strobl C, Boulesteix AL, Zeileis A, Hothorn T. Bias in random forest variable importance measures: illustrations, sources and a solution. BMC Bioinformatics 8:25, 2007.",
+	"perseus":     "Tyanova S, Temu T, Sinitcyn P, et al. The Perseus computational platform for comprehensive analysis of (prote)omics data. Nature Methods 13:731-740, 2016.",
+	"dep":         "Zhang X, Smits AH, van Tilburg GB, Ovaa H, Huber W, Vermeulen M. Proteome-wide identification of ubiquitin interactions using UbIA-MS. Nature Protocols 13:530-550, 2018 (the DEP package).",
+	"knn":         "Troyanskaya O, Cantor M, Sherlock G, et al. Missing value estimation methods for DNA microarrays. Bioinformatics 17:520-525, 2001.",
+	"quantile":    "Bolstad BM, Irizarry RA, Åstrand M, Speed TP. A comparison of normalization methods for high density oligonucleotide array data based on variance and bias. Bioinformatics 19:185-193, 2003.",
 }
 
 // citer numbers references in the order the paragraph first cites them.
@@ -46,6 +51,12 @@ type citer struct {
 // MethodsParagraph describes the study of res in words a manuscript can take, with the
 // numbered references it cites.
 func MethodsParagraph(res *experiment.Result) (string, []string) {
+	return MethodsParagraphWith(res, nil)
+}
+
+// MethodsParagraphWith is MethodsParagraph of a survival study with, when av is not
+// nil, how its signature's added value over clinical covariates was assessed.
+func MethodsParagraphWith(res *experiment.Result, av *study.AddedValue) (string, []string) {
 	cfg := res.Config
 	var c citer
 	var names []string
@@ -88,7 +99,11 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 	case cfg.Prep.LogCPM:
 		b.WriteString(" Read counts were turned into log2 counts per million, log2((x + 0.5)/(L + 1) 10^6) with L the sample's library size, sample by sample (Law et al. 2014).")
 	}
-	if cfg.ZScore {
+	b.WriteString(intensityMethods(res, &c))
+	switch {
+	case cfg.ZScore && cfg.Prep.Scaling == "pareto":
+		b.WriteString(" Every feature was Pareto-scaled (centred, divided by the square root of its standard deviation) with the statistics of each training set.")
+	case cfg.ZScore:
 		b.WriteString(" Every feature was z-scored with the mean and standard deviation of each training set.")
 	}
 	in, _ := experiment.LookupProtocol(cfg.Protocol)
@@ -117,6 +132,9 @@ func MethodsParagraph(res *experiment.Result) (string, []string) {
 			fmt.Fprintf(&b, "; methods were compared by the corrected resampled t-test of their resamples' C%s", c.cite("nadeau"))
 		}
 		b.WriteString(".")
+		if av != nil {
+			b.WriteString(addedValueMethods(&c, av))
+		}
 		fmt.Fprintf(&b, " The random seed was %d.", cfg.Seed)
 		return b.String(), c.refs()
 	}
@@ -341,6 +359,28 @@ func ValidationParagraph(v *signature.Validation) string {
 	fmt.Fprintf(&b, "; on the %d of a class the model knows: %s", mt.N, v.Measures())
 	b.WriteString(".")
 	return b.String()
+}
+
+// addedValueMethods says how a survival signature's added value over clinical
+// covariates was assessed: the covariates and their coding, the complete cases, the
+// two Cox models, the likelihood-ratio test and the change in C with its interval.
+func addedValueMethods(c *citer, av *study.AddedValue) string {
+	var cat []string
+	for _, t := range av.Terms {
+		if t.Model == study.CovariatesModel && t.Level != "" && !slices.Contains(cat, t.Covariate) {
+			cat = append(cat, t.Covariate)
+		}
+	}
+	coding := ""
+	if len(cat) > 0 {
+		coding = fmt.Sprintf(" (%s coded by indicators of each level against the first)", joinAnd(cat))
+	}
+	missing := ""
+	if av.N < av.Samples {
+		missing = fmt.Sprintf(", %d with a missing covariate left out", av.Samples-av.N)
+	}
+	return fmt.Sprintf(" The added value of the signature over the clinical covariates %s%s was assessed on the %s with every covariate (%s%s): unpenalised Cox models (Efron's ties) of the covariates alone and of the covariates with the cross-validated risk score (each patient's held-out score of the first repetition, in its training set's SDs, so that no patient is scored by a model fitted to it) were compared by the likelihood-ratio test on 1 df and by the change in Harrell's C of their linear predictors, with its 95%% confidence interval from the paired infinitesimal jackknife%s.",
+		joinAnd(av.Covariates), coding, text.Count(av.N, "patient"), text.Count(av.Events, "event"), missing, c.cite("concordance"))
 }
 
 func (c *citer) cite(key string) string {

@@ -172,7 +172,7 @@ func runFields(ctx context.Context, res *experiment.Result, o ExportOptions) (ma
 	para, refs := MethodsParagraph(res)
 	cfg, _ := json.MarshalIndent(res.Config, "", "  ")
 	return map[string]any{
-		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs,
+		"Res": res, "Figures": figs, "Tables": tables, "Paragraph": para, "Refs": refs, "LeftOut": leftOutSummary(res),
 		"Config": string(cfg), "Outcome": outcomeWords(res.Data), "Features": len(res.Data.Features),
 		"Written": time.Now().Format("2006-01-02 15:04"),
 	}, nil
@@ -236,7 +236,7 @@ svg{max-width:100%;height:auto}
 <h1>Steadfast report: {{.Res.Data.Name}}</h1>
 <p>Steadfast {{.Res.Version}}, run in {{printf "%.0f" .Res.Seconds}} s; report written {{.Written}}. Seed {{.Res.Config.Seed}}.</p>
 <h2>Data</h2>
-<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; {{.Outcome}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}</p>
+<p>{{.Res.Data.Name}}{{if .Res.Data.Accession}} (GEO {{.Res.Data.Accession}}{{if .Res.Data.Platform}}, platform {{.Res.Data.Platform}}{{end}}){{end}}: {{.Res.Data.Samples}} samples, {{.Features}} features after preprocessing; {{.Outcome}}.{{if .Res.Data.Dropped}} {{len .Res.Data.Dropped}} features were dropped (constant or incomplete).{{end}}{{if .LeftOut}} Left out or ranked last, each named with why in left-out.csv: {{.LeftOut}}.{{end}}</p>
 <h2>Methods paragraph</h2>
 <p class="para">{{.Paragraph}}</p>
 <ol style="font-size:.9em">{{range .Refs}}<li style="list-style:none">{{.}}</li>{{end}}</ol>
@@ -249,7 +249,7 @@ svg{max-width:100%;height:auto}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}
+{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}{{if .AddedTable.Header}}<p class="para">{{.AddedParagraph}}</p>{{template "table" .AddedTable}}{{end}}
 {{template "table" .FullTable}}<p>{{.HowTo}}</p>
 {{template "table" .TripodTable}}
 {{end}}{{if .Enr}}<h2>What the genes mean</h2>

@@ -152,6 +152,12 @@ func ReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Result, sig
 // runPDF is a report's PDF pages of the run itself: the data, the methods paragraph
 // with its references, Nogueira's tests, every figure and the top features.
 func runPDF(ctx context.Context, res *experiment.Result) (*pdfPage, error) {
+	return runPDFWith(ctx, res, nil)
+}
+
+// runPDFWith is runPDF whose methods paragraph says how the added value av was
+// assessed, when av is not nil.
+func runPDFWith(ctx context.Context, res *experiment.Result, av *study.AddedValue) (*pdfPage, error) {
 	p := newPDFPage()
 	p.ctx = ctx
 	p.text("Steadfast report: "+res.Data.Name, 16, true)
@@ -161,7 +167,7 @@ func runPDF(ctx context.Context, res *experiment.Result) (*pdfPage, error) {
 	}
 	p.text(fmt.Sprintf("Steadfast %s, seed %d. %s: %d samples, %d features; %s.", res.Version, res.Config.Seed,
 		name, res.Data.Samples, len(res.Data.Features), outcomeWords(res.Data)), 10, false)
-	para, refs := MethodsParagraph(res)
+	para, refs := MethodsParagraphWith(res, av)
 	p.text("Methods", 12, true)
 	p.text(para, 10, false)
 	p.text(strings.Join(refs, "\n"), 8.5, false)

@@ -114,14 +114,46 @@ func remarkFigure(res *experiment.Result, s *study.SurvivalSignature, val *signa
 		{"9", "missing data", "Data: features with missing values dropped or refused, as the preprocessing says"},
 		{"10", "flow of patients", fmt.Sprintf("all %d patients in every analysis; resampling: %s", len(s.Samples), experiment.ProtocolText(res.Config))},
 		{"11", "marker distribution", "Figures: heatmap of the genes by risk group; predictions.csv: every risk score"},
-		{"12", "relation to standard prognostic variables", "covariates: " + authors + " (steadfast signature --covariates)"},
+		{"12", "relation to standard prognostic variables", added(s, "the added value over "+covariateList(s)+": Cox models with and without the risk score (added_value.csv)", "covariates: "+authors+" (steadfast signature --covariates)")},
 		{"13", "univariable relation of the marker to the outcome", "signature.csv: each gene's univariate Cox score test and FDR; the risk score's hazard ratio per SD"},
-		{"14", "multivariable analysis with standard variables", "covariates: " + authors},
+		{"14", "multivariable analysis with standard variables", added(s, "the Cox model of "+covariateList(s)+" and the cross-validated risk score: hazard ratios, the likelihood-ratio test and the change in C (Signature section)", "covariates: "+authors)},
 		{"15", "estimated effects with confidence intervals", "Signature paragraph and metrics.csv: C, hazard ratio, time-dependent AUC with intervals"},
 		{"16", "validation", "internal: cross-validated from the study's resamples (never on the samples a model was fitted to); external: " + cohort},
 		{"17-20", "interpretation, limitations, implications", authors},
 	}
 	return Figure{Name: "remark", Title: "REMARK checklist: where this report answers the items of a prognostic marker study", Table: rows}
+}
+
+// added is yes when s's added value over clinical covariates was measured, no
+// otherwise.
+func added(s *study.SurvivalSignature, yes, no string) string {
+	if s.Added == nil {
+		return no
+	}
+	return yes
+}
+
+// covariateList names the covariates of s's added value, "" without one.
+func covariateList(s *study.SurvivalSignature) string {
+	if s.Added == nil {
+		return ""
+	}
+	return strings.Join(s.Added.Covariates, ", ")
+}
+
+// survivalReportFigures are the survival signature's figures in its report: its own,
+// then the forest plot of its added value when measured.
+func survivalReportFigures(res *experiment.Result, s *study.SurvivalSignature) []Figure {
+	figs := SurvivalSignatureFigures(res, s)
+	if s.Added != nil {
+		figs = append(figs, AddedValueForest(res.Data.Name, s.Added))
+	}
+	return figs
+}
+
+// addedValueTable is the added value's table (added_value.csv) for the report.
+func addedValueTable(s *study.SurvivalSignature) Figure {
+	return Figure{Name: "added_value", Title: "Added value over clinical covariates (added_value.csv): hazard ratios of both Cox models, then the statistics", Table: s.Added.Table()}
 }
 
 // survivalHowTo says how to apply the locked model to a new patient.
@@ -144,7 +176,7 @@ func prepWords(m *signature.Model) string {
 // with a cohort's when val is not nil.
 func survivalFields(ctx context.Context, res *experiment.Result, s *study.SurvivalSignature, val *signature.Validation, o ExportOptions) (map[string]any, error) {
 	var figs []reportFigure
-	for _, f := range SurvivalSignatureFigures(res, s) {
+	for _, f := range survivalReportFigures(res, s) {
 		svg, err := ctxSVG(ctx, f, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
@@ -158,6 +190,9 @@ func survivalFields(ctx context.Context, res *experiment.Result, s *study.Surviv
 		"FullTable":   readableOf(survivalFullModel(s), 200),
 		"HowTo":       survivalHowTo(s),
 		"TripodTable": tableOf(remarkFigure(res, s, val), 20),
+	}
+	if s.Added != nil {
+		data["AddedParagraph"], data["AddedTable"] = s.Added.Sentence(), readableOf(addedValueTable(s), 60)
 	}
 	if val != nil {
 		var vf []reportFigure
@@ -203,24 +238,31 @@ func SurvivalReportWith(ctx context.Context, w io.Writer, res *experiment.Result
 	for k, v := range sec {
 		data[k] = v
 	}
+	if s.Added != nil {
+		data["Paragraph"], data["Refs"] = MethodsParagraphWith(res, s.Added)
+	}
 	return reportTemplate.Execute(w, data)
 }
 
 // SurvivalReportPDFWith is SurvivalReportWith as a PDF.
 func SurvivalReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Result, s *study.SurvivalSignature, val *signature.Validation) error {
-	p, err := runPDF(ctx, res)
+	p, err := runPDFWith(ctx, res, s.Added)
 	if err != nil {
 		return err
 	}
 	p.text("Signature", 12, true)
 	p.text(SurvivalParagraph(res, s), 10, false)
-	for _, f := range SurvivalSignatureFigures(res, s) {
+	for _, f := range survivalReportFigures(res, s) {
 		if err := p.figure(f); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
 	p.table(readableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes), 7.5)
 	p.table(readableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60), 8)
+	if s.Added != nil {
+		p.text(s.Added.Sentence(), 10, false)
+		p.table(readableOf(addedValueTable(s), 60), 7.5)
+	}
 	p.table(readableOf(survivalFullModel(s), 200), 7.5)
 	p.text(survivalHowTo(s), 10, false)
 	p.table(tableOf(remarkFigure(res, s, val), 20), 8)

@@ -100,16 +100,68 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 		}
 	}
 	trend := approx(Lowess(sx, sy, 0.5, 3))
+	w := make([][]float64, g)
+	for j := range g {
+		w[j] = make([]float64, n)
+		for s := range n {
+			count := math.Pow(2, fitted[j][group[s]]) * (lib[s] + 1) / 1e6
+			w[j][s] = 1 / math.Pow(trend(math.Log2(count)), 4)
+		}
+	}
+	return moderate(y, w, group, size), nil
+}
+
+// Limma is limma's lmFit(y, design ~ group) and eBayes(fit) without weights (as DEP
+// tests log2 intensities, Zhang et al. 2018): x[s][j] is gene j's log value in sample
+// s (samples as rows, no value missing), group[s] its group in 0..K-1 (treatment
+// coding, group 0 the reference); the statistics are Voom's with every weight 1.
+func Limma(x [][]float64, group []int) (*Moderated, error) {
+	n := len(x)
+	if n < 3 || len(group) != n {
+		return nil, fmt.Errorf("limma needs at least 3 samples with a group each")
+	}
+	g := len(x[0])
+	k := 0
+	for _, v := range group {
+		if v < 0 {
+			return nil, fmt.Errorf("limma: group %d is not a group number", v)
+		}
+		k = max(k, v+1)
+	}
+	size := make([]float64, k)
+	for _, v := range group {
+		size[v]++
+	}
+	if k < 2 || slices.Contains(size, 0) || n <= k || g < 1 {
+		return nil, fmt.Errorf("limma compares two groups or more, none empty, with more samples (%d) than groups (%d)", n, k)
+	}
+	y := make([][]float64, g)
+	w := make([][]float64, g)
+	ones := make([]float64, n)
+	for s := range ones {
+		ones[s] = 1
+	}
+	for j := range g {
+		y[j], w[j] = make([]float64, n), ones
+		for s := range n {
+			if v := x[s][j]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("limma: sample %d, gene %d has no value", s+1, j+1)
+			}
+			y[j][s] = x[s][j]
+		}
+	}
+	return moderate(y, w, group, size), nil
+}
+
+// moderate is lmFit with weights w (a gene's a sample's) and eBayes on y (genes x
+// samples) for the groups of the given sizes (see Voom).
+func moderate(y, w [][]float64, group []int, size []float64) *Moderated {
+	g, n, k := len(y), len(group), len(size)
 	m := &Moderated{Means: make([][]float64, g), AveExpr: make([]float64, g), P: make([]float64, g)}
 	s2 := make([]float64, g)
 	sumW := make([][]float64, g)
-	w := make([]float64, n)
 	for j := range g {
-		for s := range n {
-			count := math.Pow(2, fitted[j][group[s]]) * (lib[s] + 1) / 1e6
-			w[s] = 1 / math.Pow(trend(math.Log2(count)), 4)
-		}
-		m.Means[j], s2[j], sumW[j] = groupFit(y[j], group, k, w)
+		m.Means[j], s2[j], sumW[j] = groupFit(y[j], group, k, w[j])
 		for _, v := range y[j] {
 			m.AveExpr[j] += v / float64(n)
 		}
@@ -133,7 +185,7 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 			m.LogFC[j], m.T[j] = m.Means[j][1]-m.Means[j][0], tk[j][0]
 			m.P[j] = 2 * t.CDF(-math.Abs(m.T[j]))
 		}
-		return m, nil
+		return m
 	}
 	inv := coefCorrelationInverse(size)
 	m.F = make([]float64, g)
@@ -148,7 +200,7 @@ func Voom(c Counts, lib []float64, group []int) (*Moderated, error) {
 		m.F[j] = q / d1
 		m.P[j] = mathext.RegIncBeta(m.DFTotal/2, d1/2, m.DFTotal/(m.DFTotal+d1*m.F[j])) // P(F > f), as R's pf(lower = FALSE)
 	}
-	return m, nil
+	return m
 }
 
 // coefCorrelationInverse is R^-1, R the correlation matrix of the coefficients 2..K of

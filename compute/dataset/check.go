@@ -83,6 +83,7 @@ func (d *Dataset) keepSamples(idx []int) {
 		d.Groups = Pick(d.Groups, idx)
 	}
 	d.Survival = d.Survival.pick(idx)
+	d.Covariates = PickCovariates(d.Covariates, idx)
 }
 
 // largestValue is the largest magnitude a value may have: squares and sums of squares of
@@ -114,7 +115,7 @@ func ValidateSurvival(d *Dataset, folds int) error {
 func measurable(d *Dataset) error {
 	s := Summarize(d)
 	if s.MissingCells > 0 {
-		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; drop those features (Data tab, or --drop-missing on the command line)",
+		return fmt.Errorf("%s: %d missing or non-finite values (NaN, Inf or empty) in %d features, first %q; impute them inside every training set (the Data tab's Missing values, --impute minprob|knn|halfmin) or drop those features (--drop-missing)",
 			d.Name, s.MissingCells, len(s.MissingFeatures), s.MissingFeatures[0])
 	}
 	if i, j, v := largest(d.X); math.Abs(v) > largestValue {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"steadfast/compute/impute"
 )
 
 // Dataset is an n x p expression matrix with names and one class label per sample.
@@ -37,10 +39,23 @@ type Dataset struct {
 	// Counts are the read counts behind X when Prep.TMM (X their log-CPM, normalised on
 	// all samples): every training set normalises its own (counts.Norm). Nil otherwise.
 	Counts *mat.Dense
+	// Raw are the intensities behind X when missing values or a normalisation are
+	// handled inside every training set (Prep.Intensities: X their preprocessing fitted
+	// on all samples), as read, NaN missing; every training set fits its own
+	// (impute.Fit). Nil otherwise.
+	Raw *mat.Dense
+	// LeftOut are the features the reading and the preprocessing left out, or kept but
+	// ranked last, each with why (MaxQuant's reverse hits and contaminants, proteins
+	// the valid-value filter drops on all samples, ...).
+	LeftOut []LeftOut
 	// Survival is the outcome when it is a time to an event (nil for classes); Labels
 	// and Classes are then its events ("censored", "event"), which resampling
 	// stratifies by.
 	Survival *Survival
+	// Covariates are the clinical covariates (age, grade, ER status...): sample
+	// annotations, never features (see Options.Covariates and IsCovariateName); nil
+	// when there are none.
+	Covariates []Covariate
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -87,8 +102,12 @@ type Summary struct {
 	MissingCells      int      // NaN, Inf or empty cells
 	MissingFeatures   []string // features with at least one missing cell
 	ConstantFeatures  []string // features with one value over all samples
-	// Counts is set when every value is a whole number >= 0 and some exceed 50: RNA-seq
-	// counts, to analyse as log-CPM.
+	// MissingBySample is each sample's number of missing cells.
+	MissingBySample []int
+	// Counts is set when every value is a whole number >= 0, some exceed 50, some
+	// positive one is below 10 and none is missing: RNA-seq counts (a gene table always
+	// holds small counts, and a count is never missing), to analyse as log-CPM.
+	// Intensities (MaxQuant's LFQ, whole numbers too) start in the thousands.
 	Counts bool
 	// Unlogged is set when every value is >= 0, some exceed 1000 and they are not
 	// counts: intensities (MAS5, spectra) to log2 first.
@@ -107,21 +126,24 @@ func Summarize(d *Dataset) Summary {
 	for j := range lo {
 		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
 	}
-	whole, big := true, false
+	whole, big, small := true, false, false
+	s.MissingBySample = make([]int, n)
 	for i := 0; i < n; i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				missing[j]++
+				s.MissingBySample[i]++
 				continue
 			}
+			small = small || v > 0 && v < 10
 			lo[j] = math.Min(lo[j], v)
 			hi[j] = math.Max(hi[j], v)
 			whole = whole && v >= 0 && v == math.Trunc(v)
 			big = big || v > 50
 		}
 	}
-	s.Counts = whole && big
+	s.Counts = whole && big && small
 	least, most := math.Inf(1), math.Inf(-1)
 	for j := range lo {
 		least, most = math.Min(least, lo[j]), math.Max(most, hi[j])
@@ -129,6 +151,7 @@ func Summarize(d *Dataset) Summary {
 	s.Unlogged = !s.Counts && least >= 0 && most > 1000
 	for j := 0; j < p; j++ {
 		s.MissingCells += missing[j]
+		s.Counts = s.Counts && missing[j] == 0
 		if missing[j] > 0 {
 			s.MissingFeatures = append(s.MissingFeatures, d.Features[j])
 		} else if lo[j] == hi[j] {
@@ -155,6 +178,56 @@ type Prep struct {
 	TMM          bool `json:"tmm,omitempty"`
 	DropConstant bool `json:"dropConstant"`
 	DropMissing  bool `json:"dropMissing"`
+	// Impute, Normalize and MinValid preprocess intensities (proteomics, metabolomics)
+	// inside every training set and freeze it for its test samples (impute.Fit): the
+	// valid-value filter (a protein measured in MinValid of the samples of one class at
+	// least; 0 is 0.7), the normalisation ("none", "median", "quantile", "sum") and the
+	// imputation of the missing values ("minprob", "knn", "halfmin", "none"; "" is
+	// minprob). They apply when values are missing (and not DropMissing) or a
+	// normalisation is asked (see Intensities); Seed draws minprob's values.
+	Impute    string  `json:"impute,omitempty"`
+	Normalize string  `json:"normalize,omitempty"`
+	MinValid  float64 `json:"minValid,omitempty"`
+	Seed      uint64  `json:"seed,omitempty"`
+	// Scaling is the feature scaling inside every training set: "auto" (z-score, as
+	// Config.ZScore), "pareto" ((x - mean) / sqrt(sd), van den Berg et al. 2006) or
+	// "none"; "" as Config.ZScore says.
+	Scaling string `json:"scaling,omitempty"`
+}
+
+// Intensities reports whether p preprocesses d's values as intensities inside every
+// training set: not counts, and a normalisation asked or values missing (not dropped).
+func (p Prep) Intensities(d *Dataset) bool {
+	if p.LogCPM {
+		return false
+	}
+	if p.Normalize != "" && p.Normalize != impute.NoNorm {
+		return true
+	}
+	return !p.DropMissing && Summarize(d).MissingCells > 0
+}
+
+// ImputeOptions are p's intensity preprocessing as impute takes it.
+func (p Prep) ImputeOptions() impute.Options {
+	return impute.Options{Log2: p.Log2, Floor: p.Log2Floor, MinValid: p.MinValid, Normalize: p.Normalize, Impute: p.Impute, Seed: p.Seed}
+}
+
+// Check refuses choices no preprocessing knows, and those that exclude each other.
+func (p Prep) Check() error {
+	if _, err := p.ImputeOptions().Resolved(); err != nil {
+		return err
+	}
+	switch {
+	case p.LogCPM && (p.Impute != "" || p.Normalize != "" && p.Normalize != impute.NoNorm):
+		return fmt.Errorf("read counts are normalised by edgeR's TMM (log-CPM): leave out impute and normalize, which are for intensities")
+	case p.DropMissing && p.Impute != "" && p.Impute != impute.None:
+		return fmt.Errorf("dropMissing drops the proteins with missing values, impute %q fills them: choose one", p.Impute)
+	}
+	switch p.Scaling {
+	case "", "auto", "pareto", "none":
+		return nil
+	}
+	return fmt.Errorf("scaling %q: choose auto (z-score), pareto or none", p.Scaling)
 }
 
 // Preprocess returns a new dataset with log2 applied and constant or incomplete features
@@ -167,9 +240,24 @@ func Preprocess(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 // PreprocessContext is Preprocess, stopped with ctx's error when ctx ends first
 // (edgeR's normalisation of a large count table takes seconds).
 func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, dropped []string, err error) {
+	if err := o.Check(); err != nil {
+		return nil, nil, err
+	}
 	if o.LogCPM && o.TMM {
 		return preprocessCounts(ctx, d, o)
 	}
+	if o.Intensities(d) {
+		return preprocessIntensities(ctx, d, o)
+	}
+	out, dropped = PreprocessValues(d, o)
+	return out, dropped, nil
+}
+
+// PreprocessValues is Preprocess value by value, as for the plain values a study reads:
+// log2 or the per-sample log-CPM, constant or incomplete features dropped as o says,
+// missing values left missing whatever o says of intensities (a cohort's, which the
+// model's own rules then meet).
+func PreprocessValues(d *Dataset, o Prep) (out *Dataset, dropped []string) {
 	n, _ := d.Dims()
 	s := Summarize(d)
 	drop := map[string]bool{}
@@ -243,7 +331,7 @@ func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, d
 		dropped = append(dropped, f)
 	}
 	sort.Strings(dropped)
-	return out, dropped, nil
+	return out, dropped
 }
 
 // Pick returns s[idx[0]], s[idx[1]], ... as a new slice.
@@ -288,9 +376,20 @@ func SelectSamples(x *mat.Dense, y []int, idx []int) (*mat.Dense, []int) {
 // Standardize z-scores the columns of train in place, z = (x - mean)/sd with the n-1
 // standard deviation, and applies the same training means and sds to each of others.
 // A column constant on the training samples becomes 0.
-func Standardize(train *mat.Dense, others ...*mat.Dense) {
+func Standardize(train *mat.Dense, others ...*mat.Dense) { standardize(false, train, others...) }
+
+// ParetoScale is Standardize with Pareto's scaling (van den Berg et al. 2006, for
+// metabolomics): z = (x - mean)/sqrt(sd), the square root of ColumnMeanSD's sd.
+func ParetoScale(train *mat.Dense, others ...*mat.Dense) { standardize(true, train, others...) }
+
+func standardize(pareto bool, train *mat.Dense, others ...*mat.Dense) {
 	_, p := train.Dims()
 	mean, sd := ColumnMeanSD(train)
+	if pareto {
+		for j, s := range sd {
+			sd[j] = math.Sqrt(s)
+		}
+	}
 	inv := make([]float64, p)
 	for j, s := range sd {
 		if s > 0 {
@@ -403,9 +502,9 @@ func (d *Dataset) Label(j int) string {
 }
 
 // samplesOnly is a copy of d's samples and outcome (names, labels, survival, groups,
-// notes, source) without its features.
+// covariates, notes, source, the features left out) without its features.
 func (d *Dataset) samplesOnly() *Dataset {
 	out := *d
-	out.X, out.Features, out.Symbols, out.Counts = nil, nil, nil, nil
+	out.X, out.Features, out.Symbols, out.Counts, out.Raw = nil, nil, nil, nil, nil
 	return &out
 }

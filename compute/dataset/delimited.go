@@ -219,6 +219,25 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 		}
 		skip[groupIdx] = true
 	}
+	role := map[int]string{}
+	for _, r := range []struct {
+		j    int
+		name string
+	}{{classIdx, "class"}, {idCol, "sample ids"}, {ti, "survival time"}, {ei, "event"}} {
+		if r.j >= 0 && (r.name == "class" || r.name == "sample ids" || surv) {
+			role[r.j] = r.name
+		}
+	}
+	for j := range skip {
+		if _, ok := role[j]; !ok && !findColumnIn(o.Covariates, header[j]) {
+			role[j] = "an annotation left out of the features"
+		}
+	}
+	covs, covNotes, err := readCovariates(file, g, header, o, role, skip, decimalComma, orient)
+	if err != nil {
+		return nil, err
+	}
+	notes = append(notes, covNotes...)
 	if note := textColumns(g, header, classIdx, idCol, skip, decimalComma, orient); note != "" {
 		notes = append(notes, note)
 	}
@@ -238,7 +257,7 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 		return nil, &ParseError{File: file, Msg: "no feature columns besides the class"}
 	}
 	x := mat.NewDense(n, p, nil)
-	ds := &Dataset{Name: file, X: x, Notes: notes}
+	ds := &Dataset{Name: file, X: x, Notes: notes, Covariates: covs}
 	labels := make([]string, n)
 	for i := range n {
 		if classIdx >= 0 {

@@ -60,20 +60,43 @@ type Options struct {
 	// Platform chooses the platform of a GEO series on several (GPL96), when the data
 	// are a GEO accession.
 	Platform string `json:"platform,omitempty"`
+	// DesignPath is a design table giving the samples' classes (see ReadDesign): a
+	// column naming the samples as the data do, and a condition column (ClassName
+	// names it when given).
+	DesignPath string `json:"designPath,omitempty"`
+	// Intensity chooses a MaxQuant proteinGroups.txt's intensities: "lfq", "intensity"
+	// or "ibaq"; "" takes LFQ intensity when the file has it, else Intensity.
+	Intensity string `json:"intensity,omitempty"`
 	// Outcome names a survival outcome's time and event columns; empty, a pair named
 	// as SurvivalPair knows is taken when the file names no class column. A
 	// configuration keeps it as its own "outcome" (experiment.Config.Outcome).
 	Outcome Outcome `json:"-"`
+	// Covariates name columns (rows, samples being columns) to read as clinical
+	// covariates, sample annotations kept apart from the features (Dataset.Covariates),
+	// besides those found by their names (IsCovariateName: age, grade, stage, ER...).
+	Covariates []string `json:"covariates,omitempty"`
+	// AsFeatures name columns found by their names as clinical covariates that are to be
+	// analysed as features all the same.
+	AsFeatures []string `json:"asFeatures,omitempty"`
 }
 
 // Check refuses options no reader knows: an orientation other than "", "rows" and
 // "columns" (it had fallen back to detection without a word).
 func (o Options) Check() error {
+	if _, ok := intensityPrefix[o.Intensity]; !ok && o.Intensity != "" {
+		return fmt.Errorf("intensity %q: choose lfq (MaxQuant's LFQ intensity), intensity or ibaq, or leave it out (LFQ when the file has it)", o.Intensity)
+	}
 	if err := o.Outcome.Check(); err != nil {
+		return err
+	}
+	if err := o.checkCovariates(); err != nil {
 		return err
 	}
 	if o.ClassName != "" && o.Outcome.Set() {
 		return fmt.Errorf("both a class (%q) and a survival outcome (%q, %q) were named: the outcome is one or the other", o.ClassName, o.Outcome.Time, o.Outcome.Event)
+	}
+	if o.DesignPath != "" && o.Outcome.Set() {
+		return fmt.Errorf("both a design table (%s, the samples' classes) and a survival outcome (%q, %q) were named: the outcome is one or the other; leave out the design table (--design, the Data tab's Design table) to study the survival outcome", filepath.Base(o.DesignPath), o.Outcome.Time, o.Outcome.Event)
 	}
 	switch o.Orientation {
 	case Auto, SamplesAsRows, SamplesAsColumns:
@@ -173,15 +196,30 @@ func readFile(path string, o Options, edit func(name string, b []byte) ([]byte, 
 		}
 	}
 	plain := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ") // the name without .gz
-	ds, err := readAs(path, plain, name, b, o)
+	ro := o
+	if o.DesignPath != "" { // the classes come from the design: its class column is ClassName
+		ro.ClassName, ro.Unlabelled = "", true
+	}
+	ds, err := readAs(path, plain, name, b, ro)
 	if err != nil {
 		return nil, err
+	}
+	if o.DesignPath != "" {
+		if sv := ds.Survival; sv != nil {
+			return nil, &ParseError{File: name, Msg: fmt.Sprintf("holds a survival outcome (time %q, event %q) and a design table (%s) gives the samples' classes: the outcome is one or the other; leave out the design table (--design, the Data tab's Design table) to study the survival outcome, or remove the time and event columns to study the design's classes", sv.TimeName, sv.EventName, filepath.Base(o.DesignPath))}
+		}
+		if err := ds.applyDesign(o.DesignPath, o.ClassName, o.Unlabelled); err != nil {
+			return nil, err
+		}
 	}
 	if edited != "" {
 		ds.Notes = append(ds.Notes, edited)
 	}
 	if o.GroupName != "" && ds.Groups == nil {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("samples cannot be grouped by %q in this kind of file: groups come from a column of a CSV, TSV or workbook, a GCT 1.3 column annotation, or a GEO sample characteristic", o.GroupName)}
+	}
+	if err := covariatesRead(name, ds, o); err != nil {
+		return nil, err
 	}
 	if zipped {
 		ds.Notes = append([]string{"gzip-compressed file decompressed"}, ds.Notes...)
@@ -234,6 +272,9 @@ func readAs(path, plain, name string, b []byte, o Options) (*Dataset, error) {
 	}
 	if isSeriesMatrix(b) {
 		return ReadSeriesMatrix(name, b, o)
+	}
+	if isMaxQuant(b) {
+		return ReadMaxQuant(name, b, o)
 	}
 	switch kind := softKind(b); kind {
 	case "dataset":

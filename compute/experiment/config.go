@@ -231,6 +231,15 @@ func (c Config) Resolved(p int) (Config, error) {
 	if c.TopVariance < 0 {
 		return c, fmt.Errorf("topVariance must not be negative (0 keeps every feature)")
 	}
+	if err := c.Prep.Check(); err != nil {
+		return c, err
+	}
+	switch c.Prep.Scaling {
+	case "auto", "pareto":
+		c.ZScore = true
+	case "none":
+		c.ZScore = false
+	}
 	if c.Prep.TMM && !c.Prep.LogCPM {
 		return c, fmt.Errorf(`"tmm" normalises read counts into log-CPM: set "logCPM" too (--log-cpm on the command line)`)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
+	"steadfast/compute/impute"
 	"steadfast/compute/method"
 	"steadfast/compute/score"
 )
@@ -144,6 +145,39 @@ func normaliseCounts(ctx context.Context, ds, test *dataset.Dataset, s dataset.S
 		norm.LogCPM(src.RawRowView(r), xte.RawRowView(i))
 	}
 	return norm.Kept, nil
+}
+
+// imputeSplit overwrites xtr and xte (the split's training and test samples, in that
+// order) with the intensities of ds.Raw (test.Raw for a given test set) preprocessed by
+// the valid-value filter, normalisation and imputation fitted on the training samples
+// alone (impute.Fit with their classes ytr) and applied to each test sample against that
+// frozen fit. It returns the proteins the filter kept.
+func imputeSplit(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr, xte *mat.Dense) ([]int, error) {
+	rows := dataset.Rows(ds.Raw, s.Train)
+	f, err := impute.FitContext(ctx, rows, ytr, len(ds.Classes), dataset.Pick(ds.Samples, s.Train), ds.Features, cfg.Prep.ImputeOptions())
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		f.Train(i, xtr.RawRowView(i))
+	}
+	if xte != nil {
+		src, idx, names := ds.Raw, s.Test, ds.Samples
+		if test != nil {
+			if test.Raw == nil {
+				return nil, fmt.Errorf("the test set holds no intensities to preprocess as the training set's")
+			}
+			src, idx, names = test.Raw, nil, test.Samples
+		}
+		for i, row := range dataset.Rows(src, idx) {
+			r := i
+			if idx != nil {
+				r = idx[i]
+			}
+			f.Apply(row, names[r], xte.RawRowView(i))
+		}
+	}
+	return f.Kept(), ctx.Err()
 }
 
 // RankAll ranks the features of ds on all its samples with spec as a study of cfg ranks

@@ -44,6 +44,12 @@ type DataInfo struct {
 	// absent from runs saved before they were kept.
 	SampleNames []string `json:"sampleNames,omitempty"`
 	Labels      []int    `json:"labels,omitempty"`
+	// Intensities is set when the values were intensities preprocessed inside every
+	// training set (the data's Raw: Prep's filter, normalisation and imputation).
+	Intensities bool `json:"intensities,omitempty"`
+	// LeftOut are the features the reading and the preprocessing left out or ranked
+	// last, each with why (written as left-out.csv).
+	LeftOut []dataset.LeftOut `json:"leftOut,omitempty"`
 	// Survival is the outcome when it is a time to an event (Labels then its events).
 	Survival *dataset.Survival `json:"survival,omitempty"`
 }

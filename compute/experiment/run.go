@@ -193,9 +193,7 @@ func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 			continue
 		}
 		x := mat.DenseCopyOf(ds.X)
-		if d.cfg.ZScore {
-			dataset.Standardize(x)
-		}
+		scale(d.cfg, x)
 		v, err := method.FitAllSamples(ctx, spec, x)
 		if err != nil {
 			return err
@@ -214,7 +212,8 @@ func (d *design) fitAllSamples(ctx context.Context, ds *dataset.Dataset) error {
 func (d *design) result(ctx context.Context, ds *dataset.Dataset, outs []taskOut) (*Result, error) {
 	n, _ := ds.Dims()
 	res := &Result{Version: Version, Config: d.cfg, Data: DataInfo{Name: ds.Name, Samples: n, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, ClassCounts: ds.ClassCounts(),
-		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels, Survival: ds.Survival}}
+		Accession: ds.Accession, Platform: ds.Platform, SampleNames: ds.Samples, Labels: ds.Labels, Survival: ds.Survival,
+		Intensities: ds.Raw != nil, LeftOut: ds.LeftOut}}
 	if d.cfg.PredictionsOnly || d.cfg.AdviceOnly {
 		for m := range d.cfg.Methods {
 			res.Methods = append(res.Methods, d.predictionsOf(ds, m, outs))
@@ -285,9 +284,11 @@ func plan(cfg Config, ds *dataset.Dataset) []task {
 }
 
 // prepare copies the training and test samples (test's, when given, for a split with
-// test samples), z-scored with the training statistics when asked. Counts (ds.Counts)
-// are normalised first by edgeR's pipeline fitted on the training samples
-// (normaliseCounts); keep then holds the genes its filter kept, order them first.
+// test samples), z-scored (or Pareto-scaled) with the training statistics when asked.
+// Counts (ds.Counts) are normalised first by edgeR's pipeline fitted on the training
+// samples (normaliseCounts), intensities (ds.Raw) by the filter, normalisation and
+// imputation fitted on them (imputeSplit); keep then holds the features the filter
+// kept, order them first.
 func prepare(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s dataset.Split) (xtr *mat.Dense, ytr []int, xte *mat.Dense, yte []int, order, keep []int, err error) {
 	xtr, ytr = dataset.SelectSamples(ds.X, ds.Labels, s.Train)
 	switch {
@@ -297,8 +298,13 @@ func prepare(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s datas
 		xte, yte = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
 	}
 	var kept []int
-	if ds.Counts != nil {
+	switch {
+	case ds.Counts != nil:
 		if kept, err = normaliseCounts(ctx, ds, test, s, ytr, xtr, xte); err != nil {
+			return
+		}
+	case ds.Raw != nil:
+		if kept, err = imputeSplit(ctx, cfg, ds, test, s, ytr, xtr, xte); err != nil {
 			return
 		}
 	}
@@ -314,10 +320,21 @@ func prepare(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s datas
 			keep = mostVariable(order, n)
 		}
 	}
-	if cfg.ZScore {
-		dataset.Standardize(xtr, xte)
-	}
+	scale(cfg, xtr, xte)
 	return
+}
+
+// scale z-scores train's columns and applies the training statistics to others when
+// cfg says so (Config.ZScore), with Pareto's scaling when its Prep.Scaling is "pareto"
+// (dataset.ParetoScale).
+func scale(cfg Config, train *mat.Dense, others ...*mat.Dense) {
+	switch {
+	case !cfg.ZScore:
+	case cfg.Prep.Scaling == "pareto":
+		dataset.ParetoScale(train, others...)
+	default:
+		dataset.Standardize(train, others...)
+	}
 }
 
 // runTask ranks and evaluates unit index. A MIDS variant ranks within the MIDS on all
@@ -366,7 +383,10 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 			out.scores, out.preds = map[string][][]float64{}, map[string][][]int{}
 		}
 		predStart := time.Now()
-		raw := rawValues(cfg, ds, test, t.split, xtr, xte)
+		raw, err := rawValues(ctx, cfg, ds, test, t.split, xtr, xte)
+		if err != nil {
+			return taskOut{}, fmt.Errorf("%s: %w", t.label, err)
+		}
 		for _, cl := range cfg.Classifiers {
 			accs := make([]float64, len(accKs))
 			right := make([][]bool, len(accKs))
@@ -403,13 +423,21 @@ func (d *design) runTask(ctx context.Context, ds, test *dataset.Dataset, index i
 }
 
 // rawValues are the split's training and test values before z-scoring (xtr and xte
-// themselves without it), for k-TSP; nil when the study has no k-TSP.
-func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte *mat.Dense) [2]*mat.Dense {
+// themselves without it), for k-TSP; nil when the study has no k-TSP. Intensities
+// (ds.Raw) are those the split's own filter, normalisation and imputation give, not
+// ds.X's, which are fitted on all samples.
+func rawValues(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte *mat.Dense) ([2]*mat.Dense, error) {
 	if !slices.Contains(cfg.Classifiers, "ktsp") {
-		return [2]*mat.Dense{}
+		return [2]*mat.Dense{}, nil
 	}
 	if !cfg.ZScore {
-		return [2]*mat.Dense{xtr, xte}
+		return [2]*mat.Dense{xtr, xte}, nil
+	}
+	if ds.Raw != nil {
+		plain := cfg
+		plain.ZScore = false
+		a, _, b, _, _, _, err := prepare(ctx, plain, ds, test, s)
+		return [2]*mat.Dense{a, b}, err
 	}
 	a, _ := dataset.SelectSamples(ds.X, ds.Labels, s.Train)
 	b := xte
@@ -419,7 +447,7 @@ func rawValues(cfg Config, ds, test *dataset.Dataset, s dataset.Split, xtr, xte 
 	case len(s.Test) > 0:
 		b, _ = dataset.SelectSamples(ds.X, ds.Labels, s.Test)
 	}
-	return [2]*mat.Dense{a, b}
+	return [2]*mat.Dense{a, b}, nil
 }
 
 // predict trains classifier cl (with cfg's parameters) on the features sel of the

@@ -40,6 +40,10 @@ type Gene struct {
 	Log2FC    float64  // see FoldChange: of the positive class against the reference (two classes), else of Higher against Against
 	G         float64  // Hedges' g of the same two classes (HedgesG)
 	P, FDR    float64  // Welch's t-test (ANOVA F for more classes) and its BH adjustment over all genes
+	// ModT, ModP and ModFDR are limma's moderated t (two classes; of the positive class
+	// against the other), its p (the moderated F's for more classes) and BH FDR, for
+	// intensities (proteomics, as DEP reports them; see limmaStats); NaN otherwise.
+	ModT, ModP, ModFDR float64
 }
 
 // Advice is the Errors tab's choice for classifier cl: at the k of least error (of
@@ -197,6 +201,7 @@ func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int
 		p = allPValues(ds)
 		q = BH(p)
 	}
+	mt, mp, mq := limmaStats(ds, positive)
 	groupOf := map[int][]int{}
 	for r, j := range mr.Reference.Order {
 		if r < len(mr.Reference.Groups) {
@@ -205,7 +210,10 @@ func Describe(res *experiment.Result, ds *dataset.Dataset, c Choice, feats []int
 	}
 	out := make([]Gene, len(feats))
 	for i, j := range feats {
-		g := Gene{Feature: j, ID: ds.Features[j], Frequency: freq[j], MeanRank: math.NaN(), Weight: math.NaN(), P: p[j], FDR: q[j]}
+		g := Gene{Feature: j, ID: ds.Features[j], Frequency: freq[j], MeanRank: math.NaN(), Weight: math.NaN(), P: p[j], FDR: q[j], ModT: math.NaN(), ModP: math.NaN(), ModFDR: math.NaN()}
+		if mp != nil {
+			g.ModT, g.ModP, g.ModFDR = mt[j], mp[j], mq[j]
+		}
 		if r, ok := rank[j]; ok {
 			g.MeanRank = r
 		}
@@ -371,21 +379,7 @@ func voomStats(ds *dataset.Dataset) (p, q []float64, means [][]float64) {
 	if err != nil {
 		return nil, nil, nil
 	}
-	levels := make([]int, len(ds.Classes)) // levels[r] is the class of R's level r
-	for c := range levels {
-		levels[c] = c
-	}
-	sort.SliceStable(levels, func(a, b int) bool {
-		x, y := ds.Classes[levels[a]], ds.Classes[levels[b]]
-		if lx, ly := strings.ToLower(x), strings.ToLower(y); lx != ly {
-			return lx < ly
-		}
-		return x < y
-	})
-	level := make([]int, len(levels))
-	for r, c := range levels {
-		level[c] = r
-	}
+	_, level := rLevels(ds.Classes)
 	kept := make(counts.Counts, n)
 	lib := make([]float64, n)
 	group := make([]int, n)

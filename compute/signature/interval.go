@@ -103,7 +103,9 @@ func CVInterval(preds []experiment.Prediction, cl string, ki, nc int, labels []i
 		shrunk := (m*mean + z*z/2) / (m + z*z)
 		se2 = math.Max(se2, shrunk*(1-shrunk)/(m+z*z))
 	}
-	iv.Mean, iv.SE = mean, math.Sqrt(se2)
+	// a mean of AUCs of 1 summed as a/J can exceed 1 by a rounding (1.0000000000000004,
+	// which a model file's check refuses): it is at most 1
+	iv.Mean, iv.SE = math.Min(1, mean), math.Sqrt(se2)
 	iv.Low, iv.High = math.Max(0, mean-z*iv.SE), math.Min(1, mean+z*iv.SE)
 	return iv
 }

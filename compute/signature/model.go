@@ -20,6 +20,7 @@ import (
 	"steadfast/compute/counts"
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/impute"
 	"steadfast/internal/text"
 )
 
@@ -99,7 +100,11 @@ type Model struct {
 	// counts are normalised sample by sample (counts.Norm).
 	Norm      *counts.Norm `json:"norm,omitempty"`
 	NormGenes []string     `json:"normGenes,omitempty"`
-	SHA256    string       `json:"sha256"`
+	// Impute is the intensities' preprocessing (the data's Raw: missing values or a
+	// normalisation) fitted on all training samples and frozen for the genes: a cohort
+	// sample is filtered, normalised and imputed against it alone (impute.Frozen).
+	Impute *impute.Frozen `json:"impute,omitempty"`
+	SHA256 string         `json:"sha256"`
 }
 
 // Lock trains classifier cl (one of experiment.Classifiers) on all samples of ds (the
@@ -123,6 +128,11 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 			return nil, err
 		}
 	}
+	if ds.Raw != nil {
+		if err := m.lockImpute(ds, feats); err != nil {
+			return nil, err
+		}
+	}
 	x := dataset.SelectFeatures(ds.X, feats)
 	m.Prints = Fingerprints(x)
 	for j := range feats {
@@ -130,6 +140,11 @@ func Lock(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, c Ch
 	}
 	m.RefY = append([]int(nil), ds.Labels...)
 	m.Mean, m.SD = dataset.ColumnMeanSD(x) // as the study's z-score (dataset.Standardize)
+	if cfg.Prep.Scaling == "pareto" {      // as dataset.ParetoScale
+		for j, s := range m.SD {
+			m.SD[j] = math.Sqrt(s)
+		}
+	}
 	z := m.scale(x, false)
 	if strings.HasPrefix(c.Classifier, "weka") {
 		m.Min, m.Max = ranges(z)
@@ -429,11 +444,22 @@ func (m *Model) check() error {
 		}
 		m.Norm = m.Norm.Frozen()
 	}
+	if err := m.checkImpute(); err != nil {
+		return err
+	}
 	if p := m.Platt; p != nil && (nc != 2 || !finite([]float64{p.A, p.B})) {
 		return fmt.Errorf("a probability map for %d classes, or not finite", nc)
 	}
-	if (m.Logit != nil) != (m.Classifier == "logit") || (m.Forest != nil) != (m.Classifier == "rf") || (m.Cox != nil) != (m.Classifier == "cox") {
-		return fmt.Errorf("a %s model with a logistic regression's, a forest's or a Cox model's fields", m.Classifier)
+	for _, f := range []struct {
+		classifier, what string
+		has              bool
+	}{{"logit", "logistic regression's", m.Logit != nil}, {"rf", "forest's", m.Forest != nil}, {"cox", "Cox model's", m.Cox != nil}} {
+		if f.has && m.Classifier != f.classifier {
+			return fmt.Errorf("a %s model with a %s fields: the file was edited or damaged", m.Classifier, f.what)
+		}
+		if !f.has && m.Classifier == f.classifier {
+			return fmt.Errorf("a %s model without its %s fields: the file was edited or damaged", m.Classifier, f.what)
+		}
 	}
 	switch m.Classifier {
 	case "cox":

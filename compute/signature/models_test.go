@@ -123,7 +123,7 @@ func TestMalformedModelsAreRefused(t *testing.T) {
 		{"logit", func(m *Model) { m.W[0] = m.W[0][:3] }, "coefficients: 3 for 5 genes"},
 		{"logit", func(m *Model) { m.Logit.Alpha = 2 }, "alpha 2"},
 		{"logit", func(m *Model) { m.Platt = &Platt{A: -1} }, "its probabilities are its own"},
-		{"logit", func(m *Model) { m.Logit = nil }, "logistic regression's or a forest's fields"},
+		{"logit", func(m *Model) { m.Logit = nil }, "a logit model without its logistic regression's fields"},
 	}
 	for _, c := range cases {
 		m := lock(c.cl)

@@ -118,6 +118,10 @@ type SurvivalCV struct {
 	Predicted   [][]float64
 	Calibration [][]survival.CalibrationGroup
 	Resamples   int
+	// Scaled are the first repetition's pooled held-out risk scores, each divided by
+	// its resample's training SD (those of HR[0]): the cross-validated score a model
+	// of clinical covariates is extended with (compute/study AddedValue).
+	Scaled []float64
 }
 
 // HazardRatio is a hazard ratio with its 95% interval and Wald p.
@@ -235,7 +239,7 @@ func CrossValidatedSurvival(ctx context.Context, res *experiment.Result, ds *dat
 		}
 		e.HR = append(e.HR, hr)
 		if ri == 0 {
-			e.Groups, e.Predicted = groups, predicted
+			e.Groups, e.Predicted, e.Scaled = groups, predicted, scaled
 			for h := range horizons {
 				col := make([]float64, n)
 				for i := range col {

@@ -181,8 +181,12 @@ func subset(ds *dataset.Dataset, rows []int) *dataset.Dataset {
 	if ds.Samples != nil {
 		s.Samples = dataset.Pick(ds.Samples, rows)
 	}
+	s.Covariates = dataset.PickCovariates(ds.Covariates, rows)
 	if ds.Counts != nil {
 		s.Counts, _ = dataset.SelectSamples(ds.Counts, ds.Labels, rows)
+	}
+	if ds.Raw != nil {
+		s.Raw, _ = dataset.SelectSamples(ds.Raw, ds.Labels, rows)
 	}
 	if sv := ds.Survival; sv != nil {
 		s.Survival = &dataset.Survival{Time: pickOf(sv.Time, rows), Event: pickOf(sv.Event, rows), TimeName: sv.TimeName, EventName: sv.EventName}

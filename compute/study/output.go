@@ -121,5 +121,5 @@ func CheckFile(path string, reads []Input) error {
 // DataInputs are the files that reading path with o reads: the data file (none for a
 // GEO accession), its CLS and its annotation.
 func DataInputs(path string, o dataset.Options) []Input {
-	return []Input{{"data file", path}, {"class file", o.CLSPath}, {"annotation file", o.SymbolsPath}}
+	return []Input{{"data file", path}, {"class file", o.CLSPath}, {"annotation file", o.SymbolsPath}, {"design table", o.DesignPath}}
 }

@@ -92,6 +92,9 @@ func LoadConfig(path string) (experiment.Config, error) {
 	if err := dec.Decode(&cfg); err != nil {
 		return cfg, fmt.Errorf("%s: %v", name, err)
 	}
+	if r, ok := probe["result"]; ok {
+		keepFeatures(&cfg.Read, savedFeatures(r))
+	}
 	// methods and classifiers it does not name take the defaults of the data's outcome
 	// (experiment.Config.ResolvedFor)
 	var given map[string]json.RawMessage
@@ -170,6 +173,7 @@ func LoadRun(path string) (*Saved, error) {
 	if !s.Tools.check() {
 		return nil, fmt.Errorf("%s: damaged or edited saved run: its tool results disagree in length", name)
 	}
+	keepRunFeatures(&s)
 	return &s, nil
 }
 

@@ -73,7 +73,7 @@ func ModelSignature(m *signature.Model, path string) *Signature {
 		if len(m.W) == 1 && len(m.Classes) == 2 {
 			w = sign * m.W[0][i]
 		}
-		s.Genes = append(s.Genes, signature.Gene{Feature: i, ID: g.ID, Symbol: g.Symbol, Weight: w})
+		s.Genes = append(s.Genes, signature.Gene{Feature: i, ID: g.ID, Symbol: g.Symbol, Weight: w, ModT: math.NaN(), ModP: math.NaN(), ModFDR: math.NaN()})
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,11 +60,37 @@ func (s *Signature) GeneTable() [][]string {
 			test = "limma_voom_p"
 		}
 	}
-	rows := [][]string{{"gene", "symbol", "selection_frequency", "mean_rank", weight, "higher_in", "against", fc, g, test, "bh_fdr", "group_members"}}
+	head := []string{"gene", "symbol", "selection_frequency", "mean_rank", weight, "higher_in", "against", fc, g, test, "bh_fdr"}
+	limma := s.limma()
+	if limma {
+		head = append(head, "limma_F_p", "limma_bh_fdr")
+		if s.Positive >= 0 {
+			head[len(head)-2] = "limma_p"
+			head = slices.Insert(head, len(head)-2, "limma_t_"+s.Classes[s.Positive]+"_vs_"+s.Classes[1-s.Positive])
+		}
+	}
+	rows := [][]string{append(head, "group_members")}
 	for _, gn := range s.Genes {
-		rows = append(rows, []string{gn.ID, gn.Symbol, num(gn.Frequency), num(gn.MeanRank), num(gn.Weight), gn.Higher, gn.Against, num(gn.Log2FC), num(gn.G), num(gn.P), num(gn.FDR), strings.Join(gn.Members, "; ")})
+		row := []string{gn.ID, gn.Symbol, num(gn.Frequency), num(gn.MeanRank), num(gn.Weight), gn.Higher, gn.Against, num(gn.Log2FC), num(gn.G), num(gn.P), num(gn.FDR)}
+		if limma && s.Positive >= 0 {
+			row = append(row, num(gn.ModT))
+		}
+		if limma {
+			row = append(row, num(gn.ModP), num(gn.ModFDR))
+		}
+		rows = append(rows, append(row, strings.Join(gn.Members, "; ")))
 	}
 	return rows
+}
+
+// limma reports whether the genes have limma's moderated statistics (intensities).
+func (s *Signature) limma() bool {
+	for _, g := range s.Genes {
+		if !math.IsNaN(g.ModP) {
+			return true
+		}
+	}
+	return false
 }
 
 // weightWords name the genes' weights in signature.csv and in words: a linear SVM's
@@ -108,13 +135,27 @@ func (s *Signature) GeneDisplay() (header []string, rows [][]string) {
 	if s.Positive < 0 {
 		header = append(header, "lowest in")
 	}
-	header = append(header, fc, g, test, "FDR (BH)", "group members")
+	header = append(header, fc, g, test, "FDR (BH)")
+	limma := s.limma()
+	if limma && s.Positive >= 0 {
+		header = append(header, "limma moderated t "+s.Classes[s.Positive]+" vs "+s.Classes[1-s.Positive], "limma p", "limma FDR (BH)")
+	} else if limma {
+		header = append(header, "limma moderated F p", "limma FDR (BH)")
+	}
+	header = append(header, "group members")
 	for _, gn := range s.Genes {
 		row := []string{gn.ID, gn.Symbol, text.Sig3(gn.Frequency), text.Sig3(gn.MeanRank), text.Sig3(gn.Weight), gn.Higher}
 		if s.Positive < 0 {
 			row = append(row, gn.Against)
 		}
-		rows = append(rows, append(row, text.Sig3(gn.Log2FC), text.Sig3(gn.G), text.PValue(gn.P), text.PValue(gn.FDR), strings.Join(gn.Members, "; ")))
+		row = append(row, text.Sig3(gn.Log2FC), text.Sig3(gn.G), text.PValue(gn.P), text.PValue(gn.FDR))
+		if limma && s.Positive >= 0 {
+			row = append(row, text.Sig3(gn.ModT))
+		}
+		if limma {
+			row = append(row, text.PValue(gn.ModP), text.PValue(gn.ModFDR))
+		}
+		rows = append(rows, append(row, strings.Join(gn.Members, "; ")))
 	}
 	return header, rows
 }

@@ -174,3 +174,17 @@ func listSome(names []string, max int) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
+
+// PrepareTable is raw preprocessed on all samples as a study preprocesses each
+// training set, to write out (steadfast prep, dataset.PreprocessTable): read counts
+// checked first when prep says log-CPM.
+func PrepareTable(ctx context.Context, raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, error) {
+	if prep.LogCPM {
+		counted, err := dataset.CheckCounts(raw)
+		if err != nil {
+			return nil, err
+		}
+		raw = counted
+	}
+	return dataset.PreprocessTable(ctx, raw, prep)
+}

@@ -23,6 +23,8 @@ type SurvivalOptions struct {
 	Tau float64
 	// Unit names the time's unit in labels ("years"); "" leaves it unnamed.
 	Unit string
+	// HorizonRule says how the default horizon was chosen (empty when given).
+	HorizonRule string `json:",omitempty"`
 }
 
 // SurvivalGene is a survival signature's gene: its coefficient in the locked Cox model
@@ -51,6 +53,10 @@ type Apparent struct {
 // model locked on all samples, and how well the procedure predicts from the study's
 // own resamples.
 type SurvivalSignature struct {
+	// Added is the added value over clinical covariates when measured: AddedValue
+	// keeps its last here, for the report.
+	Added *AddedValue
+
 	Choice  signature.Choice
 	Advised bool
 	Genes   []SurvivalGene
@@ -130,6 +136,9 @@ func checkSameSamples(res *experiment.Result, ds *dataset.Dataset) error {
 	if n != res.Data.Samples || res.Data.SampleNames != nil && !slices.Equal(ds.Samples, res.Data.SampleNames) {
 		return fmt.Errorf("the data (%d samples) are not the run's (%d samples): open the run's own data file", n, res.Data.Samples)
 	}
+	if res.Data.Features != nil && !slices.Equal(ds.Features, res.Data.Features) {
+		return fmt.Errorf("the data's %d features are not the run's %d (another file, or read otherwise): open the run's own data file, read as the run did", len(ds.Features), len(res.Data.Features))
+	}
 	if rs := res.Data.Survival; rs != nil && (!slices.Equal(rs.Time, ds.Survival.Time) || !slices.Equal(rs.Event, ds.Survival.Event)) {
 		return fmt.Errorf("the data's survival times or events differ from the run's: open the run's own data file")
 	}
@@ -142,8 +151,12 @@ func resolveSurvival(o SurvivalOptions, out survival.Outcome) (SurvivalOptions, 
 	last := slices.Max(out.Time)
 	if len(o.Horizons) == 0 {
 		f := survival.MedianFollowUp(out)
-		if math.IsNaN(f) {
+		o.HorizonRule = "the median follow-up (reverse Kaplan-Meier)"
+		if math.IsNaN(f) || f >= last {
+			// the reverse Kaplan-Meier curve reaches one half only at the last time (few
+			// censored) or never: no patient is followed beyond it
 			f = median(out.Time)
+			o.HorizonRule = "the median observed time (the reverse Kaplan-Meier median follow-up is not before the last time)"
 		}
 		o.Horizons = []float64{f}
 	}

@@ -140,6 +140,9 @@ func (s *Signature) HowToApply() string {
 	var b strings.Builder
 	prep := "taken as they are"
 	switch {
+	case m.Impute != nil:
+		o, _ := m.Prep.ImputeOptions().Resolved()
+		prep = fmt.Sprintf("preprocessed against the model's frozen fit on its training samples (its %d kept proteins' normalisation targets, each gene's imputation), as the training samples were: %s", len(m.Impute.Kept), o.Describe())
 	case m.Prep.Log2:
 		prep = "log2-transformed (values below 1 raised to 1)"
 	case m.Prep.LogCPM && m.Norm != nil:
@@ -148,7 +151,10 @@ func (s *Signature) HowToApply() string {
 		prep = "turned into log2 counts per million"
 	}
 	fmt.Fprintf(&b, "To predict a new sample: take its values of the %s, %s", text.Count(len(m.Genes), "gene"), prep)
-	if m.Config.ZScore {
+	switch {
+	case m.Config.ZScore && m.Prep.Scaling == "pareto":
+		b.WriteString("; Pareto-scale each, z = (x - training mean) / sqrt(training SD) (the model's SD holds the square root; 0 where it is 0)")
+	case m.Config.ZScore:
 		b.WriteString("; standardise each, z = (x - training mean) / training SD (0 where the SD is 0)")
 	}
 	switch {

@@ -50,9 +50,12 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	var ds *dataset.Dataset
-	if m.Norm != nil {
+	switch {
+	case m.Norm != nil:
 		ds, err = cohortCounts(raw, m)
-	} else {
+	case m.Impute != nil:
+		ds, err = cohortIntensities(raw, m)
+	default:
 		ds, err = cohortPrep(raw, m.Prep, o.Log2, matchable(m, raw))
 	}
 	if err != nil {
@@ -67,8 +70,8 @@ func Validate(ctx context.Context, m *signature.Model, path string, o CohortOpti
 		return nil, err
 	}
 	notes := slices.Clone(raw.Notes)
-	if m.Norm != nil {
-		notes = slices.Clone(ds.Notes) // with how the counts were normalised
+	if m.Norm != nil || m.Impute != nil {
+		notes = slices.Clone(ds.Notes) // with how the counts or intensities were preprocessed
 	}
 	if w := scaleWarning(m, raw, v, o.Log2); w != "" {
 		notes = append(notes, w)
@@ -102,7 +105,7 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (
 		}
 		raw = counted
 	}
-	ds, _ := dataset.Preprocess(raw, prep)
+	ds, _ := dataset.PreprocessValues(raw, prep)
 	return ds, nil
 }
 

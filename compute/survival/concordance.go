@@ -86,16 +86,25 @@ func (f *fenwick) walk(r int) (greater, smaller, tied float64) {
 // concordance ports survival's concordance3 (right-censored data, unit case weights)
 // with Fenwick trees in place of its balanced tree.
 func concordance(o Outcome, score []float64, uno bool, ymax float64) (Concordance, error) {
+	c, _, err := concordanceInfluence(o, score, uno, ymax)
+	return c, err
+}
+
+// concordanceInfluence is concordance with each sample's influence on C, dfb_i =
+// -[(c_i - d_i) / N - D / N (c_i + d_i + t_i)] / 2 (reverse = TRUE): var = sum dfb_i^2,
+// and two scores' covariance on the same samples is sum dfb_i dfb'_i, as
+// survival::concordance(fit1, fit2) gives it.
+func concordanceInfluence(o Outcome, score []float64, uno bool, ymax float64) (Concordance, []float64, error) {
 	if err := o.Check(); err != nil {
-		return Concordance{}, err
+		return Concordance{}, nil, err
 	}
 	n := len(o.Time)
 	if len(score) != n {
-		return Concordance{}, fmt.Errorf("concordance: %d scores for %d samples", len(score), n)
+		return Concordance{}, nil, fmt.Errorf("concordance: %d scores for %d samples", len(score), n)
 	}
 	for i, v := range score {
 		if math.IsNaN(v) {
-			return Concordance{}, fmt.Errorf("concordance: sample %d (row %d) has no score", i, i+1)
+			return Concordance{}, nil, fmt.Errorf("concordance: sample %d (row %d) has no score", i, i+1)
 		}
 	}
 	rank, nr := ranks(score)
@@ -182,16 +191,18 @@ func concordance(o Outcome, score []float64, uno bool, ymax float64) (Concordanc
 	npair := count[0] + count[1] + count[2]
 	somer := (count[0] - count[1]) / npair
 	v := 0.0
+	infl := make([]float64, n)
 	for i := 0; i < n; i++ {
 		dfb := (ic[i]-id[i])/npair - somer/npair*(ic[i]+id[i]+it[i])
 		v += dfb * dfb
+		infl[i] = -dfb / 2
 	}
 	// reverse = TRUE: concordant and discordant swap, C = 1 - (somer + 1) / 2
 	return Concordance{
 		C:          1 - (somer+1)/2,
 		SE:         math.Sqrt(v / 4),
 		Concordant: count[1], Discordant: count[0], TiedX: count[2], TiedY: count[3], TiedXY: count[4],
-	}, nil
+	}, infl, nil
 }
 
 // timeWeights is the weight of each distinct event time, in decreasing time: 1, or

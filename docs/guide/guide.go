@@ -17,7 +17,7 @@ type Page struct {
 }
 
 // order is the guide's reading order; index.md, the table of contents, is left out.
-var order = []string{"data-and-study.md", "signature.md", "models.md", "meaning.md", "validation.md", "command-line.md", "cluster.md", "install.md", "papers.md", "speed.md", "development.md"}
+var order = []string{"data-and-study.md", "proteomics.md", "signature.md", "models.md", "survival.md", "meaning.md", "validation.md", "command-line.md", "cluster.md", "install.md", "papers.md", "speed.md", "development.md"}
 
 // Pages are the guide's pages in reading order, each with its navigation line (links
 // to the README and the index, which mean nothing inside the app) left out.

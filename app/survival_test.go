@@ -68,7 +68,7 @@ func TestSurvivalStudyInTheWindow(t *testing.T) {
 		sv.horizons.SetText("2, 5")
 		test.Tap(sv.build)
 	})
-	waitFor(t, "the survival signature", 30*time.Second, func() bool { return onUI(func() bool { return sv.sig != nil && u.cancel == nil }) })
+	waitFor(t, "the survival signature", 120*time.Second, func() bool { return onUI(func() bool { return sv.sig != nil && u.cancel == nil }) })
 	serialized(func() {
 		if !strings.Contains(sv.metrics.Text, "cross-validated Harrell's C") || !slices.Contains(sv.show.Options, "Kaplan-Meier (cross-validated groups)") || len(sv.show.Options) != 4 {
 			t.Errorf("metrics %q, figures %v", sv.metrics.Text, sv.show.Options)

@@ -58,14 +58,20 @@ type survivalView struct {
 	result   *experiment.Result // the run sig was built from
 	figs     []plots.Figure
 	figure   plots.Figure // on screen, for export
+
+	// the permutation test of C (survperm.go): how many, and the button that runs it
+	perms   *widget.Entry
+	permBtn *widget.Button
 }
 
 // survivalShows name the survival signature's figures in the figure choice.
 var survivalShows = map[string]string{"signature-km": "Kaplan-Meier (cross-validated groups)", "signature-forest": "hazard ratios",
-	"signature-survival-calibration": "calibration", "signature-heatmap": "heatmap", "signature-forest-covariates": "hazard ratios with clinical covariates"}
+	"signature-survival-calibration": "calibration", "signature-heatmap": "heatmap", "signature-forest-covariates": "hazard ratios with clinical covariates",
+	"signature-permutations": "permutation test"}
 
 // survivalTerms are the glossary entries the tab's "?" explains.
-var survivalTerms = []string{"survival outcome", "censored", "Cox model", "Harrell's C", "hazard ratio", "risk group", "time-dependent AUC", "horizon", "added value"}
+var survivalTerms = []string{"survival outcome", "censored", "Cox model", "Harrell's C", "hazard ratio", "risk group", "time-dependent AUC", "horizon", "added value",
+	"nested estimate", "permutation test"}
 
 func newSurvivalView(u *UI) *survivalView {
 	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(), cohort: widgets.NewStringTable(), added: widgets.NewStringTable(),
@@ -110,7 +116,8 @@ func newSurvivalView(u *UI) *survivalView {
 		container.NewHBox(widget.NewLabel("horizons"), container.NewGridWrap(fyne.NewSize(150, 36), v.horizons),
 			widget.NewLabel("time unit"), container.NewGridWrap(fyne.NewSize(110, 36), v.unit), v.build),
 		container.NewHBox(widget.NewLabel("added value over"), v.covs, container.NewGridWrap(fyne.NewSize(180, 36), v.covOther), v.covNote),
-		container.NewHBox(v.save, v.validate, u.explainTerms("The survival signature's terms", survivalTerms)))
+		container.NewHBox(v.save, v.validate, u.explainTerms("The survival signature's terms", survivalTerms)),
+		v.permRow())
 	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups, horizons and covariates", choice))
 	v.fold.Open(0)
 	v.stack = []fyne.CanvasObject{
@@ -135,6 +142,7 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	v.sig, v.figs, v.figure, v.val, v.valFigs = nil, nil, plots.Figure{}, nil, nil
 	v.save.Disable()
 	v.validate.Disable()
+	v.permBtn.Disable()
 	v.chart.SetRender(nil)
 	v.show.Options = nil
 	v.show.Refresh()
@@ -221,6 +229,9 @@ func (v *survivalView) compute() {
 		if err != nil {
 			return nil, err
 		}
+		if err := nestSurvival(ctx, res, ds, sig, report); err != nil {
+			return nil, err
+		}
 		figs := plots.SurvivalSignatureFigures(res, sig)
 		var avErr error
 		if len(covs) > 0 {
@@ -246,11 +257,12 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 	v.sig, v.figs, v.val, v.valFigs = sig, figs, nil, nil
 	v.save.Enable()
 	v.validate.Enable()
+	v.permBtn.Enable()
 	v.cohort.SetRows(nil, nil)
 	v.fold.Close(0)
 	all := sig.Performance()
 	head, rest, _ := strings.Cut(all, ". ")
-	v.metrics.SetText(fmt.Sprintf("%d genes. %s.", len(sig.Genes), head))
+	v.metrics.SetText(fmt.Sprintf("%d genes. %s.%s", len(sig.Genes), head, permHead(sig)))
 	v.more.SetText(rest)
 	v.moreBtn.Show()
 	var names []string

@@ -28,7 +28,7 @@ func signatureCommand(c *call) error {
 	cl := c.fs.String("classifier", "svm", "the classifier, one of the run's: "+strings.Join(experiment.Classifiers, ", "))
 	frequent := c.fs.Bool("frequent", false, "the k genes selected most often over the resamples, not the method's selection on all samples")
 	positive := c.fs.String("positive", "", "the positive class of two (default: the class not named like a control - normal, control, healthy, benign, wild type, untreated - else the second in alphabetical order)")
-	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC with this many permutations (100 is usual)")
+	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC (a survival study's: of Harrell's C) with this many permutations (100 is usual)")
 	noNested := c.fs.Bool("no-nested", false, "skip the nested estimate of the advice's choice (the choice made again inside each training set), leaving only the optimistic one")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
 	sv := survivalFlags(c)
@@ -38,6 +38,9 @@ func signatureCommand(c *call) error {
 	}
 	if len(pos) == 0 || *outDir == "" {
 		return errors.New("needs a saved run and an output folder: steadfast signature RUN.json -o OUTDIR")
+	}
+	if *perms < 0 || *perms > study.MaxPermutations {
+		return fmt.Errorf("--permutations %d: give 1 to %d", *perms, study.MaxPermutations)
 	}
 	dest := study.Output{Dir: *outDir, Reads: []study.Input{{What: "saved run", Path: runPath(pos[0])}}, Beside: "signature"}
 	if err := dest.Check(); err != nil {
@@ -53,7 +56,7 @@ func signatureCommand(c *call) error {
 	res := saved.Result
 	if res.Data.Survival != nil {
 		sv.report = report
-		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms)
+		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms, *noNested)
 	}
 	if *sv.covariates != "" {
 		return errors.New("--covariates: the added value over clinical covariates is measured for a survival signature (a run with a time and an event); this run's outcome is a class")
@@ -80,44 +83,12 @@ func signatureCommand(c *call) error {
 		return err
 	}
 	if sig.Advised && !*noNested {
-		if secs := study.NestedCost(res); secs >= 1 {
-			c.note("the nested estimate makes the advice's choice again inside each of the first %d repetitions' training sets: about %s here (--no-nested skips it)", study.NestedRepeats, text.Duration(time.Duration(secs*float64(time.Second))))
-		}
-		last := -1
-		if err := sig.Nest(ctx, res, ds, func(done, total int) {
-			if pct := 100 * done / total; pct/10 != last/10 {
-				fmt.Fprintf(c.errw, "%3d%% (%d/%d inner studies)\n", pct, done, total)
-				last = pct
-			}
-		}); err != nil {
-			c.note("no nested estimate: %v", err)
-		}
+		nested(c, res, func(progress func(done, total int)) error { return sig.Nest(ctx, res, ds, progress) })
 	}
 	if *perms != 0 {
-		if *perms < 0 || *perms > study.MaxPermutations {
-			return fmt.Errorf("--permutations %d: give 1 to %d", *perms, study.MaxPermutations)
-		}
-		about := "under a second"
-		if secs := study.PermutationCost(res, choice, sig.Advised, *perms); secs >= 1 {
-			about = "about " + text.Duration(time.Duration(secs*float64(time.Second)))
-		}
-		what := "the study"
-		if sig.Advised {
-			what = "every method of the study, the advice choosing again each time,"
-		}
-		c.note("the permutation test refits %s %s (on the true labels, then on %s): %s here, judging by the run's own timings (Ctrl-C stops it)", what, text.Count(*perms+1, "time"), text.Count(*perms, "permutation"), about)
-		last, began := -1, time.Now()
-		sig.Perm, err = study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, func(done, total int) {
-			if pct := 100 * done / total; pct/10 != last/10 {
-				left := ""
-				if done < total {
-					left = ", about " + text.Duration(time.Since(began)*time.Duration(total-done)/time.Duration(done)) + " left"
-				}
-				fmt.Fprintf(c.errw, "%3d%% (%d/%d studies: the true labels, then the permutations%s)\n", pct, done, total, left)
-				last = pct
-			}
-		})
-		if err != nil {
+		if sig.Perm, err = permutations(c, res, choice, sig.Advised, *perms, "labels", func(progress func(done, total int)) (*study.Permutations, error) {
+			return study.Permute(ctx, res, ds, sig, *perms, res.Config.Seed, progress)
+		}); err != nil {
 			return err
 		}
 	}
@@ -146,6 +117,50 @@ func signatureCommand(c *call) error {
 	}
 	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
 	return nil
+}
+
+// nested runs a signature's nested estimate (nest, given a progress function) saying
+// its cost first and its progress by tens of percent; a failure is noted, not fatal
+// (the plain estimate remains, called optimistic).
+func nested(c *call, res *experiment.Result, nest func(progress func(done, total int)) error) {
+	if secs := study.NestedCost(res); secs >= 1 {
+		c.note("the nested estimate makes the advice's choice again inside each of the first %d repetitions' training sets: about %s here (--no-nested skips it)", study.NestedRepeats, text.Duration(time.Duration(secs*float64(time.Second))))
+	}
+	last := -1
+	if err := nest(func(done, total int) {
+		if pct := 100 * done / total; pct/10 != last/10 {
+			fmt.Fprintf(c.errw, "%3d%% (%d/%d inner studies)\n", pct, done, total)
+			last = pct
+		}
+	}); err != nil {
+		c.note("no nested estimate: %v", err)
+	}
+}
+
+// permutations runs a signature's permutation test of n permutations (permute, given
+// a progress function), saying its cost first (PermutationCost) and its progress by
+// tens of percent with the time left; truth names what is permuted ("labels").
+func permutations(c *call, res *experiment.Result, choice signature.Choice, advised bool, n int, truth string, permute func(progress func(done, total int)) (*study.Permutations, error)) (*study.Permutations, error) {
+	about := "under a second"
+	if secs := study.PermutationCost(res, choice, advised, n); secs >= 1 {
+		about = "about " + text.Duration(time.Duration(secs*float64(time.Second)))
+	}
+	what := "the study"
+	if advised {
+		what = "every method of the study, the advice choosing again each time,"
+	}
+	c.note("the permutation test refits %s %s (on the true %s, then on %s): %s here, judging by the run's own timings (Ctrl-C stops it)", what, text.Count(n+1, "time"), truth, text.Count(n, "permutation"), about)
+	last, began := -1, time.Now()
+	return permute(func(done, total int) {
+		if pct := 100 * done / total; pct/10 != last/10 {
+			left := ""
+			if done < total {
+				left = ", about " + text.Duration(time.Since(began)*time.Duration(total-done)/time.Duration(done)) + " left"
+			}
+			fmt.Fprintf(c.errw, "%3d%% (%d/%d studies: the true %s, then the permutations%s)\n", pct, done, total, truth, left)
+			last = pct
+		}
+	})
 }
 
 // runPath is a saved run's file: path itself, or the result.json inside a run's folder.

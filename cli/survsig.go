@@ -53,11 +53,9 @@ func (f survFlags) options() (study.SurvivalOptions, signature.CutRule, error) {
 
 // survivalSignature is the signature command for a survival study: the Cox model of a
 // method's genes at k, locked on all samples, with its cross-validated C, risk groups,
-// hazard ratio, time-dependent AUC and calibration.
-func survivalSignature(c *call, f survFlags, dest study.Output, run string, res *experiment.Result, name string, k int, frequent bool, data string, perms int) error {
-	if perms != 0 {
-		return fmt.Errorf("--permutations: the permutation test of a survival signature's C is not available yet; the cross-validated C's interval and the log-rank test are written")
-	}
+// hazard ratio, time-dependent AUC and calibration; the nested C when the advice chose
+// (unless noNested), and the permutation test of C with perms permutations (0: none).
+func survivalSignature(c *call, f survFlags, dest study.Output, run string, res *experiment.Result, name string, k int, frequent bool, data string, perms int, noNested bool) error {
 	o, cut, err := f.options()
 	if err != nil {
 		return err
@@ -78,9 +76,20 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 	if err := dest.Check(); err != nil {
 		return err
 	}
-	sig, err := study.BuildSurvivalSignature(c.ctx, res, ds, choice, o)
+	ctx := c.ctx
+	sig, err := study.BuildSurvivalSignature(ctx, res, ds, choice, o)
 	if err != nil {
 		return err
+	}
+	if sig.Advised && !noNested {
+		nested(c, res, func(progress func(done, total int)) error { return sig.Nest(ctx, res, ds, progress) })
+	}
+	if perms != 0 {
+		if sig.Perm, err = permutations(c, res, sig.Choice, sig.Advised, perms, "outcome", func(progress func(done, total int)) (*study.Permutations, error) {
+			return study.PermuteSurvival(ctx, res, ds, sig, perms, res.Config.Seed, progress)
+		}); err != nil {
+			return err
+		}
 	}
 	files, err := sig.Files()
 	if err != nil {
@@ -105,13 +114,13 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, reportSize)
 		}
 	}
-	if err := writeOutputs(c.ctx, c, dest, files, figs, size, extra); err != nil {
+	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {
 		return err
 	}
 	if len(o.Horizons) == 0 {
 		c.note("horizon: %s, %s (--horizons names others)", sig.Opts.HorizonRule, strconv.FormatFloat(sig.Opts.Horizons[0], 'g', 4, 64))
 	}
-	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
+	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance()) // the permutation test last
 	if av != nil {
 		fmt.Fprintln(c.errw, av.Sentence())
 	}

@@ -14,21 +14,25 @@ import (
 )
 
 // PermutationFigure draws a permutation test: the histogram of the permuted studies'
-// AUCs (bins of 0.02; the statistic, the mean of the resamples' held-out AUCs, named on
-// the axis), the observed AUC as a vertical
+// statistics (bins of 0.02; the statistic, the mean of the resamples' held-out AUCs or
+// Harrell's C as perm.Measure says, named on the axis), the observed one as a vertical
 // line, and in the title p and the smallest p the number of permutations allows,
-// 1/(N+1), short enough for a 16 cm figure. Its table
-// is each permutation's AUC, then the observed one and p.
+// 1/(N+1), short enough for a 16 cm figure. Its table is each permutation's statistic,
+// then the observed one and p.
 func PermutationFigure(data string, perm *study.Permutations) Figure {
 	n := len(perm.AUCs)
 	what := "the chosen method refit"
 	if perm.Choice {
 		what = "every method refit, the advice's choice made again"
 	}
+	name, axis := perm.MeasureName(), "cross-validated AUC, the mean of the resamples' held-out AUCs"
+	if perm.Measure == study.MeasureC {
+		axis = "cross-validated Harrell's C, the mean of the resamples' held-out C"
+	}
 	title := fmt.Sprintf("%s: permutation test (%s; %s): p = %.3g, the smallest possible %.3g",
 		data, text.Count(n, "permutation"), what, perm.P, 1/float64(n+1))
 	f := Figure{Name: "signature-permutations", Title: title}
-	f.Table = [][]string{{"permutation", "auc"}}
+	f.Table = [][]string{{"permutation", perm.Column()}}
 	for i, a := range perm.AUCs {
 		f.Table = append(f.Table, []string{fmt.Sprint(i + 1), fmtNum(a)})
 	}
@@ -36,7 +40,7 @@ func PermutationFigure(data string, perm *study.Permutations) Figure {
 	f.Build = func() (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = title
-		p.X.Label.Text = "cross-validated AUC, the mean of the resamples' held-out AUCs"
+		p.X.Label.Text = axis
 		p.Y.Label.Text = "permuted studies"
 		lo, hi := perm.Observed, perm.Observed
 		for _, a := range perm.AUCs {
@@ -62,8 +66,12 @@ func PermutationFigure(data string, perm *study.Permutations) Figure {
 		}
 		obs.Color, obs.Width = palette[0], vg.Points(2)
 		p.Add(obs)
-		p.Legend.Add(fmt.Sprintf("permuted studies' AUCs (%d)", n), h)
-		p.Legend.Add(fmt.Sprintf("observed AUC %.3f (the same cut study on the true labels)", perm.Observed), obs)
+		p.Legend.Add(fmt.Sprintf("permuted studies' %s (%d)", name, n), h)
+		truth := "labels"
+		if perm.Measure == study.MeasureC {
+			truth = "outcome"
+		}
+		p.Legend.Add(fmt.Sprintf("observed %s %.3f (the same cut study on the true %s)", name, perm.Observed, truth), obs)
 		p.X.Min, p.X.Max = math.Min(lo, perm.Observed-0.02), math.Max(hi, perm.Observed+0.02)
 		return p, nil
 	}

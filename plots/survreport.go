@@ -31,6 +31,7 @@ func SurvivalParagraph(res *experiment.Result, s *study.SurvivalSignature) strin
 		text.Count(len(s.Genes), "gene"), how, c.Ridge, len(s.Samples), s.Outcome.Events(), c.GroupRule())
 	fmt.Fprintf(&b, " How well the procedure predicts was estimated from the study's own resamples (%s, stratified by the event): in each, the genes ranked first on its training samples and the Cox model fitted there scored its held-out patients. Harrell's C was %.3f (95%% CI %.3f-%.3f, %s), the mean over %s; the held-out risk score's hazard ratio %.2f per SD (95%% CI %.2f-%.2f, the first repetition's held-out scores, each in its training set's SDs); the cross-validated risk groups (each patient cut by the training scores of the resample that held it out) differed by the log-rank test with p = %s, an approximate p for groups so formed.",
 		experiment.ProtocolText(res.Config), cv.C.Mean, cv.C.Low, cv.C.High, signature.CIntervalMethod, text.Count(cv.C.Resamples, "resample"), cv.HR[0].HR, cv.HR[0].Low, cv.HR[0].High, pText(cv.LogRank[0].P))
+	b.WriteString(survivalHonestWords(s)) // the headline C (nested when the advice chose) and the permutation test
 	for h, t := range cv.Horizons {
 		auc, n := 0.0, 0.0
 		for _, r := range cv.TimeAUC {

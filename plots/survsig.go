@@ -12,8 +12,8 @@ import (
 // SurvivalSignatureFigures are a survival signature's figures: the Kaplan-Meier curves
 // of its cross-validated risk groups (the first repetition's, each sample cut by the
 // resample that held it out), the hazard ratios of its genes and risk score, the
-// calibration at the first horizon, and the heat map of its genes over the samples
-// ordered by risk group.
+// calibration at the first horizon, the heat map of its genes over the samples ordered
+// by risk group, and the permutation test of C when it was run (signature-permutations).
 func SurvivalSignatureFigures(res *experiment.Result, s *study.SurvivalSignature) []Figure {
 	m := res.Methods[s.Choice.Method].Label
 	names := s.Model.Cox.GroupNames()
@@ -33,6 +33,9 @@ func SurvivalSignatureFigures(res *experiment.Result, s *study.SurvivalSignature
 	}
 	figs = append(figs, SignatureHeatmap(fmt.Sprintf("%s: the %d signature genes (%s) across the samples", res.Data.Name, len(s.Genes), m),
 		s.GeneLabels(), s.Samples, names, s.CV.Groups, s.Values))
+	if s.Perm != nil {
+		figs = append(figs, PermutationFigure(res.Data.Name, s.Perm))
+	}
 	return figs
 }
 

@@ -254,13 +254,14 @@ func CrossValidatedSurvival(ctx context.Context, res *experiment.Result, ds *dat
 		}
 	}
 	e.Resamples = len(cs)
-	e.C = cInterval(cs, len(reps), v/math.Max(float64(vr), 1), float64(n), testN/math.Max(float64(len(cs)), 1))
+	e.C = CInterval(cs, len(reps), v/math.Max(float64(vr), 1), float64(n), testN/math.Max(float64(len(cs)), 1))
 	return e, nil
 }
 
-// cInterval is CIndex's interval of the resamples' cs over R repetitions, V the mean
-// variance of a repetition's pooled C, n samples, nTest a resample's test samples.
-func cInterval(cs []float64, R int, V, n, nTest float64) CIndex {
+// CInterval is CIndex's interval of the resamples' C (cs) over R repetitions, V the
+// mean infinitesimal-jackknife variance of a repetition's pooled held-out C, n samples,
+// nTest a resample's test samples (their mean).
+func CInterval(cs []float64, R int, V, n, nTest float64) CIndex {
 	nan := math.NaN()
 	out := CIndex{Mean: nan, Low: nan, High: nan, SE: nan, Resamples: len(cs), Repetitions: R}
 	J := float64(len(cs))

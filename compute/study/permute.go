@@ -12,25 +12,56 @@ import (
 	"steadfast/internal/text"
 )
 
-// Permutations is a permutation test of a signature's cross-validated AUC: the class
-// labels permuted N times, the study (selection and classifier refit in every training
-// set, the same protocol) run again each time, and P = (1 + #{permuted AUC >=
-// observed}) / (N + 1), at least 1/(N + 1). For a signature the advice chose
-// (Signature.Advised) every method of the run is run again and the advice chooses again
-// in each permutation (Choice says so), so the test pays for the choice; else the
-// chosen method alone. The statistic is the plain estimate of the procedure (the mean
-// of the resamples' held-out AUCs of its choice; StatisticText), and the observed one
-// is computed by the same cut study on the true labels, so observed and permuted come
-// from one procedure and are exchangeable when the labels carry no signal.
+// Permutations is a permutation test of a signature's cross-validated statistic: the
+// AUC of a class signature, Harrell's C of a survival signature (Measure). The outcome
+// is permuted over the samples N times (the class labels; a survival outcome's (time,
+// event) pairs), the study (selection and model refit in every training set, the same
+// protocol) run again each time, and P = (1 + #{permuted >= observed}) / (N + 1), at
+// least 1/(N + 1). For a signature the advice chose (Advised) every method of the run
+// is run again and the advice chooses again in each permutation (Choice says so), so
+// the test pays for the choice; else the chosen method alone. The statistic is the
+// plain estimate of the procedure (the mean of the resamples' held-out AUCs, or C, of
+// its choice; StatisticText), and the observed one is computed by the same cut study
+// on the true outcome, so observed and permuted come from one procedure and are
+// exchangeable when the outcome carries no signal.
 type Permutations struct {
 	Observed float64
-	AUCs     []float64
-	P        float64
-	Choice   bool `json:"choiceRepeated"`
+	// AUCs are the permuted studies' statistics, AUCs or Harrell's C as Measure says (the
+	// name is the one saved runs keep).
+	AUCs   []float64
+	P      float64
+	Choice bool `json:"choiceRepeated"`
+	// Measure is the statistic's measure: "" the AUC, MeasureC Harrell's C.
+	Measure string `json:"measure,omitempty"`
+}
+
+// MeasureC is the Measure of a survival signature's test: Harrell's C.
+const MeasureC = "Harrell's C"
+
+// MeasureName is the statistic's measure: "AUC" or "Harrell's C".
+func (p *Permutations) MeasureName() string {
+	if p.Measure == "" {
+		return "AUC"
+	}
+	return p.Measure
+}
+
+// Column names the statistic in a table's header: "auc" or "c_index".
+func (p *Permutations) Column() string {
+	if p.Measure == MeasureC {
+		return "c_index"
+	}
+	return "auc"
 }
 
 // StatisticText says which number the test compares, for the outputs.
 func (p *Permutations) StatisticText() string {
+	if p.Measure == MeasureC {
+		if p.Choice {
+			return "the plain cross-validated Harrell's C of the advice's choice (the mean of the resamples' held-out C of the Cox model, the choice made on them), the advice choosing again on each permutation of the (time, event) pairs"
+		}
+		return "the cross-validated Harrell's C of the signature's method and k (the mean of the resamples' held-out C of the Cox model), the (time, event) pairs permuted together"
+	}
 	if p.Choice {
 		return "the plain cross-validated AUC of the advice's choice (the mean of the resamples' held-out AUCs, the choice made on them), the advice choosing again on each permutation"
 	}
@@ -94,32 +125,53 @@ func permutedConfig(res *experiment.Result, c signature.Choice, advised bool) ex
 // ds) with n permutations drawn from seed: first the cut study on the true labels (the
 // observed statistic), then each permutation's; progress counts them, n + 1 in all.
 func Permute(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *Signature, n int, seed uint64, progress func(done, total int)) (*Permutations, error) {
-	if n < 1 || n > MaxPermutations {
-		return nil, fmt.Errorf("%d permutations: give 1 to %d", n, MaxPermutations)
-	}
-	out := &Permutations{Choice: sig.Advised}
 	cfg := permutedConfig(res, sig.Choice, sig.Advised)
-	obs, err := permutedAUC(ctx, cfg, ds, ds.Labels, sig)
+	labels := make([]int, len(ds.Labels))
+	out := &Permutations{Choice: sig.Advised}
+	err := permutationTest(ctx, out, len(ds.Labels), n, seed, progress, func(order []int) (float64, error) {
+		for i, j := range order {
+			labels[i] = ds.Labels[j]
+		}
+		return permutedAUC(ctx, cfg, ds, labels, sig)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("the study of the observed labels: %w", err)
+		return nil, err
+	}
+	return out, nil
+}
+
+// permutationTest fills out: the statistic of the identity order first (observed),
+// then of n orders of the samples drawn from seed (each sample i taking the outcome of
+// order[i]), and P; progress counts the n + 1 statistics.
+func permutationTest(ctx context.Context, out *Permutations, samples, n int, seed uint64, progress func(done, total int), statistic func(order []int) (float64, error)) error {
+	if n < 1 || n > MaxPermutations {
+		return fmt.Errorf("%d permutations: give 1 to %d", n, MaxPermutations)
+	}
+	identity := make([]int, samples)
+	for i := range identity {
+		identity[i] = i
+	}
+	obs, err := statistic(identity)
+	if err != nil {
+		return fmt.Errorf("the study of the observed outcome: %w", err)
 	}
 	out.Observed = obs
 	if progress != nil {
 		progress(1, n+1)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x7065726d))
-	labels := slices.Clone(ds.Labels)
+	order := slices.Clone(identity)
 	for i := 0; i < n; i++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		copy(labels, ds.Labels)
-		r.Shuffle(len(labels), func(a, b int) { labels[a], labels[b] = labels[b], labels[a] })
-		auc, err := permutedAUC(ctx, cfg, ds, labels, sig)
+		copy(order, identity)
+		r.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		v, err := statistic(order)
 		if err != nil {
-			return nil, fmt.Errorf("permutation %d: %w", i+1, err)
+			return fmt.Errorf("permutation %d: %w", i+1, err)
 		}
-		out.AUCs = append(out.AUCs, auc)
+		out.AUCs = append(out.AUCs, v)
 		if progress != nil {
 			progress(i+2, n+1)
 		}
@@ -131,7 +183,7 @@ func Permute(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, s
 		}
 	}
 	out.P = float64(1+above) / float64(n+1)
-	return out, nil
+	return nil
 }
 
 // permutedAUC runs the study cfg on ds with labels in place of its own and returns the

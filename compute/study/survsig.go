@@ -57,11 +57,16 @@ type SurvivalSignature struct {
 	// keeps its last here, for the report.
 	Added *AddedValue
 
-	Choice   signature.Choice
-	Advised  bool
-	Genes    []SurvivalGene
-	Model    *signature.Model
-	CV       *signature.SurvivalCV
+	Choice  signature.Choice
+	Advised bool
+	Genes   []SurvivalGene
+	Model   *signature.Model
+	CV      *signature.SurvivalCV
+	// Nested is the nested estimate of the advice's choice (Nest), when computed; the
+	// headline C is then its C (Headline).
+	Nested *SurvivalNested
+	// Perm is the permutation test of C (PermuteSurvival), when one was run.
+	Perm     *Permutations
 	Apparent Apparent
 	Opts     SurvivalOptions // resolved: horizons and tau set
 	Samples  []string

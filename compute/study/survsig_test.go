@@ -141,7 +141,7 @@ func TestSurvivalSignatureIsTheStudys(t *testing.T) {
 			t.Errorf("metrics.csv lacks %s", want)
 		}
 	}
-	if metrics[1][0] != "c_index" {
+	if metrics[1][0] != "c_index_headline" {
 		t.Errorf("metrics.csv begins with %v, not the headline C", metrics[1])
 	}
 	m, err := signature.DecodeModel("model.json", files["model.json"])

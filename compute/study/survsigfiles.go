@@ -7,23 +7,37 @@ import (
 	"strings"
 
 	"steadfast/compute/signature"
+	"steadfast/compute/survival"
 	"steadfast/internal/text"
 )
 
 // Files are a survival signature's files: model.json, signature.csv (its genes),
-// predictions.csv (every sample's risk score and group, locked and cross-validated)
-// and metrics.csv.
+// predictions.csv (every sample's risk score and group, locked and cross-validated),
+// metrics.csv, and permutations.csv when the permutation test was run.
 func (s *SurvivalSignature) Files() (map[string][]byte, error) {
 	model, err := s.Model.Encode()
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{
+	files := map[string][]byte{
 		"model.json":      model,
 		"signature.csv":   csvOf(s.GeneTable()),
 		"predictions.csv": csvOf(s.PredictionTable()),
 		"metrics.csv":     csvOf(s.MetricsTable()),
-	}, nil
+	}
+	if s.Perm != nil {
+		files["permutations.csv"] = csvOf(permutationRows(s.Perm))
+	}
+	return files, nil
+}
+
+// permutationRows is permutations.csv: each permutation's statistic.
+func permutationRows(p *Permutations) [][]string {
+	rows := [][]string{{"permutation", p.Column()}}
+	for i, a := range p.AUCs {
+		rows = append(rows, []string{strconv.Itoa(i + 1), num(a)})
+	}
+	return rows
 }
 
 // GeneTable is signature.csv: a row a gene, its locked coefficient and hazard ratio
@@ -53,8 +67,12 @@ func (s *SurvivalSignature) PredictionTable() [][]string {
 	return rows
 }
 
-// MetricsTable is metrics.csv: metric, value, low, high. The cross-validated C first
-// (the headline), then the locked model's optimistic measures.
+// MetricsTable is metrics.csv: metric, value, low, high. The headline C first
+// (c_index_headline, as a class signature's auc_headline: the nested estimate when the
+// advice chose and it was computed, else the plain one; c_index_headline_is says
+// which), then c_index, the plain cross-validated C (c_index_is says whether it is
+// optimistic), the nested estimate's details, the other cross-validated measures, the
+// permutation test, and the locked model's optimistic measures.
 func (s *SurvivalSignature) MetricsTable() [][]string {
 	cv, a := s.CV, s.Apparent
 	rows := [][]string{{"metric", "value", "low", "high"}}
@@ -62,10 +80,33 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 		rows = append(rows, []string{name, num(v), num(lo), num(hi)})
 	}
 	say := func(name, v string) { rows = append(rows, []string{name, v, "", ""}) }
+	h := s.Headline()
+	add("c_index_headline", h.C.Mean, h.C.Low, h.C.High)
+	say("c_index_headline_is", h.Name()+": "+h.What())
+	plainIs := fmt.Sprintf("Harrell's C of the held-out samples, the mean over %d resamples (%d repetitions); interval %s", cv.C.Resamples, cv.C.Repetitions, signature.CIntervalMethod)
+	if s.Advised {
+		plainIs = "optimistic, the advice's choice judged on the resamples that chose it; " + plainIs
+	}
 	add("c_index", cv.C.Mean, cv.C.Low, cv.C.High)
-	say("c_index_is", fmt.Sprintf("Harrell's C of the held-out samples, the mean over %d resamples (%d repetitions); interval %s", cv.C.Resamples, cv.C.Repetitions, signature.CIntervalMethod))
-	mean, lo, hi := concordanceRange(cv)
+	say("c_index_is", plainIs)
+	mean, lo, hi := concordanceMeanRange(cv.Pooled)
 	add("c_index_pooled_mean_range_over_repetitions", mean, lo, hi)
+	if n := s.Nested; n != nil {
+		add("nested_c_index", n.C.Mean, n.C.Low, n.C.High)
+		say("nested_c_index_is", fmt.Sprintf("Harrell's C of the outer held-out samples, each scored by the Cox model of the choice its inner study made, the mean over %d outer resamples (%d repetitions); interval %s", n.C.Resamples, n.C.Repetitions, signature.CIntervalMethod))
+		mean, lo, hi := n.PooledRange()
+		add("nested_c_index_pooled_mean_range_over_repetitions", mean, lo, hi)
+		say("nested_outer_training_sets", strconv.Itoa(len(n.Choices)))
+		say("nested_inner_folds", strconv.Itoa(n.InnerFolds))
+		for _, c := range n.Choices {
+			say(fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K))
+		}
+	}
+	choice := "given, not the advice's"
+	if s.Advised {
+		choice = "the advice's (chosen on these resamples: every cross-validated measure of the choice here but the nested C is optimistic)"
+	}
+	say("method_and_k", choice)
 	uno := 0.0
 	for _, u := range cv.Uno {
 		uno += u.C / float64(len(cv.Uno))
@@ -90,6 +131,14 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 			add(fmt.Sprintf("calibration_%s_%s_observed", num(t), strings.ReplaceAll(name, " ", "_")), g.Observed, g.Low, g.High)
 		}
 	}
+	if p := s.Perm; p != nil {
+		add("permutation_p", p.P, math.NaN(), math.NaN())
+		add("permutation_smallest_attainable_p", p.Smallest(), math.NaN(), math.NaN())
+		say("permutations", strconv.Itoa(len(p.AUCs)))
+		say("permutation_statistic", p.StatisticText())
+		add("permutation_statistic_observed", p.Observed, math.NaN(), math.NaN())
+		say("permutation_choice_repeated", strconv.FormatBool(p.Choice))
+	}
 	add("c_index_apparent", a.C.C, a.C.C-1.96*a.C.SE, a.C.C+1.96*a.C.SE)
 	add("hazard_ratio_per_sd_apparent", a.HR.HR, a.HR.Low, a.HR.High)
 	add("logrank_p_apparent", a.LogRank.P, math.NaN(), math.NaN())
@@ -102,11 +151,11 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 	return rows
 }
 
-// concordanceRange is the mean, least and largest of the repetitions' pooled C.
-func concordanceRange(cv *signature.SurvivalCV) (mean, lo, hi float64) {
+// concordanceMeanRange is the mean, least and largest of the repetitions' pooled C.
+func concordanceMeanRange(pooled []survival.Concordance) (mean, lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, c := range cv.Pooled {
-		mean += c.C / float64(len(cv.Pooled))
+	for _, c := range pooled {
+		mean += c.C / float64(len(pooled))
 		lo, hi = math.Min(lo, c.C), math.Max(hi, c.C)
 	}
 	return mean, lo, hi
@@ -124,8 +173,9 @@ func timeAUCMean(cv *signature.SurvivalCV, h int) (mean, se float64) {
 	return mean / n, cv.TimeAUC[0][h].SE
 }
 
-// Performance says in a few sentences how well the procedure predicts, the
-// cross-validated C first.
+// Performance says in a few sentences how well the procedure predicts, the headline C
+// first (nested when the advice chose and it was computed, the plain one then called
+// optimistic), and the permutation test when it was run.
 func (s *SurvivalSignature) Performance() string {
 	cv, a := s.CV, s.Apparent
 	unit := s.Opts.Unit
@@ -133,9 +183,18 @@ func (s *SurvivalSignature) Performance() string {
 		unit = " " + unit
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Headline: the cross-validated Harrell's C %.3f (95%% CI %.3f-%.3f), the mean over %s of a Cox model of the genes each training set ranked first, on its held-out samples.",
-		cv.C.Mean, cv.C.Low, cv.C.High, text.Count(cv.C.Resamples, "resample"))
-	mean, lo, hi := concordanceRange(cv)
+	plain := fmt.Sprintf("the mean over %s of a Cox model of the genes each training set ranked first, on its held-out samples", text.Count(cv.C.Resamples, "resample"))
+	h := s.Headline()
+	switch h.Estimate {
+	case signature.HeadlineNested:
+		fmt.Fprintf(&b, "Headline: the %s; %s. %s The same choice on the resamples that chose it (optimistic): Harrell's C %.3f (95%% CI %.3f-%.3f), %s; the measures below are of it, and optimistic too.",
+			h.Text(), h.What(), s.Nested.Summary(), cv.C.Mean, cv.C.Low, cv.C.High, plain)
+	case signature.HeadlineOptimistic:
+		fmt.Fprintf(&b, "Headline: the %s, %s; %s.", h.Text(), plain, h.What())
+	default:
+		fmt.Fprintf(&b, "Headline: the %s, %s; %s.", h.Text(), plain, h.What())
+	}
+	mean, lo, hi := concordanceMeanRange(cv.Pooled)
 	fmt.Fprintf(&b, " Pooled over each repetition's folds C is %.3f (range %.3f-%.3f); Uno's C truncated at %s%s %.3f.", mean, lo, hi, num(cv.Tau), unit, cv.Uno[0].C)
 	hr, lr := cv.HR[0], cv.LogRank[0]
 	fmt.Fprintf(&b, " The held-out risk score's hazard ratio is %.2f per SD (95%% CI %.2f-%.2f); its cross-validated %s differ by the log-rank test with p = %s (approximate).",
@@ -145,6 +204,9 @@ func (s *SurvivalSignature) Performance() string {
 		fmt.Fprintf(&b, " At %s%s the time-dependent AUC is %.3f.", num(t), unit, m)
 	}
 	fmt.Fprintf(&b, " The locked model on its own samples (optimistic): C %.3f, hazard ratio %.2f per SD.", a.C.C, a.HR.HR)
+	if s.Perm != nil {
+		fmt.Fprintf(&b, " Permutation test of C: %s.", s.Perm.Says())
+	}
 	return b.String()
 }
 

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"steadfast/compute/dataset"
+	"steadfast/compute/experiment"
+	"steadfast/compute/study"
+	"steadfast/internal/text"
+	"steadfast/plots"
+)
+
+// permRow is the survival tab's permutation test row: how many permutations and the
+// button that asks, with the cost, and runs the test (as the class tab's).
+func (v *survivalView) permRow() fyne.CanvasObject {
+	v.perms = widget.NewEntry()
+	v.perms.SetText("100")
+	v.permBtn = widget.NewButton("Permutation test...", v.permute)
+	v.permBtn.Disable()
+	return container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn)
+}
+
+// nestSurvival sets sig's nested C when the advice chose its method and k (the advice
+// made again inside each outer training set, as the class tab's nested AUC); only
+// cancelling is an error: without the nested C the headline says it is optimistic.
+func nestSurvival(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *study.SurvivalSignature, report func(experiment.Progress)) error {
+	if !sig.Advised {
+		return nil
+	}
+	report(experiment.Progress{Total: 1, Stage: "nested C (the advice's choice made again in each training set)"})
+	err := sig.Nest(ctx, res, ds, func(done, total int) {
+		report(experiment.Progress{Done: done, Total: total, Stage: "nested C (the advice's choice made again in each training set)"})
+	})
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	return nil
+}
+
+// permHead is the headline's tail when the permutation test of C was run.
+func permHead(sig *study.SurvivalSignature) string {
+	if sig.Perm == nil {
+		return ""
+	}
+	return fmt.Sprintf(" Permutation test of C: p = %.3g (%s).", sig.Perm.P, text.Count(len(sig.Perm.AUCs), "permutation"))
+}
+
+// permute asks, with its estimated cost from the study's own timings when it is over
+// permAskAbove, then runs the permutation test of the signature's C.
+func (v *survivalView) permute() {
+	if v.sig == nil || v.result == nil {
+		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
+		return
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.perms.Text))
+	if err != nil || n < 1 || n > study.MaxPermutations {
+		v.u.showError(fmt.Errorf("permutations: %q is not a whole number from 1 to %d", v.perms.Text, study.MaxPermutations))
+		return
+	}
+	res, sig := v.result, v.sig
+	est := time.Duration(study.PermutationCost(res, sig.Choice, sig.Advised, n) * float64(time.Second))
+	if est <= permAskAbove {
+		v.runPermutations(n)
+		return
+	}
+	what := "the study"
+	if sig.Advised {
+		what = "every method of the study, the advice choosing method and k again each time,"
+	}
+	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s: on the true outcome, then on %s of the patients' (time, event) pairs. From the study's own timings that takes about %s on this computer. Progress and Cancel as for a run. Go on?",
+		what, text.Count(n+1, "time"), text.Count(n, "permutation"), text.Duration(est)), func(ok bool) {
+		if ok {
+			v.runPermutations(n)
+		}
+	}, v.u.win)
+}
+
+// runPermutations runs the permutation test of n permutations as a task (Cancel stops
+// it within a study's resample).
+func (v *survivalView) runPermutations(n int) {
+	res, ds, sig := v.result, v.u.data, v.sig
+	v.u.startTask("Permutation test", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
+		stage := "permuted studies (the first on the true outcome)"
+		report(experiment.Progress{Total: n + 1, Stage: stage})
+		perm, err := study.PermuteSurvival(ctx, res, ds, sig, n, res.Config.Seed, func(done, total int) {
+			report(experiment.Progress{Done: done, Total: total, Stage: stage})
+		})
+		if err != nil {
+			return nil, err
+		}
+		fig := plots.PermutationFigure(res.Data.Name, perm)
+		return func() {
+			if v.sig != sig {
+				return // another signature was built meanwhile
+			}
+			sig.Perm = perm
+			figs := append(slices.DeleteFunc(slices.Clone(v.figs), func(f plots.Figure) bool { return f.Name == fig.Name }), fig)
+			val, valFigs := v.val, v.valFigs
+			v.setSignature(sig, figs)
+			if val != nil {
+				v.setValidation(val, valFigs)
+			}
+			v.show.SetSelected(survivalShows[fig.Name])
+		}, nil
+	})
+}

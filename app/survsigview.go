@@ -102,6 +102,7 @@ func newSurvivalView(u *UI) *survivalView {
 	v.covs = widget.NewCheckGroup(nil, nil)
 	v.covs.Horizontal = true
 	v.covNote = widget.NewLabel("")
+	v.covNote.Wrapping = fyne.TextWrapWord // a long note wraps rather than widening the pane
 	v.covOther = widget.NewEntry()
 	v.covOther.SetPlaceHolder("other columns, e.g. IPI")
 	v.build = widget.NewButtonWithIcon("Build signature", theme.MediaPlayIcon(), v.compute)
@@ -115,7 +116,7 @@ func newSurvivalView(u *UI) *survivalView {
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("risk groups"), v.groups),
 		container.NewHBox(widget.NewLabel("horizons"), container.NewGridWrap(fyne.NewSize(150, 36), v.horizons),
 			widget.NewLabel("time unit"), container.NewGridWrap(fyne.NewSize(110, 36), v.unit), v.build),
-		container.NewHBox(widget.NewLabel("added value over"), v.covs, container.NewGridWrap(fyne.NewSize(180, 36), v.covOther), v.covNote),
+		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("added value over"), v.covs, container.NewGridWrap(fyne.NewSize(180, 36), v.covOther)), nil, v.covNote),
 		container.NewHBox(v.save, v.validate, u.explainTerms("The survival signature's terms", survivalTerms)),
 		v.permRow())
 	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups, horizons and covariates", choice))

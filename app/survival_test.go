@@ -64,6 +64,11 @@ func TestSurvivalStudyInTheWindow(t *testing.T) {
 		if sv.method.Selected != "Cox score test" || !strings.Contains(sv.metrics.Text, "largest Harrell's C") {
 			t.Errorf("advice: method %q, %q", sv.method.Selected, sv.metrics.Text)
 		}
+		// the choices fit a laptop's pane (the covariates' note, a line wider than the
+		// pane, had pushed the advice's paragraph behind a horizontal scroll)
+		if w := sv.content.MinSize().Width; w > 700 {
+			t.Errorf("the survival Signature tab needs %.0f pixels across", w)
+		}
 		sv.unit.SetText("years")
 		sv.horizons.SetText("2, 5")
 		test.Tap(sv.build)

@@ -398,6 +398,9 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 		if s.Unlogged && strings.Contains(note, "unlogged intensities") || s.Counts && strings.Contains(note, "RNA-seq counts") {
 			continue // said above, with the box to tick
 		}
+		if raw.Survival != nil && strings.HasPrefix(note, "survival outcome") {
+			continue // the Survival outcome line says it, and the Outcome fields show the columns
+		}
 		b.WriteString("\nNote: " + note)
 	}
 	if raw.Symbols == nil {

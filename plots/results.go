@@ -292,6 +292,7 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			f.Points = append(f.Points, Point{float64(a.K), a.Mean, fmt.Sprintf("%s, k = %d: %.3f ± %.3f", mr.Label, a.K, a.Mean, a.SD)})
 		}
 	}
+	f.Table = withUno(res, f.Table)
 	build := func(only int) (*plot.Plot, error) {
 		p := plot.New()
 		p.Title.Text = f.Title

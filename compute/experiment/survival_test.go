@@ -34,6 +34,9 @@ func dlbcl(t *testing.T) *dataset.Dataset {
 // samples of the ridge Cox model (theta 1) of the top k genes, z-scored with the
 // training means and SDs. Reference: testdata/survival_fold.R (R 4.2.2, survival
 // 3.5-3: coxph score tests, coxph with ridge(), concordance(reverse = TRUE)); C to 1e-9.
+// Uno's C truncated at 5 years of the same held-out scores through UnoByK (a result of
+// this one resample: its mean is the resample's value, its SD 0) equals R's
+// concordance(timewt = "n/G2", ymax = 5), to 1e-9.
 func TestSurvivalFoldEqualsR(t *testing.T) {
 	ds := dlbcl(t)
 	f, err := os.Open(filepath.Join("testdata", "survival_fold.csv"))
@@ -86,6 +89,19 @@ func TestSurvivalFoldEqualsR(t *testing.T) {
 			if got := ds.Features[rk.Order[j]]; got != name {
 				t.Errorf("gene %d: %s, R %s", j+1, got, name)
 			}
+		}
+	}
+	res := &Result{Config: cfg, Data: DataInfo{Survival: ds.Survival},
+		Methods: []MethodResult{{Label: "Cox score test", Predictions: []Prediction{{Test: s.Test, Scores: map[string][][]float64{"cox": risks}}}}}}
+	res.Config.Ks, res.Config.AccuracyMax = ks, 50
+	tau, uno, err := UnoByK(res, 5)
+	if err != nil || tau != 5 || len(uno) != 1 || len(uno[0]) != len(ks) {
+		t.Fatalf("UnoByK: %v, tau %g, %d methods", err, tau, len(uno))
+	}
+	for i, r := range rows[1:] {
+		want, _ := strconv.ParseFloat(r[3], 64)
+		if u := uno[0][i]; u.K != ks[i] || math.Abs(u.Mean-want) > 1e-9 || u.SD != 0 {
+			t.Errorf("k = %d: Uno's C %+v, R %.12f", ks[i], u, want)
 		}
 	}
 }

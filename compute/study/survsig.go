@@ -150,14 +150,8 @@ func checkSameSamples(res *experiment.Result, ds *dataset.Dataset) error {
 func resolveSurvival(o SurvivalOptions, out survival.Outcome) (SurvivalOptions, error) {
 	last := slices.Max(out.Time)
 	if len(o.Horizons) == 0 {
-		f := survival.MedianFollowUp(out)
-		o.HorizonRule = "the median follow-up (reverse Kaplan-Meier)"
-		if math.IsNaN(f) || f >= last {
-			// the reverse Kaplan-Meier curve reaches one half only at the last time (few
-			// censored) or never: no patient is followed beyond it
-			f = median(out.Time)
-			o.HorizonRule = "the median observed time (the reverse Kaplan-Meier median follow-up is not before the last time)"
-		}
+		var f float64
+		f, o.HorizonRule = experiment.DefaultHorizon(out)
 		o.Horizons = []float64{f}
 	}
 	o.Horizons = slices.Clone(o.Horizons)
@@ -174,15 +168,6 @@ func resolveSurvival(o SurvivalOptions, out survival.Outcome) (SurvivalOptions, 
 		return o, fmt.Errorf("the truncation time of Uno's C (%g) must be positive", o.Tau)
 	}
 	return o, nil
-}
-
-// median is the median of v (R's type 7).
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	h := 0.5 * float64(len(s)-1)
-	lo := int(h)
-	return s[lo] + (h-float64(lo))*(s[min(lo+1, len(s)-1)]-s[lo])
 }
 
 // apparent measures the locked model on its own samples.

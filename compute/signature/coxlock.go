@@ -46,6 +46,33 @@ type CoxLock struct {
 	Horizons []float64 `json:"horizons,omitempty"`
 	Tau      float64   `json:"tau,omitempty"`
 	Unit     string    `json:"unit,omitempty"`
+	// Advised says the advice chose method and k; Headline is the cross-validated C every
+	// output led with (nil in a model file of an earlier version, or not finite).
+	Advised  bool       `json:"advised"`
+	Headline *CHeadline `json:"headline,omitempty"`
+}
+
+// CHeadline is a survival signature's headline Harrell's C with its 95% interval, and
+// which estimate it is (HeadlineNested, HeadlineGiven or HeadlineOptimistic).
+type CHeadline struct {
+	C        float64 `json:"c"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+	Estimate string  `json:"estimate"`
+}
+
+// check refuses a headline read back out of range or of an unknown estimate.
+func (h *CHeadline) check() error {
+	if h == nil {
+		return nil
+	}
+	if !(h.Low >= 0 && h.Low <= h.C && h.C <= h.High && h.High <= 1) {
+		return fmt.Errorf("a headline C of %g (%g-%g)", h.C, h.Low, h.High)
+	}
+	if h.Estimate != HeadlineNested && h.Estimate != HeadlineGiven && h.Estimate != HeadlineOptimistic {
+		return fmt.Errorf("a headline C of the unknown estimate %q", h.Estimate)
+	}
+	return nil
 }
 
 // lockCox fits the Cox model of the scaled genes z of all samples of ds to its
@@ -167,6 +194,9 @@ func (c *CoxLock) check(g int) error {
 	}
 	if len(c.Horizons) > 1000 || !finite(c.Horizons) || !finite([]float64{c.Tau}) {
 		return fmt.Errorf("%d horizons, tau %g", len(c.Horizons), c.Tau)
+	}
+	if err := c.Headline.check(); err != nil {
+		return err
 	}
 	if !(c.Ridge >= 0) || !(c.ScoreSD > 0) || math.IsInf(c.ScoreSD, 0) || c.Events < 1 {
 		return fmt.Errorf("a Cox model with ridge %g, score SD %g and %d events", c.Ridge, c.ScoreSD, c.Events)

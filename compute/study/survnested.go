@@ -153,6 +153,7 @@ func (s *SurvivalSignature) Nest(ctx context.Context, res *experiment.Result, ds
 		return err
 	}
 	s.Nested = n
+	s.stampHeadline()
 	return nil
 }
 

@@ -122,7 +122,18 @@ func BuildSurvivalSignature(ctx context.Context, res *experiment.Result, ds *dat
 	if err != nil {
 		return nil, err
 	}
+	s.stampHeadline()
 	return s, nil
+}
+
+// stampHeadline writes the headline C and whether the advice chose into the locked
+// model (model.json), when the headline's numbers are finite.
+func (s *SurvivalSignature) stampHeadline() {
+	h := s.Headline()
+	s.Model.Cox.Advised, s.Model.Cox.Headline = s.Advised, nil
+	if !math.IsNaN(h.C.Mean) && !math.IsNaN(h.C.Low) && !math.IsNaN(h.C.High) {
+		s.Model.Cox.Headline = &signature.CHeadline{C: h.C.Mean, Low: h.C.Low, High: h.C.High, Estimate: h.Estimate}
+	}
 }
 
 // SurvivalOutcomeOf is the survival outcome of all samples of ds.

@@ -319,3 +319,45 @@ func TestDefaultHorizonWithinTheFollowUp(t *testing.T) {
 		t.Error("a horizon at the last time was accepted")
 	}
 }
+
+// model.json of a survival signature keeps its headline C and whether the advice
+// chose: the plain cross-validated C when method and k were given, written and read
+// back with its interval; a headline edited out of [0, 1] or naming an unknown
+// estimate is refused.
+func TestSurvivalModelKeepsItsHeadline(t *testing.T) {
+	res, ds := dlbclStudy(t)
+	s, err := BuildSurvivalSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 5}, SurvivalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Headline()
+	b, err := s.Model.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := signature.DecodeModel("model.json", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Cox.Headline
+	if got == nil || got.C != h.C.Mean || got.Low != h.C.Low || got.High != h.C.High || got.Estimate != h.Estimate || m.Cox.Advised != s.Advised {
+		t.Fatalf("read back %+v (advised %v), want %+v (advised %v)", got, m.Cox.Advised, h, s.Advised)
+	}
+	for _, edit := range []func(*signature.CHeadline){
+		func(c *signature.CHeadline) { c.High = 1.5 },
+		func(c *signature.CHeadline) { c.Estimate = "best" },
+	} {
+		bad := *s.Model
+		cox := *bad.Cox
+		hh := *cox.Headline
+		edit(&hh)
+		cox.Headline, bad.Cox = &hh, &cox
+		b, err := bad.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := signature.DecodeModel("model.json", b); err == nil || !strings.Contains(err.Error(), "headline C") {
+			t.Errorf("an edited headline %+v: %v", hh, err)
+		}
+	}
+}

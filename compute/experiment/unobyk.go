@@ -19,7 +19,7 @@ import (
 func UnoByK(res *Result, tau float64) (float64, [][]AccuracyPoint, error) {
 	sv := res.Data.Survival
 	if sv == nil {
-		return 0, nil, fmt.Errorf("Uno's C needs a survival study")
+		return 0, nil, fmt.Errorf("a survival study is needed for Uno's C")
 	}
 	all := survival.Outcome{Time: sv.Time, Event: sv.Event}
 	if !(tau > 0) {

@@ -451,6 +451,9 @@ func TestToolsRunOnImputedData(t *testing.T) {
 	}
 	for name, compute := range map[string]func(){"K chooser": u.kchooser.compute, "MIDS": u.mids.compute} {
 		serialized(func() { u.lastErr = nil; compute() })
+		// the tool runs in the background: wait for it, so that it neither meets the next
+		// tool nor outlives the test (its drawing raced with the next test's window)
+		waitFor(t, name+" to finish", 60*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
 		if err := onUI(func() error { return u.lastErr }); err != nil && strings.Contains(err.Error(), "missing") {
 			t.Errorf("%s on imputed data: %v", name, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -528,32 +527,8 @@ func (v *signatureView) permute() {
 		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
 		return
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(v.perms.Text))
-	if err != nil || n < 1 || n > study.MaxPermutations {
-		v.u.showError(fmt.Errorf("permutations: %q is not a whole number from 1 to %d", v.perms.Text, study.MaxPermutations))
-		return
-	}
-	res, sig := v.u.result, v.sig
-	est := time.Duration(study.PermutationCost(res, sig.Choice, sig.Advised, n) * float64(time.Second))
-	if est <= permAskAbove {
-		v.runPermutations(n)
-		return
-	}
-	what := "the study"
-	if sig.Advised {
-		what = "every method of the study, the advice choosing method and k again each time,"
-	}
-	dialog.ShowConfirm("Permutation test", fmt.Sprintf("The test refits %s %s: on the true labels, then on %s. From the study's own timings that takes about %s on this computer. Progress and Cancel as for a run. Go on?",
-		what, text.Count(n+1, "time"), text.Count(n, "permutation"), text.Duration(est)), func(ok bool) {
-		if ok {
-			v.runPermutations(n)
-		}
-	}, v.u.win)
+	v.u.askPermutations(v.perms, v.u.result, v.sig.Choice, v.sig.Advised, "labels", "", v.runPermutations)
 }
-
-// permAskAbove is the estimated time of a permutation test above which the window asks
-// before it starts (a variable for the tests).
-var permAskAbove = 2 * time.Minute
 
 // runPermutations runs the permutation test of n permutations as a task.
 func (v *signatureView) runPermutations(n int) {

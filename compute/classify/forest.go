@@ -247,19 +247,7 @@ func (f *Forest) Probs(v, p []float64) {
 // PredictScores returns the class of each row of x and its share of votes of each
 // class.
 func (f *Forest) PredictScores(x *mat.Dense) ([]int, [][]float64) {
-	n, _ := x.Dims()
-	pred := make([]int, n)
-	scores := make([][]float64, n)
-	for i := range pred {
-		scores[i] = make([]float64, f.classes)
-		f.Probs(x.RawRowView(i), scores[i])
-		for c, s := range scores[i] {
-			if s > scores[i][pred[i]] {
-				pred[i] = c
-			}
-		}
-	}
-	return pred, scores
+	return mostProbable(x, f.classes, f.Probs)
 }
 
 // rankColumns gives each sample's rank among the distinct values of each column

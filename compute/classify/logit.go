@@ -308,12 +308,18 @@ func (l *Logit) Probs(v, p []float64) {
 
 // PredictScores returns the class of each row of x and its probability of each class.
 func (l *Logit) PredictScores(x *mat.Dense) ([]int, [][]float64) {
+	return mostProbable(x, l.classes, l.Probs)
+}
+
+// mostProbable gives each row of x its classes' probabilities by probs (written into
+// its second argument) and the class of the largest, the first of tied ones.
+func mostProbable(x *mat.Dense, classes int, probs func(row, out []float64)) ([]int, [][]float64) {
 	n, _ := x.Dims()
 	pred := make([]int, n)
 	scores := make([][]float64, n)
 	for i := range pred {
-		scores[i] = make([]float64, l.classes)
-		l.Probs(x.RawRowView(i), scores[i])
+		scores[i] = make([]float64, classes)
+		probs(x.RawRowView(i), scores[i])
 		for c, p := range scores[i] {
 			if p > scores[i][pred[i]] {
 				pred[i] = c

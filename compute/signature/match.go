@@ -205,10 +205,14 @@ func present(x *mat.Dense, j int) []float64 {
 	return vals
 }
 
-// geneName is "id (symbol)" or the id.
-func geneName(m Match) string {
-	if m.Symbol != "" && m.Symbol != m.ID {
-		return m.ID + " (" + m.Symbol + ")"
+// geneName is m's GeneName.
+func geneName(m Match) string { return GeneName(m.ID, m.Symbol) }
+
+// GeneName is "id (symbol)", or the id when the symbol is unknown or the id itself:
+// "1007_s_at (DDR1)".
+func GeneName(id, symbol string) string {
+	if symbol != "" && symbol != id {
+		return id + " (" + symbol + ")"
 	}
-	return m.ID
+	return id
 }

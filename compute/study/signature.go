@@ -82,10 +82,7 @@ func ModelSignature(m *signature.Model, path string) *Signature {
 func (s *Signature) GeneLabels() []string {
 	out := make([]string, len(s.Genes))
 	for i, g := range s.Genes {
-		out[i] = g.ID
-		if g.Symbol != "" && g.Symbol != g.ID {
-			out[i] += " (" + g.Symbol + ")"
-		}
+		out[i] = signature.GeneName(g.ID, g.Symbol)
 	}
 	return out
 }

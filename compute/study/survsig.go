@@ -208,10 +208,7 @@ func (s *SurvivalSignature) apparent(scores []float64) error {
 func (s *SurvivalSignature) GeneLabels() []string {
 	out := make([]string, len(s.Genes))
 	for i, g := range s.Genes {
-		out[i] = g.ID
-		if g.Symbol != "" && g.Symbol != g.ID {
-			out[i] += " (" + g.Symbol + ")"
-		}
+		out[i] = signature.GeneName(g.ID, g.Symbol)
 	}
 	return out
 }

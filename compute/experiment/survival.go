@@ -196,27 +196,37 @@ func DefaultSurvivalConfig() Config {
 // s^2), s^2 the variance of d, on R - 1 degrees of freedom (J and J - 1 for one
 // repetition); the two-sided p. 1 when d does not vary (no difference to test).
 func CorrectedResampledTest(d []float64, R int, testShare float64) float64 {
-	J := float64(len(d))
-	if J < 2 {
+	if len(d) < 2 {
 		return 1
 	}
-	mean, ss := 0.0, 0.0
-	for _, v := range d {
-		mean += v / J
+	mean, variance, df := CorrectedVariance(d, R, testShare)
+	se := math.Sqrt(variance)
+	if se == 0 {
+		return 1
 	}
-	for _, v := range d {
-		ss += (v - mean) * (v - mean)
+	t := math.Abs(mean) / se
+	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.CDF(-t)
+}
+
+// CorrectedVariance is Nadeau and Bengio's corrected variance of the mean of J resample
+// values v from R repetitions, each resample testing a share testShare = n_test/n_train:
+// (1/R + testShare) s^2, s^2 the values' variance (J - 1 in the denominator), with its
+// degrees of freedom R - 1 (J and J - 1 for one repetition), and the values' mean.
+// Needs two values or more.
+func CorrectedVariance(v []float64, R int, testShare float64) (mean, variance, df float64) {
+	J := float64(len(v))
+	ss := 0.0
+	for _, a := range v {
+		mean += a / J
+	}
+	for _, a := range v {
+		ss += (a - mean) * (a - mean)
 	}
 	units := float64(R)
 	if units < 2 {
 		units = J
 	}
-	se := math.Sqrt((1/units + testShare) * ss / (J - 1))
-	if se == 0 {
-		return 1
-	}
-	t := math.Abs(mean) / se
-	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: units - 1}.CDF(-t)
+	return mean, (1/units + testShare) * ss / (J - 1), units - 1
 }
 
 // compareSurvival tests every two methods at every k by their resamples' Harrell's C

@@ -98,23 +98,12 @@ func correctedInterval(vals []float64, R int, nTest, n, est float64) (v Value, s
 	if J < 2 || math.IsNaN(est) {
 		return v, nan
 	}
-	mean, ss := 0.0, 0.0
-	for _, a := range vals {
-		mean += a / J
-	}
-	for _, a := range vals {
-		ss += (a - mean) * (a - mean)
-	}
-	units := float64(R)
-	if units < 2 {
-		units = J
-	}
-	se2 := (1/units + nTest/(n-nTest)) * ss / (J - 1)
+	_, se2, df := experiment.CorrectedVariance(vals, R, nTest/(n-nTest))
 	m := n
 	if se2 > 0 && est > 0 && est < 1 {
 		m = math.Min(m, est*(1-est)/se2)
 	}
-	z := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: units - 1}.Quantile(0.975)
+	z := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
 	v.Low, v.High = rstat.Wilson(est, m, z)
 	return v, math.Sqrt(se2)
 }

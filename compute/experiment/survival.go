@@ -13,6 +13,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/method"
+	"steadfast/compute/rstat"
 	"steadfast/compute/score"
 	"steadfast/compute/survival"
 )
@@ -215,13 +216,7 @@ func CorrectedResampledTest(d []float64, R int, testShare float64) float64 {
 // Needs two values or more.
 func CorrectedVariance(v []float64, R int, testShare float64) (mean, variance, df float64) {
 	J := float64(len(v))
-	ss := 0.0
-	for _, a := range v {
-		mean += a / J
-	}
-	for _, a := range v {
-		ss += (a - mean) * (a - mean)
-	}
+	mean, ss := rstat.MeanSS(v)
 	units := float64(R)
 	if units < 2 {
 		units = J

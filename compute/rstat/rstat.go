@@ -27,6 +27,19 @@ func Quantile(x []float64, p float64) float64 {
 	return y[int(lo)] + (h-lo)*(y[int(lo)+1]-y[int(lo)])
 }
 
+// MeanSS is the mean of v, the sum of v_i / n, and the sum of squared deviations from
+// it, sum (v_i - mean)^2 (R's var(v) times n - 1): two passes, in v's order.
+func MeanSS(v []float64) (mean, ss float64) {
+	n := float64(len(v))
+	for _, a := range v {
+		mean += a / n
+	}
+	for _, a := range v {
+		ss += (a - mean) * (a - mean)
+	}
+	return mean, ss
+}
+
 // Median is R's median(x): Quantile(x, 0.5).
 func Median(x []float64) float64 { return Quantile(x, 0.5) }
 

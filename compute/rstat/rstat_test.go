@@ -134,3 +134,11 @@ func TestLog2ShortEqualsLong(t *testing.T) {
 	}
 	t.Logf("long road: %d of 2,000,000", long)
 }
+
+// MeanSS by hand: 1, 2, 6 have mean 3 and squared deviations 4 + 1 + 9 = 14 (R:
+// mean(c(1, 2, 6)) = 3, var(c(1, 2, 6)) * 2 = 14).
+func TestMeanSS(t *testing.T) {
+	if m, ss := MeanSS([]float64{1, 2, 6}); math.Abs(m-3) > 1e-15 || math.Abs(ss-14) > 1e-13 {
+		t.Errorf("MeanSS = %g, %g; want 3, 14", m, ss)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/rstat"
 )
 
 // IntervalMethod names the cross-validated AUC's interval, and what it covers, in every
@@ -61,13 +62,7 @@ func CVInterval(preds []experiment.Prediction, cl string, ki, nc int, labels []i
 	if J < 2 {
 		return iv
 	}
-	mean, ss := 0.0, 0.0
-	for _, a := range aucs {
-		mean += a / J
-	}
-	for _, a := range aucs {
-		ss += (a - mean) * (a - mean)
-	}
+	mean, ss := rstat.MeanSS(aucs)
 	classes := []int{positive}
 	if positive < 0 {
 		classes = classes[:0]

@@ -12,6 +12,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
+	"steadfast/compute/rstat"
 	"steadfast/compute/survival"
 )
 
@@ -268,13 +269,7 @@ func CInterval(cs []float64, R int, V, n, nTest float64) CIndex {
 	if J < 2 {
 		return out
 	}
-	mean, ss := 0.0, 0.0
-	for _, c := range cs {
-		mean += c / J
-	}
-	for _, c := range cs {
-		ss += (c - mean) * (c - mean)
-	}
+	mean, ss := rstat.MeanSS(cs)
 	se2 := (1+math.Sqrt((n-nTest)/nTest))*V + ss/(J-1)/J
 	z := distuv.UnitNormal.Quantile(0.975)
 	out.Mean, out.SE = mean, math.Sqrt(se2)
@@ -317,13 +312,7 @@ func complement(test []int, n int) []int {
 
 // sdOf is the n-1 standard deviation of v (1 when it is 0: a constant score).
 func sdOf(v []float64) float64 {
-	mean, ss := 0.0, 0.0
-	for _, x := range v {
-		mean += x / float64(len(v))
-	}
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
+	_, ss := rstat.MeanSS(v)
 	if sd := math.Sqrt(ss / float64(len(v)-1)); sd > 0 {
 		return sd
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
@@ -21,10 +22,12 @@ type dataFlags struct {
 	covariates, asFeat  *string
 	log2, drop, keepAll *bool
 	logCPM              *bool
+	fs                  *flag.FlagSet // to tell whether --log2 or --log-cpm was given
 }
 
 func (c *call) dataFlags() dataFlags {
 	return dataFlags{
+		fs:         c.fs,
 		path:       c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
 		class:      c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
 		time:       c.fs.String("time", "", "a survival outcome's time column (with --event): the time to the event or the last follow-up; columns named time and event, or OS.time and OS, are found without it"),
@@ -34,7 +37,7 @@ func (c *call) dataFlags() dataFlags {
 		sheet:      c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
 		symbols:    c.fs.String("symbols", "", "probe-to-gene-symbol annotation: two columns, or a GEO platform table (ID, Gene Symbol)"),
 		platform:   c.fs.String("platform", "", "the platform of a GEO series on several (--data GSE781 --platform GPL96)"),
-		log2:       c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1)"),
+		log2:       c.fs.Bool("log2", false, "log2 the values first (values below 1 raised to 1, and counted in a note; negative values refused); a MaxQuant table's unlogged intensities are logged without it (--log2=false keeps them as they are)"),
 		logCPM:     c.fs.Bool("log-cpm", false, "RNA-seq read counts, normalised as edgeR does inside every training set: filterByExpr, TMM factors, log2 counts per million with a prior count of 2 (a locked model keeps the reference)"),
 		drop:       c.fs.Bool("drop-missing", false, "drop the features with missing values instead of imputing them"),
 		keepAll:    c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
@@ -53,8 +56,10 @@ func (d dataFlags) options() dataset.Options {
 }
 
 func (d dataFlags) prep() dataset.Prep {
+	said := false
+	d.fs.Visit(func(f *flag.Flag) { said = said || f.Name == "log2" || f.Name == "log-cpm" })
 	return dataset.Prep{DropConstant: !*d.keepAll, DropMissing: *d.drop, Log2: *d.log2, LogCPM: *d.logCPM, TMM: *d.logCPM,
-		Impute: *d.impute, Normalize: *d.normalize, MinValid: *d.minValid}
+		Impute: *d.impute, Normalize: *d.normalize, MinValid: *d.minValid, Log2Unsaid: !said}
 }
 
 // load opens the data file, reports its notes, checks it can be analysed on all

@@ -51,6 +51,7 @@ func prepCommand(c *call) error {
 	}
 	prep := data.prep()
 	prep.Seed = *seed
+	raw, prep = study.DefaultLog2(raw, prep)
 	ds, err := study.PrepareTable(c.ctx, raw, prep)
 	if err != nil {
 		return err

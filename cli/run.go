@@ -152,10 +152,11 @@ var afterRead = func() {}
 // in cfg.
 func (c *call) openData(cfg *experiment.Config) (*dataset.Dataset, error) {
 	ctx := c.ctx
-	ds, err := study.OpenContext(ctx, cfg.DataPath, cfg.ReadOptions(), cfg.Prep, c.downloadProgress())
+	ds, prep, err := study.OpenPrep(ctx, cfg.DataPath, cfg.ReadOptions(), cfg.Prep, c.downloadProgress())
 	if err != nil {
 		return nil, err
 	}
+	cfg.Prep = prep // the log2 taken for a MaxQuant table is the run's
 	for _, n := range ds.Notes {
 		c.note("%s", n)
 	}

@@ -108,6 +108,54 @@ func notContinuous(file string, g grid, header []string, j int, orient Orientati
 	return &ParseError{File: file, Msg: msg}
 }
 
+// notClassText refuses to take column j, chosen as the class for want of one named so,
+// when its text names no classes of samples: marks (one value, such as MaxQuant's "+",
+// the other cells empty), or free text (more than 10 distinct values and more than
+// half as many as the rows: names, descriptions, ids). Numbers are notContinuous's.
+func notClassText(file string, g grid, header []string, j int, orient Orientation) error {
+	vals := g.column(j, 1)
+	distinct := map[string]int{}
+	empty, numbers := 0, 0
+	for _, v := range vals {
+		switch v = strings.TrimSpace(v); {
+		case isMissingCell(v):
+			empty++
+		case isNumber(v):
+			numbers++
+		default:
+			distinct[v]++
+		}
+	}
+	given := len(vals) - empty
+	what, where := "column", "the class column \"class\" (the first line's cell)"
+	if orient == SamplesAsColumns {
+		what, where = "row", "the class row \"class\" (its first cell)"
+	}
+	var holds string
+	switch {
+	case numbers > 0 || len(distinct) == 0:
+		return nil
+	case len(distinct) == 1 && empty > 0:
+		holds = fmt.Sprintf("marks (%q in %s of %s, the others empty)", someValues(vals, 1), text.Thousands(given), text.Count(len(vals), "row"))
+	case len(distinct) > 10 && 2*len(distinct) > given:
+		holds = fmt.Sprintf("text that names no classes (%s in %s, such as %s)", text.Count(len(distinct), "distinct value"), text.Count(len(vals), "row"), someValues(vals, 3))
+	default:
+		return nil
+	}
+	if orient == SamplesAsColumns {
+		holds = strings.ReplaceAll(holds, " row", " column")
+	}
+	msg := fmt.Sprintf("no %s is named class (class, label, type, group, ...), and the last %s, %q, holds %s, not classes of samples. Name %s, or give the class's name (--class NAME; in the window, the Data tab's Class), or a design table (--design FILE) for intensities",
+		what, what, header[j], holds, where)
+	for _, h := range header {
+		if l := strings.ToLower(h); strings.Contains(l, "protein") || strings.Contains(l, "intensity") {
+			msg += "; a MaxQuant proteinGroups table is read as one when its header names Protein IDs or Majority protein IDs and a family of intensity columns (LFQ intensity, Intensity or iBAQ), as MaxQuant or R names them"
+			break
+		}
+	}
+	return &ParseError{File: file, Msg: msg}
+}
+
 // someValues lists the first n distinct values of vals.
 func someValues(vals []string, n int) string {
 	var out []string

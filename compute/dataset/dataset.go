@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,6 +57,9 @@ type Dataset struct {
 	// annotations, never features (see Options.Covariates and IsCovariateName); nil
 	// when there are none.
 	Covariates []Covariate
+	// MaxQuant is set for a MaxQuant proteinGroups table's intensities, which MaxQuant
+	// writes unlogged (see DefaultLog2).
+	MaxQuant bool
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -166,6 +170,9 @@ func Summarize(d *Dataset) Summary {
 type Prep struct {
 	Log2      bool    `json:"log2"`
 	Log2Floor float64 `json:"log2Floor"` // values below are raised to it before log2; <= 0 means 1
+	// Log2Unsaid is set when the user said nothing of log2 (no --log2 or --log-cpm, a
+	// configuration without "log2"): DefaultLog2 then decides. It is never saved.
+	Log2Unsaid bool `json:"-"`
 	// LogCPM turns counts into log2 counts per million, log2((x + 0.5) / (L + 1) 10^6)
 	// with L the sample's library size (its sum over the features kept), as limma's voom
 	// does (Law et al. 2014); per sample, so nothing is fitted across samples. It
@@ -243,14 +250,22 @@ func PreprocessContext(ctx context.Context, d *Dataset, o Prep) (out *Dataset, d
 	if err := o.Check(); err != nil {
 		return nil, nil, err
 	}
-	if o.LogCPM && o.TMM {
+	note, err := Log2Check(d, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case o.LogCPM && o.TMM:
 		return preprocessCounts(ctx, d, o)
+	case o.Intensities(d):
+		out, dropped, err = preprocessIntensities(ctx, d, o)
+	default:
+		out, dropped = PreprocessValues(d, o)
 	}
-	if o.Intensities(d) {
-		return preprocessIntensities(ctx, d, o)
+	if err == nil && note != "" {
+		out.Notes = append(slices.Clone(out.Notes), note)
 	}
-	out, dropped = PreprocessValues(d, o)
-	return out, dropped, nil
+	return out, dropped, err
 }
 
 // PreprocessValues is Preprocess value by value, as for the plain values a study reads:

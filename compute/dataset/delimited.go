@@ -202,6 +202,9 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 		if err := notContinuous(file, g, header, classIdx, orient); err != nil {
 			return nil, err
 		}
+		if err := notClassText(file, g, header, classIdx, orient); err != nil {
+			return nil, err
+		}
 	}
 	idCol, skip, notes := idColumns(g, header, classIdx, orient)
 	if surv {

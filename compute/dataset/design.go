@@ -23,6 +23,9 @@ type Design struct {
 	ClassColumn  string
 	Class        map[string]string
 	Samples      []string // in the table's order
+	// RNames is set when the data name the samples as R's make.names writes them (A-1
+	// as A.1, an R-written MaxQuant table) and the design's names were matched so.
+	RNames bool
 }
 
 // ReadDesign reads a design table (tab, comma or semicolon separated, a header line):
@@ -81,26 +84,35 @@ func ReadDesign(path, className string, samples []string) (*Design, error) {
 		want[s] = true
 	}
 	sampleCol, best := -1, 0
-	for j := range head {
-		if j == classCol {
-			continue
-		}
-		n := 0
-		for _, r := range rows {
-			if want[r[j]] {
-				n++
+	rNames := false
+	for _, asR := range []bool{false, true} { // R's names only when no column names any as they are
+		for j := range head {
+			if j == classCol || sampleCol >= 0 && !asR {
+				continue
+			}
+			n := 0
+			for _, r := range rows {
+				if want[r[j]] || asR && want[makeName(r[j])] {
+					n++
+				}
+			}
+			if n > best {
+				sampleCol, best, rNames = j, n, asR
 			}
 		}
-		if n > best {
-			sampleCol, best = j, n
+		if sampleCol >= 0 {
+			break
 		}
 	}
 	if sampleCol < 0 {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("no column names any of the data's samples (%s); a design table needs a column naming them as the data do", listNames(samples, 5))}
 	}
-	d := &Design{File: name, SampleColumn: head[sampleCol], ClassColumn: head[classCol], Class: map[string]string{}}
+	d := &Design{File: name, SampleColumn: head[sampleCol], ClassColumn: head[classCol], Class: map[string]string{}, RNames: rNames}
 	for i, r := range rows {
 		s := r[sampleCol]
+		if rNames && !want[s] {
+			s = makeName(s)
+		}
 		if _, ok := d.Class[s]; ok {
 			return nil, &ParseError{File: name, Line: i + 2, Column: sampleCol + 1, Msg: fmt.Sprintf("names the sample %q a second time", s)}
 		}
@@ -148,6 +160,9 @@ func (d *Dataset) applyDesign(path, className string, unlabelled bool) error {
 		parts[c] = fmt.Sprintf("%s %d", name, counts[c])
 	}
 	note := fmt.Sprintf("classes from the design table %s (samples in %q, classes in %q): %s", des.File, des.SampleColumn, des.ClassColumn, strings.Join(parts, ", "))
+	if des.RNames {
+		note += "; its sample names matched as R writes them (make.names: A-1 as A.1)"
+	}
 	if len(without) > 0 {
 		what := "left out"
 		if unlabelled {

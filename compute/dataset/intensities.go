@@ -51,7 +51,14 @@ func PreprocessTable(ctx context.Context, d *Dataset, o Prep) (*Dataset, error) 
 		return nil, err
 	}
 	if o.Intensities(d) {
+		note, err := Log2Check(d, o)
+		if err != nil {
+			return nil, err
+		}
 		out, _, err := intensities(ctx, d, o, true)
+		if err == nil && note != "" {
+			out.Notes = append(out.Notes, note)
+		}
 		return out, err
 	}
 	out, dropped, err := PreprocessContext(ctx, d, o)
@@ -219,12 +226,13 @@ func LeftOutTable(l []LeftOut) [][]string {
 	return rows
 }
 
-// LeftOutSummary counts the left-out list by reason (a feature of several reasons
-// counted under each): "68 reverse hit (decoy), 13 potential contaminant, 786 ranked
-// last by the valid-value filter on all samples".
+// LeftOutSummary counts the left-out list by reason, each feature once, under its first
+// reason (the parts add up to the list's length): "68 reverse hit (decoy), 13 potential
+// contaminant, 786 ranked last by the valid-value filter on all samples".
 func LeftOutSummary(l []LeftOut) string {
 	count := map[string]int{}
 	var order []string
+	several := 0
 	for _, f := range l {
 		reasons := strings.Split(f.Reason, "; ")
 		switch {
@@ -236,16 +244,21 @@ func LeftOutSummary(l []LeftOut) string {
 			_, rest, _ := strings.Cut(f.Reason, " samples")
 			reasons = []string{"missing values" + rest}
 		}
-		for _, r := range reasons {
-			if count[r] == 0 {
-				order = append(order, r)
-			}
-			count[r]++
+		if len(reasons) > 1 {
+			several++
 		}
+		r := reasons[0]
+		if count[r] == 0 {
+			order = append(order, r)
+		}
+		count[r]++
 	}
 	parts := make([]string, len(order))
 	for i, r := range order {
-		parts[i] = fmt.Sprintf("%d %s", count[r], r)
+		parts[i] = fmt.Sprintf("%s %s", text.Thousands(count[r]), r)
+	}
+	if several > 0 {
+		parts = append(parts, fmt.Sprintf("a feature of several reasons counted under its first: %s of several", text.Thousands(several)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,12 +34,21 @@ const (
 
 var intensityPrefix = map[string]string{IntensityLFQ: "LFQ intensity ", IntensityRaw: "Intensity ", IntensityBAQ: "iBAQ "}
 
-// isMaxQuant reports whether b is MaxQuant's proteinGroups.txt: tab-separated, its
-// header naming Protein IDs, Majority protein IDs and intensity columns.
+// isMaxQuant reports whether b is a MaxQuant proteinGroups table: its header naming
+// Protein IDs or Majority protein IDs and columns of one of MaxQuant's intensity
+// families (LFQ intensity, Intensity, iBAQ), as MaxQuant or R names them (see
+// maxQuantHeader).
 func isMaxQuant(b []byte) bool {
-	head, _, _ := bytes.Cut(b[:min(len(b), 1<<20)], []byte("\n"))
-	h := "\t" + strings.TrimLeft(strings.TrimRight(string(head), "\r"), "\ufeff") + "\t"
-	return strings.Contains(h, "\tProtein IDs\t") && strings.Contains(h, "\tMajority protein IDs\t") && strings.Contains(h, "\tIntensity ")
+	line, _, _ := bytes.Cut(b[:min(len(b), 1<<20)], []byte("\n"))
+	head, _, _, _ := maxQuantHeader(string(line))
+	ids, intensities := false, false
+	for _, h := range head {
+		ids = ids || h == "Protein IDs" || h == "Majority protein IDs"
+		for _, p := range intensityPrefix {
+			intensities = intensities || strings.HasPrefix(h, p) && len(h) > len(p)
+		}
+	}
+	return ids && intensities
 }
 
 // maxQuantFlags are the columns marking protein groups a proteomics analysis leaves
@@ -64,7 +74,18 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	head := strings.Split(ls[0], "\t")
+	head, sep, quoted, rNamed := maxQuantHeader(ls[0])
+	split := func(l string) []string { return strings.Split(l, string(sep)) }
+	if quoted {
+		split = func(l string) []string { return splitFields(l, sep) }
+	}
+	if len(ls) > 1 && len(split(ls[1])) == len(head)+1 { // R's write.table: row names without a header cell
+		head = append([]string{""}, head...)
+		notes = append(notes, "the first column, without a name, taken as R's row names and left out")
+	}
+	if rNamed {
+		notes = append(notes, "the columns are named as R names them (make.names: LFQ.intensity.A.1, Potential.contaminant), read as MaxQuant's (LFQ intensity A.1, Potential contaminant); the samples keep the names R gave them")
+	}
 	col := map[string]int{}
 	for j, h := range head {
 		h = strings.TrimSpace(h)
@@ -98,7 +119,7 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	var cols []int
 	var samples []string
 	for j, h := range head {
-		if s, ok := strings.CutPrefix(h, prefix); ok && strings.TrimSpace(s) != "" {
+		if s, ok := strings.CutPrefix(h, prefix); ok && strings.TrimSpace(s) != "" && h != "iBAQ peptides" {
 			cols, samples = append(cols, j), append(samples, strings.TrimSpace(s))
 		}
 	}
@@ -115,13 +136,13 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	var values [][]float64
 	var out []LeftOut
 	flagged := map[string]int{}
-	empty, measured, cells := 0, 0, 0
+	empty, measured, cells, marks := 0, 0, 0, 0
 	for i, l := range ls[1:] {
 		line := i + 2
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		f := strings.Split(l, "\t")
+		f := split(l)
 		if len(f) != len(head) {
 			return nil, &ParseError{File: file, Line: line, Column: min(len(f), len(head)) + 1, Msg: fmt.Sprintf("has %d fields but the header has %d (ragged row)", len(f), len(head))}
 		}
@@ -135,10 +156,15 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 		}
 		var why []string
 		for _, fl := range maxQuantFlags {
-			if j, ok := col[fl.column]; ok && strings.TrimSpace(f[j]) == "+" {
+			if j, ok := col[fl.column]; ok && strings.TrimSpace(f[j]) == "+" && !slices.Contains(why, fl.reason) {
+				if len(why) == 0 {
+					flagged[fl.reason]++ // a group counted once, under its first mark
+				}
 				why = append(why, fl.reason)
-				flagged[fl.reason]++
 			}
+		}
+		if len(why) > 1 {
+			marks++
 		}
 		row := make([]float64, len(cols))
 		any := false
@@ -146,7 +172,7 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 			s := strings.TrimSpace(f[j])
 			v, err := strconv.ParseFloat(s, 64)
 			switch {
-			case s == "" || strings.EqualFold(s, "nan") || err == nil && v == 0:
+			case s == "" || strings.EqualFold(s, "nan") || strings.EqualFold(s, "na") || err == nil && v == 0:
 				v = math.NaN()
 			case err != nil || v < 0 || math.IsInf(v, 0):
 				return nil, &ParseError{File: file, Line: line, Column: j + 1, Msg: fmt.Sprintf("%s%s is %q, not an intensity (a number >= 0)", prefix, samples[k], s)}
@@ -174,7 +200,7 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	if len(ids) == 0 {
 		return nil, &ParseError{File: file, Msg: fmt.Sprintf("no protein group is left after leaving out %d (reverse hits, contaminants, groups only identified by site, groups without intensities)", len(out))}
 	}
-	ds := &Dataset{Name: file, X: mat.NewDense(len(samples), len(ids), nil), Samples: samples, LeftOut: out}
+	ds := &Dataset{Name: file, X: mat.NewDense(len(samples), len(ids), nil), Samples: samples, LeftOut: out, MaxQuant: true}
 	for j, row := range values {
 		for i, v := range row {
 			ds.X.Set(i, j, v)
@@ -191,16 +217,22 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	var flags []string
 	for _, fl := range maxQuantFlags {
 		if n := flagged[fl.reason]; n > 0 {
-			flags = append(flags, fmt.Sprintf("%d %s", n, fl.reason))
+			flags = append(flags, fmt.Sprintf("%s %s", text.Thousands(n), fl.reason))
 			delete(flagged, fl.reason)
 		}
+	}
+	if empty > 0 {
+		flags = append(flags, fmt.Sprintf("%s without any %s", text.Thousands(empty), strings.TrimSpace(prefix)))
+	}
+	if marks > 0 {
+		flags = append(flags, fmt.Sprintf("a group of several marks counted under its first, in this order: %s of several", text.Thousands(marks)))
 	}
 	symbolsFrom := "Gene names"
 	if !hasGenes {
 		symbolsFrom = "the UniProt entry names (no Gene names column; GN= of the Fasta headers where given)"
 	}
-	notes = append(notes, fmt.Sprintf("MaxQuant proteinGroups.txt: the %q columns of %s; %s protein groups, %d left out (%s, a group may carry several marks; %d without any intensity; each named in the left-out list), %s kept; symbols from %s",
-		strings.TrimSpace(prefix), text.Count(len(samples), "sample"), text.Thousands(len(ls)-1), len(out), strings.Join(flags, ", "), empty, text.Thousands(len(ids)), symbolsFrom))
+	notes = append(notes, fmt.Sprintf("MaxQuant proteinGroups table: the %q columns of %s; %s protein groups, %s left out (%s; each named in the left-out list), %s kept; symbols from %s",
+		strings.TrimSpace(prefix), text.Count(len(samples), "sample"), text.Thousands(len(out)+len(ids)), text.Thousands(len(out)), strings.Join(flags, ", "), text.Thousands(len(ids)), symbolsFrom))
 	notes = append(notes, fmt.Sprintf("zeros (MaxQuant's not quantified) read as missing: %s of %s values (%.1f%%)", text.Thousands(cells-measured), text.Thousands(cells), 100*float64(cells-measured)/float64(cells)))
 	ds.Notes = notes
 	if o.DesignPath == "" {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -125,16 +126,29 @@ func TestMissingDuplicatesConstant(t *testing.T) {
 	}
 }
 
+// TestLog2Floor: values below 1 are raised to 1 before log2, and a note counts them
+// (a zero, a value between 0 and 1); a negative value refuses log2.
 func TestLog2Floor(t *testing.T) {
-	ds := mustRead(t, "l.csv", "g1,g2,class\n8,-5,A\n0.5,4,B\n", Options{})
-	out, _ := Preprocess(ds, Prep{Log2: true})
-	// worked by hand: log2 8 = 3, log2 max(-5, 1) = 0, log2 max(0.5, 1) = 0, log2 4 = 2
+	ds := mustRead(t, "l.csv", "g1,g2,class\n8,0,A\n0.5,4,B\n", Options{})
+	out, _, err := PreprocessContext(context.Background(), ds, Prep{Log2: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// worked by hand: log2 8 = 3, log2 max(0, 1) = 0, log2 max(0.5, 1) = 0, log2 4 = 2
 	want := []float64{3, 0, 0, 2}
 	got := []float64{out.X.At(0, 0), out.X.At(0, 1), out.X.At(1, 0), out.X.At(1, 1)}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("log2: got %v, want %v", got, want)
 		}
+	}
+	// worked by hand: 0 and 0.5 are 2 of the 4 values, 50%, a share that warns
+	if note := strings.Join(out.Notes, "\n"); !strings.Contains(note, "log2: 2 of 4 values (50.0%) are below 1 (1 zero, 1 between 0 and 1) and were raised to 1 before log2, so they are 0 after it; warning") {
+		t.Errorf("notes: %s", note)
+	}
+	neg := mustRead(t, "n.csv", "g1,g2,class\n8,-5,A\n0.5,4,B\n", Options{})
+	if _, _, err := PreprocessContext(context.Background(), neg, Prep{Log2: true}); err == nil || !strings.Contains(err.Error(), "1 of 4 values are negative (the least -5)") {
+		t.Errorf("negative values: %v", err)
 	}
 }
 

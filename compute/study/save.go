@@ -105,6 +105,16 @@ func LoadConfig(path string) (experiment.Config, error) {
 		if _, ok := given["classifiers"]; !ok {
 			cfg.Classifiers = nil
 		}
+		// log2 unsaid is decided by the data (dataset.DefaultLog2: a MaxQuant table's
+		// unlogged intensities are logged)
+		var prep map[string]json.RawMessage
+		_, hasLog2 := given["prep"]
+		if hasLog2 && json.Unmarshal(given["prep"], &prep) == nil {
+			_, hasLog2 = prep["log2"]
+			_, cpm := prep["logCPM"]
+			hasLog2 = hasLog2 || cpm
+		}
+		cfg.Prep.Log2Unsaid = !hasLog2
 	}
 	return cfg, nil
 }

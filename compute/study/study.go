@@ -25,15 +25,36 @@ func Open(path string, read dataset.Options, prep dataset.Prep) (*dataset.Datase
 
 // OpenContext is Open with a context and the downloads' progress.
 func OpenContext(ctx context.Context, path string, read dataset.Options, prep dataset.Prep, progress geo.Progress) (*dataset.Dataset, error) {
+	ds, _, err := OpenPrep(ctx, path, read, prep, progress)
+	return ds, err
+}
+
+// OpenPrep is OpenContext returning the preprocessing done: prep, with log2 when it
+// left log2 unsaid and the data are a MaxQuant table of unlogged intensities
+// (dataset.DefaultLog2, whose note joins the data's).
+func OpenPrep(ctx context.Context, path string, read dataset.Options, prep dataset.Prep, progress geo.Progress) (*dataset.Dataset, dataset.Prep, error) {
 	raw, err := ReadData(ctx, path, read, progress)
 	if err != nil {
-		return nil, err
+		return nil, prep, err
 	}
 	if err := ctx.Err(); err != nil { // a local file is read whole; stop before preparing it
-		return nil, err
+		return nil, prep, err
 	}
+	raw, prep = DefaultLog2(raw, prep)
 	ds, _, err := PrepareContext(ctx, raw, prep)
-	return ds, err
+	return ds, prep, err
+}
+
+// DefaultLog2 is raw and prep with dataset.DefaultLog2's choice, its note among raw's
+// (raw itself unchanged).
+func DefaultLog2(raw *dataset.Dataset, prep dataset.Prep) (*dataset.Dataset, dataset.Prep) {
+	prep, note := dataset.DefaultLog2(raw, prep)
+	if note != "" {
+		cp := *raw
+		cp.Notes = append(slices.Clone(raw.Notes), note)
+		raw = &cp
+	}
+	return raw, prep
 }
 
 // Prepare returns raw preprocessed as prep says (log2, constant and incomplete features

@@ -105,7 +105,14 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (
 		}
 		raw = counted
 	}
+	note, err := dataset.Log2Check(raw, prep)
+	if err != nil {
+		return nil, err
+	}
 	ds, _ := dataset.PreprocessValues(raw, prep)
+	if note != "" {
+		ds.Notes = append(slices.Clone(ds.Notes), note)
+	}
 	return ds, nil
 }
 

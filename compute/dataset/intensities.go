@@ -257,8 +257,9 @@ func LeftOutSummary(l []LeftOut) string {
 	for i, r := range order {
 		parts[i] = fmt.Sprintf("%s %s", text.Thousands(count[r]), r)
 	}
+	out := strings.Join(parts, ", ")
 	if several > 0 {
-		parts = append(parts, fmt.Sprintf("a feature of several reasons counted under its first: %s of several", text.Thousands(several)))
+		out += fmt.Sprintf("; each counted once, under its first reason (%s have several)", text.Thousands(several))
 	}
-	return strings.Join(parts, ", ")
+	return out
 }

@@ -224,15 +224,16 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	if empty > 0 {
 		flags = append(flags, fmt.Sprintf("%s without any %s", text.Thousands(empty), strings.TrimSpace(prefix)))
 	}
+	counted := strings.Join(flags, ", ")
 	if marks > 0 {
-		flags = append(flags, fmt.Sprintf("a group of several marks counted under its first, in this order: %s of several", text.Thousands(marks)))
+		counted += fmt.Sprintf("; each group counted once, under its first mark in this order (%s carry two marks or more)", text.Thousands(marks))
 	}
 	symbolsFrom := "Gene names"
 	if !hasGenes {
 		symbolsFrom = "the UniProt entry names (no Gene names column; GN= of the Fasta headers where given)"
 	}
 	notes = append(notes, fmt.Sprintf("MaxQuant proteinGroups table: the %q columns of %s; %s protein groups, %s left out (%s; each named in the left-out list), %s kept; symbols from %s",
-		strings.TrimSpace(prefix), text.Count(len(samples), "sample"), text.Thousands(len(out)+len(ids)), text.Thousands(len(out)), strings.Join(flags, ", "), text.Thousands(len(ids)), symbolsFrom))
+		strings.TrimSpace(prefix), text.Count(len(samples), "sample"), text.Thousands(len(out)+len(ids)), text.Thousands(len(out)), counted, text.Thousands(len(ids)), symbolsFrom))
 	notes = append(notes, fmt.Sprintf("zeros (MaxQuant's not quantified) read as missing: %s of %s values (%.1f%%)", text.Thousands(cells-measured), text.Thousands(cells), 100*float64(cells-measured)/float64(cells)))
 	ds.Notes = notes
 	if o.DesignPath == "" {

@@ -44,7 +44,7 @@ func TestReadRWrittenMaxQuant(t *testing.T) {
 			t.Errorf("%s: first %s %s (%s) = %v, want %s Q03713 (RCF1) = 37310000", c.file, ds.Samples[0], ds.Features[0], ds.Symbols[0], ds.X.At(0, 0), c.a1)
 		}
 		notes := strings.Join(ds.Notes, "\n")
-		if want := "369 protein groups, 169 left out (68 reverse hit (decoy), 11 potential contaminant, 77 only identified by a modification site, 13 without any LFQ intensity, a group of several marks counted under its first, in this order: 36 of several"; !strings.Contains(notes, want) {
+		if want := "369 protein groups, 169 left out (68 reverse hit (decoy), 11 potential contaminant, 77 only identified by a modification site, 13 without any LFQ intensity; each group counted once, under its first mark in this order (36 carry two marks or more)"; !strings.Contains(notes, want) {
 			t.Errorf("%s: notes lack %q:\n%s", c.file, want, notes)
 		}
 		if rNamed := c.a1 == "A.1"; rNamed != strings.Contains(notes, "named as R names them") {

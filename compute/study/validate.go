@@ -106,6 +106,9 @@ func cohortPrep(raw *dataset.Dataset, p dataset.Prep, log2 bool, needed []int) (
 		raw = counted
 	}
 	note, err := dataset.Log2Check(raw, prep)
+	if err != nil && p.Log2 {
+		return nil, fmt.Errorf("%s: the model log2-transforms a cohort's values as its training data's were, but some of this cohort's values are negative, so they look logged already; give the cohort's values unlogged, as the training data were read", raw.Name)
+	}
 	if err != nil {
 		return nil, err
 	}

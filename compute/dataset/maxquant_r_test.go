@@ -167,3 +167,25 @@ func mustReadFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestMaxQuantGroupCounts: the note on Proteus' table counts the groups left out, each
+// once under its first mark (Reverse, Potential contaminant, Only identified by site),
+// so its parts add up to its total, and with thousands separators. From R over the same
+// file: pg <- read.delim(gzfile("proteus_proteinGroups.txt.gz")); rev <- pg$Reverse ==
+// "+"; con <- pg$Potential.contaminant == "+"; site <- pg$Only.identified.by.site ==
+// "+"; lfq <- as.matrix(pg[, grep("^LFQ.intensity.", names(pg))]); sum(rev) 68;
+// sum(con & !rev) 11; sum(site & !rev & !con) 77; sum(rowSums(lfq > 0) == 0 & !(rev |
+// con | site)) 13; sum(rev + con + site >= 2) 36; nrow(pg) 3883, 3714 kept.
+func TestMaxQuantGroupCounts(t *testing.T) {
+	ds, err := ReadFile(shared(t, "proteus_proteinGroups.txt.gz"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "3,883 protein groups, 169 left out (68 reverse hit (decoy), 11 potential contaminant, 77 only identified by a modification site, 13 without any LFQ intensity; each group counted once, under its first mark in this order (36 carry two marks or more); each named in the left-out list), 3,714 kept"
+	if !strings.Contains(strings.Join(ds.Notes, "\n"), want) {
+		t.Errorf("notes lack %q:\n%s", want, strings.Join(ds.Notes, "\n"))
+	}
+	if got := LeftOutSummary(ds.LeftOut); got != "11 potential contaminant, 68 reverse hit (decoy), 77 only identified by a modification site, 13 no LFQ intensity in any sample; each counted once, under its first reason (36 have several)" {
+		t.Errorf("summary: %s", got)
+	}
+}

@@ -57,7 +57,7 @@ func TestHazardForest(t *testing.T) {
 		clipped bool
 	}{{"plain", plain, false}, {"wild", wild, true}} {
 		f := HazardForest("DLBCL CHOP: hazard ratios", tc.rows)
-		if len(f.Table) != len(tc.rows)+1 || !slices.Equal(f.Table[0], []string{"name", "hr", "low95", "high95", "p", "n", "events"}) {
+		if len(f.Table) != len(tc.rows)+1 || !slices.Equal(f.Table[0], []string{"name", "hr", "low95", "high95", "p", "n", "events", "warning"}) {
 			t.Fatalf("%s: table %v", tc.name, f.Table)
 		}
 		for i, r := range tc.rows {

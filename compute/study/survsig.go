@@ -38,8 +38,8 @@ type SurvivalGene struct {
 	WaldP                   float64 // the coefficient's Wald p in the locked model
 	// Infinite is the locked fit's warning that the coefficient may be infinite
 	// (coxph's; without a ridge): HR and its interval are then no estimates.
-	Infinite bool
-	Z, P, FDR               float64
+	Infinite  bool
+	Z, P, FDR float64
 }
 
 // Apparent are the locked model's measures on the samples it was fitted to:

@@ -24,7 +24,9 @@ func separatedCHOP(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	with := func(r []string, stage string) []string { return append(append(append([]string{}, r[:3]...), stage), r[3:]...) }
+	with := func(r []string, stage string) []string {
+		return append(append(append([]string{}, r[:3]...), stage), r[3:]...)
+	}
 	out := [][]string{with(recs[0], "stage")}
 	events, censored := 0, 0
 	for _, r := range recs[1:] {

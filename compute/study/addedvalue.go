@@ -280,7 +280,6 @@ func AddedValueOf(o survival.Outcome, covs []dataset.Covariate, score []float64,
 		}
 		av.data = append(av.data, append(row, num(score[i])))
 	}
-	av.Notes = append(av.Notes, av.Warnings()...)
 	av.LRT = 2 * (av.Full.LogLik - av.Base.LogLik)
 	av.LRTP = distuv.ChiSquared{K: 1}.Survival(math.Max(av.LRT, 0))
 	if av.C, err = survival.CompareHarrell(sub, av.Base.LinearPredictor, av.Full.LinearPredictor); err != nil {

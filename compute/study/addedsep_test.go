@@ -140,4 +140,10 @@ func TestAddedValueSameRanks(t *testing.T) {
 			t.Errorf("c_change row %v", r)
 		}
 	}
+	// a spread too small for three decimals is written in two significant digits:
+	// 2e-5 -+ 1.96 x 1e-5 = 4e-7 to 3.96e-5, worked by hand
+	av.C.Diff, av.C.SE, av.C.Low, av.C.High = 2e-5, 1e-5, 2e-5-1.96e-5, 2e-5+1.96e-5
+	if c := av.CChange(); c != "change +2e-05 (95% CI +4e-07 to +4e-05)" {
+		t.Error(c)
+	}
 }

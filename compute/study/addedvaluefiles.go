@@ -91,10 +91,14 @@ func termName(t AddedTerm) string {
 }
 
 // CChange is the change in Harrell's C for a sentence: "change +0.021 (95% CI +0.003
-// to +0.040)", or without the interval when both models rank the patients alike.
+// to +0.040)"; without the interval when both models rank the patients alike, and in
+// two significant digits when three decimals would print its ends alike.
 func (a *AddedValue) CChange() string {
 	if a.SameRanks() {
 		return fmt.Sprintf("change %+.3f, with no interval: both models rank every comparable pair of patients alike", a.C.Diff)
+	}
+	if lo, hi := fmt.Sprintf("%+.3f", a.C.Low), fmt.Sprintf("%+.3f", a.C.High); lo == hi {
+		return fmt.Sprintf("change %+.2g (95%% CI %+.2g to %+.2g)", a.C.Diff, a.C.Low, a.C.High)
 	}
 	return fmt.Sprintf("change %+.3f (95%% CI %+.3f to %+.3f)", a.C.Diff, a.C.Low, a.C.High)
 }
@@ -147,9 +151,8 @@ func (a *AddedValue) Sentence() string {
 }
 
 // Headline is the added value in a line: "over Age, Grade: C 0.712 -> 0.750
-// (likelihood ratio p = 0.041)".
-// With a coefficient that may be infinite it names it: "...; warning: the coefficient
-// of Stage may be infinite (separation), its hazard ratio is no estimate".
+// (likelihood ratio p = 0.041)", naming any term whose coefficient may be infinite
+// ("...; warning: the Cox coefficient of Stage may be infinite ...").
 func (a *AddedValue) Headline() string {
 	h := fmt.Sprintf("over %s: C %.3f -> %.3f (likelihood ratio %s)", strings.Join(a.Covariates, ", "), a.C.A.C, a.C.B.C, pIs(a.LRTP))
 	var names []string

@@ -147,3 +147,38 @@ func TestAddedValueSameRanks(t *testing.T) {
 		t.Error(c)
 	}
 }
+
+// The locked model without a ridge ("ridge": 0) on the same 30 patients: 5 genes for 3
+// events separate them, and the fit flags what coxph would ("coefficient may be
+// infinite", by its rule in compute/survival's CoxFit.Infinite): each gene so flagged
+// is marked in the signature's genes (and so in its forest plot), as the locked model's
+// Infinite (kept in model.json) says.
+func TestLockedModelSeparation(t *testing.T) {
+	ds, err := dataset.ReadFile(separatedDLBCL(t, t.TempDir()), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := experiment.DefaultSurvivalConfig()
+	cfg.Repeats, cfg.Folds, cfg.Ks = 1, 3, []int{5}
+	cfg.ClassifierParams = map[string]map[string]float64{"cox": {"ridge": 0}}
+	res, err := experiment.Run(context.Background(), cfg, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := BuildSurvivalSignature(context.Background(), res, ds, signature.Choice{Method: 0, K: 5}, SurvivalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flagged := 0
+	for g, gene := range s.Genes {
+		if gene.Infinite != s.Model.Cox.Infinite[g] {
+			t.Errorf("gene %s: %v, the model %v", gene.ID, gene.Infinite, s.Model.Cox.Infinite[g])
+		}
+		if gene.Infinite {
+			flagged++
+		}
+	}
+	if flagged == 0 {
+		t.Errorf("no gene flagged: coefficients %v", s.Model.Cox.Coef)
+	}
+}

@@ -185,7 +185,11 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	for _, path := range paths {
 		log.Printf("exported %s", path)
 	}
-	u.progress.Status.SetText(fmt.Sprintf("Exported %s to %s.", text.Count(len(paths), "file"), dir))
+	msg := fmt.Sprintf("Exported %s to %s.", text.Count(len(paths), "file"), dir)
+	if _, n := fig.SizeFor(opts); n != "" {
+		msg += " Note: " + n + "."
+	}
+	u.progress.Status.SetText(msg)
 	return nil
 }
 

@@ -281,7 +281,7 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 	v.added.SetRows(nil, nil)
 	if av := sig.Added; av != nil {
 		a := av.Table()
-		v.added.SetRows(a[0], a[1:], 170, 300, 80, 80, 80, 80)
+		v.added.SetRows(a[0], a[1:], 170, 300, 80, 80, 80, 80, 300)
 		v.more.SetText(v.more.Text + "\n\n" + av.Sentence() + " " + strings.Join(av.Notes, "; "))
 		v.metrics.SetText(v.metrics.Text + " Added value " + av.Headline() + ".")
 	}

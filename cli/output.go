@@ -17,6 +17,9 @@ func writeOutputs(ctx context.Context, c *call, dest study.Output, files map[str
 	if err != nil {
 		return err
 	}
+	for _, n := range plots.SizeNotes(figs, size) {
+		c.note("%s", n)
+	}
 	for _, n := range written {
 		fmt.Fprintln(c.out, filepath.Join(dest.Dir, n))
 	}

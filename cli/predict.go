@@ -51,7 +51,12 @@ func predictCommand(c *call) error {
 	mapping := classMap{}
 	c.fs.Var(mapping, "map", "cohort class = model class, for names that differ (repeatable, or comma-separated)")
 	outDir := c.fs.String("o", "", "output folder (replaced as a whole when everything is written); without it predictions.csv goes to standard output")
+	out := sizeFlags(c)
 	if _, err := c.parse(0); err != nil {
+		return err
+	}
+	size, err := out.size()
+	if err != nil {
 		return err
 	}
 	if *model == "" || *data == "" {
@@ -98,7 +103,6 @@ func predictCommand(c *call) error {
 		summarize(c, v)
 		return err
 	}
-	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	if err := writeOutputs(ctx, c, dest, files, plots.ValidationFigures(v), size, nil); err != nil {
 		return err
 	}

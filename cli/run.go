@@ -226,6 +226,9 @@ func writeRun(ctx context.Context, c *call, res *experiment.Result, dest study.O
 			if err != nil {
 				return err
 			}
+			if _, n := f.SizeFor(size); n != "" && f.Build != nil {
+				c.note("%s", n)
+			}
 			written = append(written, within(tmp, outDir, paths)...)
 		}
 		if report && ctx.Err() == nil {
@@ -327,6 +330,9 @@ func exportFigures(ctx context.Context, c *call, dest study.Output, figs ...plot
 			paths, err := plots.Export(f, tmp, plots.Formats, size)
 			if err != nil {
 				return err
+			}
+			if _, n := f.SizeFor(size); n != "" {
+				c.note("%s", n)
 			}
 			written = append(written, within(tmp, dir, paths)...)
 		}

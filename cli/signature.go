@@ -31,8 +31,14 @@ func signatureCommand(c *call) error {
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC (a survival study's: of Harrell's C) with this many permutations (100 is usual)")
 	noNested := c.fs.Bool("no-nested", false, "skip the nested estimate of the advice's choice (the choice made again inside each training set), leaving only the optimistic one")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
+	out := sizeFlags(c)
 	sv := survivalFlags(c)
 	pos, err := c.parse(1)
+	if err != nil {
+		return err
+	}
+	sv.timeUnitOf(c, out)
+	size, err := out.size()
 	if err != nil {
 		return err
 	}
@@ -55,7 +61,7 @@ func signatureCommand(c *call) error {
 	}
 	res := saved.Result
 	if res.Data.Survival != nil {
-		sv.report = report
+		sv.report, sv.size = report, size
 		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms, *noNested)
 	}
 	if *sv.covariates != "" {
@@ -97,12 +103,10 @@ func signatureCommand(c *call) error {
 		return err
 	}
 	figs := plots.SignatureFigures(res, sig)
-	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	var extra func(tmp string) ([]string, error)
 	if *report {
 		extra = func(tmp string) ([]string, error) {
-			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
-			return []string{"report.html", "report.pdf"}, writeReport(ctx, tmp, res, sig, reportSize)
+			return []string{"report.html", "report.pdf"}, writeReport(ctx, tmp, res, sig, size)
 		}
 	}
 	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {

@@ -19,16 +19,28 @@ type survFlags struct {
 	covariates             *string
 	tau                    *float64
 	report                 *bool // the signature command's --report
+	size                   plots.ExportOptions
 }
 
 func survivalFlags(c *call) survFlags {
 	return survFlags{
 		horizons:   c.fs.String("horizons", "", "a survival signature's horizons, in the data's time unit, e.g. 3,5: the time-dependent AUCs and the calibration (default: the median follow-up)"),
 		tau:        c.fs.Float64("tau", 0, "a survival signature's truncation time of Uno's C (default: the last horizon)"),
-		unit:       c.fs.String("unit", "", "the survival time's unit for labels, e.g. years"),
+		unit:       c.fs.String("time-unit", "", "a survival signature's time unit for labels, e.g. years"),
 		groups:     c.fs.String("risk-groups", "median", "a survival signature's risk groups: median (two), tertiles (three), or a risk-score value"),
 		covariates: c.fs.String("covariates", "", "a survival signature's clinical covariates for its added value, e.g. Age,Grade,ER: Cox models of them alone and with the cross-validated risk score, the likelihood-ratio test, the change in C (default or auto: all the data's covariates, when it has some; none: skip)"),
 	}
+}
+
+// timeUnitOf takes a --unit that is no length (cm, mm, in) as the survival time's
+// unit, with a note: before --time-unit, --unit named it ("--unit years").
+func (f survFlags) timeUnitOf(c *call, o outputs) {
+	u := strings.TrimSpace(*o.unit)
+	if _, err := plots.Length(1, u); err == nil || u == "" || *f.unit != "" {
+		return
+	}
+	*f.unit, *o.unit = u, "cm"
+	c.note("--unit %s is no figure unit (cm, mm or in): taken as the survival time's unit, as --time-unit %s; the figures' sizes are in cm", u, u)
 }
 
 // options reads the survival flags.
@@ -106,15 +118,13 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 		}
 		figs = append(figs, plots.AddedValueForest(res.Data.Name, av))
 	}
-	size, _ := plots.NewExportOptions(16, 12, "cm", 300)
 	var extra func(tmp string) ([]string, error)
 	if f.report != nil && *f.report {
 		extra = func(tmp string) ([]string, error) {
-			reportSize, _ := plots.NewExportOptions(16, 10, "cm", 300) // the report's figures, as run's
-			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, reportSize)
+			return []string{"report.html", "report.pdf"}, plots.WriteSurvivalReport(c.ctx, tmp, res, sig, nil, f.size)
 		}
 	}
-	if err := writeOutputs(ctx, c, dest, files, figs, size, extra); err != nil {
+	if err := writeOutputs(ctx, c, dest, files, figs, f.size, extra); err != nil {
 		return err
 	}
 	if len(o.Horizons) == 0 {

@@ -36,7 +36,7 @@ func AddedValueForest(data string, av *study.AddedValue) Figure {
 	}
 	var rows []HRRow
 	row := func(name string, t study.AddedTerm) HRRow {
-		return HRRow{Name: name, HR: t.HR, Low: t.Low, High: t.High, P: t.P}
+		return HRRow{Name: name, HR: t.HR, Low: t.Low, High: t.High, P: t.P, Infinite: t.Infinite}
 	}
 	for _, term := range order {
 		pair := byTerm[term]
@@ -57,7 +57,7 @@ func AddedValueForest(data string, av *study.AddedValue) Figure {
 		}
 		p.Legend.Add("grey, open: a covariate in the model of the covariates alone; black: in the model with the score", noKey{})
 		p.Legend.Add(fmt.Sprintf("adding the cross-validated risk score: likelihood ratio %.2f on 1 df, %s", av.LRT, formatP(av.LRTP)), noKey{})
-		p.Legend.Add(fmt.Sprintf("Harrell's C %.3f -> %.3f, change %+.3f (95%% CI %+.3f to %+.3f)", av.C.A.C, av.C.B.C, av.C.Diff, av.C.Low, av.C.High), noKey{})
+		p.Legend.Add(fmt.Sprintf("Harrell's C %.3f -> %.3f, %s", av.C.A.C, av.C.B.C, av.CChange()), noKey{})
 		return p, nil
 	}
 	return f

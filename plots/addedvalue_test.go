@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ func TestAddedValueForest(t *testing.T) {
 		return study.AddedTerm{Model: model, Term: name, Covariate: cov, HR: hr, Low: hr / 2, High: hr * 2, P: 0.04}
 	}
 	av := &study.AddedValue{N: 120, Events: 40, LRT: 6.5, LRTP: 0.0108,
-		C: survival.ConcordanceDiff{A: survival.Concordance{C: 0.68}, B: survival.Concordance{C: 0.72}, Diff: 0.04, Low: 0.01, High: 0.07},
+		C: survival.ConcordanceDiff{A: survival.Concordance{C: 0.68}, B: survival.Concordance{C: 0.72}, Diff: 0.04, SE: 0.015, Low: 0.01, High: 0.07},
 		Terms: []study.AddedTerm{
 			term(study.CovariatesModel, "Age", "Age", 0.97), term(study.CovariatesModel, "Grade: 3 vs 1", "Grade", 2.4),
 			term(study.WithScoreModel, "Age", "Age", 0.98), term(study.WithScoreModel, "Grade: 3 vs 1", "Grade", 1.9), term(study.WithScoreModel, study.ScoreTerm, "", 1.6),
@@ -58,6 +59,46 @@ func TestAddedValueForest(t *testing.T) {
 	if _, err := Export(f, t.TempDir(), []string{"png", "svg"}, size); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A term whose coefficient may be infinite (coxph's warning; a covariate that
+// separates the events, HR 1.2e11 (0-Inf) as R gives for stage in
+// compute/study's TestAddedValueSeparation) is not drawn: its row says "may be
+// infinite: no estimate", the legend names it with its numbers, the table's warning
+// column carries study.InfiniteWarning; a change in C with no spread is said so.
+func TestAddedValueForestInfinite(t *testing.T) {
+	stage := study.AddedTerm{Model: study.CovariatesModel, Term: "stage: 2 vs 1", Covariate: "stage", HR: 1.2e11, Low: 0, High: math.Inf(1), P: 0.9996, Infinite: true}
+	with := stage
+	with.Model = study.WithScoreModel
+	score := study.AddedTerm{Model: study.WithScoreModel, Term: study.ScoreTerm, HR: 0.76, Low: 0.05, High: 12.2, P: 0.85}
+	av := &study.AddedValue{N: 30, Events: 3, LRT: 0.04, LRTP: 0.85, Terms: []study.AddedTerm{stage, with, score},
+		C: survival.ConcordanceDiff{A: survival.Concordance{C: 0.98}, B: survival.Concordance{C: 0.98}}}
+	f := AddedValueForest("DLBCL", av)
+	if f.Table[1][7] != study.InfiniteWarning || f.Table[2][7] != study.InfiniteWarning || f.Table[3][7] != "" {
+		t.Errorf("table %v", f.Table)
+	}
+	w, h := 16*vg.Centimeter, max(12*vg.Centimeter, f.MinHeight)
+	all := ""
+	for _, d := range drawRecorded(t, f, w, h) {
+		all += d.s + "\n"
+	}
+	for _, want := range []string{"may be infinite: no estimate", "warning: stage: 2 vs 1 (alone): coefficient may be infinite", "warning: stage: 2 vs 1 (with score): coefficient may be infinite", "0.76 (0.05-12.2)", "with no interval: both models rank"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the figure lacks %q: %q", want, all)
+		}
+	}
+	if lo, hi := forestRange(f2rows(av)); hi > 100 {
+		t.Errorf("the axis reaches %g-%g: the infinite estimate set it", lo, hi)
+	}
+}
+
+// f2rows are the rows AddedValueForest draws, for forestRange.
+func f2rows(av *study.AddedValue) []HRRow {
+	var rows []HRRow
+	for _, t := range av.Terms {
+		rows = append(rows, HRRow{Name: t.Term, HR: t.HR, Low: t.Low, High: t.High, Infinite: t.Infinite})
+	}
+	return rows
 }
 
 // The survival report of a signature with its added value (the NKI 70-gene data,

@@ -124,6 +124,30 @@ func drawCharts(title string, ps []*plot.Plot, c draw.Canvas) draw.Canvas {
 // MaxFigureHeight caps Figure.MinHeight: a journal page's height.
 const MaxFigureHeight = 24 * vg.Centimeter
 
+// SizeFor is the size Export writes f at when o is asked: o, taller when f needs
+// MinHeight (at most MaxFigureHeight); note says what changed, "" when nothing did.
+func (f Figure) SizeFor(o ExportOptions) (ExportOptions, string) {
+	h := max(o.Height, min(f.MinHeight, MaxFigureHeight))
+	if h == o.Height {
+		return o, ""
+	}
+	note := fmt.Sprintf("%s: exported %.3g x %.3g cm, not the %.3g x %.3g cm asked: its labels need that height to stay readable",
+		f.Name, float64(o.Width/vg.Centimeter), float64(h/vg.Centimeter), float64(o.Width/vg.Centimeter), float64(o.Height/vg.Centimeter))
+	o.Height = h
+	return o, note
+}
+
+// SizeNotes are the notes of SizeFor for each figure of figs exported at o.
+func SizeNotes(figs []Figure, o ExportOptions) []string {
+	var out []string
+	for _, f := range figs {
+		if _, n := f.SizeFor(o); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Formats that Export writes.
 var Formats = []string{"png", "svg", "pdf", "eps"}
 
@@ -193,7 +217,7 @@ func Export(f Figure, dir string, formats []string, o ExportOptions) ([]string, 
 	if o.DPI <= 0 {
 		o.DPI = 300
 	}
-	o.Height = max(o.Height, min(f.MinHeight, MaxFigureHeight))
+	o, _ = f.SizeFor(o)
 	if err := o.check("cm"); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"steadfast/compute/study"
 	stext "steadfast/internal/text"
 )
 
@@ -25,6 +26,10 @@ type HRRow struct {
 	// Muted draws the row in grey with an open square: a reference for the row
 	// under it (a covariate alone, then with the risk score).
 	Muted bool
+	// Infinite is the Cox fit's warning that the coefficient may be infinite
+	// (coxph's; the term separates the events): the row is not drawn, its text says
+	// so, and so do the legend and the table's warning column.
+	Infinite bool
 }
 
 // forestReach is how far beyond the estimates (and 1) the axis reaches, as a factor:
@@ -37,11 +42,12 @@ const forestReach = 30
 // "HR (95% CI), p" at the right. The axis spans every interval but those reaching
 // beyond forestReach times the span of the estimates and 1: those are cut at the
 // axis's end with an arrowhead (and the legend says so). A row whose HR is not a
-// positive number says "not estimable". Named "signature-forest"; its table is
-// name,hr,low95,high95,p,n,events (n and events empty when not given).
+// positive number says "not estimable"; one whose coefficient may be infinite says so,
+// is not drawn, and the legend names it. Named "signature-forest"; its table is
+// name,hr,low95,high95,p,n,events,warning (n and events empty when not given).
 func HazardForest(title string, rows []HRRow) Figure {
 	f := Figure{Name: "signature-forest", Title: title}
-	f.Table = [][]string{{"name", "hr", "low95", "high95", "p", "n", "events"}}
+	f.Table = [][]string{{"name", "hr", "low95", "high95", "p", "n", "events", "warning"}}
 	lines := 1
 	for _, r := range rows {
 		n, e := "", ""
@@ -51,7 +57,11 @@ func HazardForest(title string, rows []HRRow) Figure {
 		if r.Events > 0 || r.N > 0 {
 			e = strconv.Itoa(r.Events)
 		}
-		f.Table = append(f.Table, []string{r.Name, fmtNum(r.HR), fmtNum(r.Low), fmtNum(r.High), fmtNum(r.P), n, e})
+		w := ""
+		if r.Infinite {
+			w = study.InfiniteWarning
+		}
+		f.Table = append(f.Table, []string{r.Name, fmtNum(r.HR), fmtNum(r.Low), fmtNum(r.High), fmtNum(r.P), n, e, w})
 		lines = max(lines, strings.Count(forestName(r), "\n")+1)
 	}
 	// a row's name at 10 points, its lines 1.2 apart, over the axis, title and legend
@@ -87,6 +97,11 @@ func HazardForest(title string, rows []HRRow) Figure {
 		if marks.clipped(lo, hi) {
 			frame.Legend.Add("arrowhead: the 95% interval reaches beyond the axis (its ends at the right)", noKey{})
 		}
+		for _, r := range rows {
+			if r.Infinite {
+				frame.Legend.Add(fmt.Sprintf("warning: %s: coefficient may be infinite (as R's coxph warns; it separates the events): %s (%s-%s) is no estimate, not drawn", strings.ReplaceAll(r.Name, "\n", " "), fmtHR(r.HR), fmtHR(r.Low), fmtHR(r.High)), noKey{})
+			}
+		}
 		return frame, nil
 	}
 	return f
@@ -105,8 +120,15 @@ func forestName(r HRRow) string {
 // estimable reports whether v can be drawn on a log axis.
 func estimable(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 
+// drawn reports whether r's estimate is drawn: estimable, and not one the fit warned
+// may be infinite.
+func drawn(r HRRow) bool { return estimable(r.HR) && !r.Infinite }
+
 // hrText is "1.85 (1.32-2.61), p = 0.0004" for the right of a row.
 func hrText(r HRRow) string {
+	if r.Infinite {
+		return "may be infinite: no estimate"
+	}
 	if !estimable(r.HR) {
 		return "not estimable"
 	}
@@ -144,13 +166,13 @@ func fmtHR(v float64) string {
 func forestRange(rows []HRRow) (lo, hi float64) {
 	lo, hi = 1, 1
 	for _, r := range rows {
-		if estimable(r.HR) {
+		if drawn(r) {
 			lo, hi = math.Min(lo, r.HR), math.Max(hi, r.HR)
 		}
 	}
 	reachLo, reachHi := lo/forestReach, hi*forestReach
 	for _, r := range rows {
-		if !estimable(r.HR) {
+		if !drawn(r) {
 			continue
 		}
 		if !math.IsNaN(r.Low) {
@@ -205,7 +227,7 @@ type forestMarks struct{ rows []HRRow }
 // clipped reports whether an interval reaches beyond [lo, hi].
 func (m forestMarks) clipped(lo, hi float64) bool {
 	for _, r := range m.rows {
-		if estimable(r.HR) && (r.Low < lo || r.High > hi) {
+		if drawn(r) && (r.Low < lo || r.High > hi) {
 			return true
 		}
 	}
@@ -217,7 +239,7 @@ func (m forestMarks) Plot(c draw.Canvas, p *plot.Plot) {
 	fx, fy := p.Transforms(&c)
 	n := float64(len(m.rows))
 	for i, r := range m.rows {
-		if !estimable(r.HR) {
+		if !drawn(r) {
 			continue
 		}
 		ink, shape := color.Color(color.Black), draw.GlyphDrawer(draw.BoxGlyph{})

@@ -57,7 +57,7 @@ func TestHazardForest(t *testing.T) {
 		clipped bool
 	}{{"plain", plain, false}, {"wild", wild, true}} {
 		f := HazardForest("DLBCL CHOP: hazard ratios", tc.rows)
-		if len(f.Table) != len(tc.rows)+1 || !slices.Equal(f.Table[0], []string{"name", "hr", "low95", "high95", "p", "n", "events"}) {
+		if len(f.Table) != len(tc.rows)+1 || !slices.Equal(f.Table[0], []string{"name", "hr", "low95", "high95", "p", "n", "events", "warning"}) {
 			t.Fatalf("%s: table %v", tc.name, f.Table)
 		}
 		for i, r := range tc.rows {
@@ -156,5 +156,23 @@ func TestSurvivalFiguresExport(t *testing.T) {
 		if words := pdfWords(t, filepath.Join(dir, f.Name+".pdf")); len(words) < 10 {
 			t.Errorf("%s: the PDF's text layer has %d words", f.Name, len(words))
 		}
+	}
+}
+
+// A figure that needs more height than asked (a forest plot of 20 rows: MinHeight 110
+// + 20 x 18 = 470 pt = 16.6 cm, worked from HazardForest's rule) is exported taller
+// and SizeFor says so, naming both sizes; at a height it fits nothing is said.
+func TestSizeForSaysWhatChanged(t *testing.T) {
+	rows := make([]HRRow, 20)
+	for i := range rows {
+		rows[i] = HRRow{Name: "gene " + strconv.Itoa(i), HR: 1.5, Low: 1.1, High: 2, P: 0.01}
+	}
+	f := HazardForest("twenty", rows)
+	o, note := f.SizeFor(ExportOptions{Width: 16 * vg.Centimeter, Height: 10 * vg.Centimeter, DPI: 300})
+	if o.Height != vg.Points(470) || note != "signature-forest: exported 16 x 16.6 cm, not the 16 x 10 cm asked: its labels need that height to stay readable" {
+		t.Errorf("%v: %q", o.Height, note)
+	}
+	if _, note := f.SizeFor(ExportOptions{Width: 16 * vg.Centimeter, Height: 20 * vg.Centimeter}); note != "" {
+		t.Error(note)
 	}
 }

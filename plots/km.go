@@ -58,8 +58,8 @@ func KaplanMeierFigure(title string, groups []KMCurve, unit string, lr *survival
 			counts[g] = c.Fit.AtRisk(at)
 		}
 	}
-	// the curves keep about 7 cm above the numbers at risk and the legend
-	f := Figure{Name: "signature-km", Title: title, MinHeight: vg.Points(330 + 25*float64(len(groups)))}
+	// no MinHeight: the panel fits the numbers at risk under the curves in the size asked
+	f := Figure{Name: "signature-km", Title: title}
 	f.Table = kmTable(groups, ticks, counts, lr)
 	f.Build = func() (*plot.Plot, error) {
 		if len(groups) == 0 {

@@ -29,8 +29,8 @@ func SurvivalParagraph(res *experiment.Result, s *study.SurvivalSignature) strin
 	}
 	fmt.Fprintf(&b, "The signature is the %s %s. A Cox proportional-hazards model of them (Efron's ties, each gene z-scored with its training mean and SD, the ridge penalty lambda/2 sum beta^2 with lambda = %g) was locked on all %d patients (%d events); its risk score is the model's linear predictor, and its %s.",
 		text.Count(len(s.Genes), "gene"), how, c.Ridge, len(s.Samples), s.Outcome.Events(), c.GroupRule())
-	fmt.Fprintf(&b, " How well the procedure predicts was estimated from the study's own resamples (%s, stratified by the event): in each, the genes ranked first on its training samples and the Cox model fitted there scored its held-out patients. Harrell's C was %.3f (95%% CI %.3f-%.3f, %s), the mean over %s; the held-out risk score's hazard ratio %.2f per SD (95%% CI %.2f-%.2f, the first repetition's held-out scores, each in its training set's SDs); the cross-validated risk groups (each patient cut by the training scores of the resample that held it out) differed by the log-rank test with p = %s, an approximate p for groups so formed.",
-		experiment.ProtocolText(res.Config), cv.C.Mean, cv.C.Low, cv.C.High, signature.CIntervalMethod, text.Count(cv.C.Resamples, "resample"), cv.HR[0].HR, cv.HR[0].Low, cv.HR[0].High, pText(cv.LogRank[0].P))
+	fmt.Fprintf(&b, " How well the procedure predicts was estimated from the study's own resamples (%s, stratified by the event): in each, the genes ranked first on its training samples and the Cox model fitted there scored its held-out patients. Harrell's C was %.3f (95%% CI %.3f-%.3f, %s), the mean over %s; the held-out risk score's hazard ratio %s (the first repetition's held-out scores, each in its training set's SDs); the cross-validated risk groups (each patient cut by the training scores of the resample that held it out) differed by the log-rank test with p = %s, an approximate p for groups so formed.",
+		experiment.ProtocolText(res.Config), cv.C.Mean, cv.C.Low, cv.C.High, signature.CIntervalMethod, text.Count(cv.C.Resamples, "resample"), cv.HR[0].Text("SD", "the held-out risk score"), pText(cv.LogRank[0].P))
 	b.WriteString(survivalHonestWords(s)) // the headline C (nested when the advice chose) and the permutation test
 	for h, t := range cv.Horizons {
 		auc, n := 0.0, 0.0
@@ -41,7 +41,7 @@ func SurvivalParagraph(res *experiment.Result, s *study.SurvivalSignature) strin
 		}
 		fmt.Fprintf(&b, " At %s the cumulative/dynamic time-dependent AUC (inverse-probability-of-censoring weights) was %.3f.", timeText(t, s.Opts.Unit), auc/n)
 	}
-	fmt.Fprintf(&b, " On the patients it was fitted to, the locked model's C was %.3f and its hazard ratio %.2f per SD: optimistic, shown for comparison only.", s.Apparent.C.C, s.Apparent.HR.HR)
+	fmt.Fprintf(&b, " On the patients it was fitted to, the locked model's C was %.3f and its hazard ratio %s: optimistic, shown for comparison only.", s.Apparent.C.C, s.Apparent.HR.Text("SD", "the locked model's risk score on its own samples"))
 	return b.String()
 }
 

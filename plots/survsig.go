@@ -21,9 +21,9 @@ func SurvivalSignatureFigures(res *experiment.Result, s *study.SurvivalSignature
 	km := KaplanMeierFigure(fmt.Sprintf("%s: %s top %d, Cox model, cross-validated risk groups", res.Data.Name, m, s.Choice.K),
 		kmCurves(s.Outcome, cv.Groups, names), s.Opts.Unit, cv.LogRank[0],
 		"cut by each sample's held-out resample (repetition 1); p approximate")
-	rows := []HRRow{{Name: "risk score (cross-validated)", HR: cv.HR[0].HR, Low: cv.HR[0].Low, High: cv.HR[0].High, P: cv.HR[0].P, N: len(s.Samples), Events: s.Outcome.Events()}}
+	rows := []HRRow{{Name: "risk score (cross-validated)", HR: cv.HR[0].HR, Low: cv.HR[0].Low, High: cv.HR[0].High, P: cv.HR[0].P, N: len(s.Samples), Events: s.Outcome.Events(), Infinite: cv.HR[0].Infinite}}
 	for i, g := range s.Genes {
-		rows = append(rows, HRRow{Name: s.GeneLabels()[i], HR: g.HR, Low: g.HRLow, High: g.HRHigh, P: g.WaldP})
+		rows = append(rows, HRRow{Name: s.GeneLabels()[i], HR: g.HR, Low: g.HRLow, High: g.HRHigh, P: g.WaldP, Infinite: g.Infinite})
 	}
 	forest := HazardForest(fmt.Sprintf("%s: hazard ratios per SD, the risk score's and each gene's in the locked Cox model", res.Data.Name), rows)
 	figs := []Figure{km, forest}

@@ -142,8 +142,12 @@ func (v *Validation) SurvivalText(unit string) string {
 	if unit != "" {
 		unit = " " + unit
 	}
-	s := fmt.Sprintf("On %d cohort samples (%d events): Harrell's C %.3f (95%% CI %.3f-%.3f), Uno's C truncated at %g%s %.3f; hazard ratio %.2f per training SD of the risk score (95%% CI %.2f-%.2f, p = %s)",
-		m.N, m.Events, m.C.C, m.C.C-1.96*m.C.SE, m.C.C+1.96*m.C.SE, m.Tau, unit, m.Uno.C, m.HR.HR, m.HR.Low, m.HR.High, pWords(m.HR.P))
+	hr := fmt.Sprintf("hazard ratio %.2f per training SD of the risk score (95%% CI %.2f-%.2f, p = %s)", m.HR.HR, m.HR.Low, m.HR.High, pWords(m.HR.P))
+	if m.HR.Infinite {
+		hr = "hazard ratio per training SD of the risk score " + m.HR.Text("SD", "the risk score on the cohort")
+	}
+	s := fmt.Sprintf("On %d cohort samples (%d events): Harrell's C %.3f (95%% CI %.3f-%.3f), Uno's C truncated at %g%s %.3f; %s",
+		m.N, m.Events, m.C.C, m.C.C-1.96*m.C.SE, m.C.C+1.96*m.C.SE, m.Tau, unit, m.Uno.C, hr)
 	if m.LogRank != nil {
 		s += fmt.Sprintf("; the risk groups cut at the training cut-offs differ by the log-rank test, p = %s", pWords(m.LogRank.P))
 	}

@@ -50,6 +50,9 @@ type CoxLock struct {
 	// output led with (nil in a model file of an earlier version, or not finite).
 	Advised  bool       `json:"advised"`
 	Headline *CHeadline `json:"headline,omitempty"`
+	// Infinite marks the coefficients the fit warned may be infinite (coxph's warning;
+	// never with a ridge): their hazard ratios are no estimates.
+	Infinite []bool `json:"infinite,omitempty"`
 }
 
 // CHeadline is a survival signature's headline Harrell's C with its 95% interval, and
@@ -96,6 +99,15 @@ func (m *Model) lockCox(z *mat.Dense, ds *dataset.Dataset, cut CutRule) error {
 		TimeName: ds.Survival.TimeName, EventName: ds.Survival.EventName, Events: ds.Survival.Events()}
 	if cut.Kind == "value" {
 		m.Cox.Cuts = []float64{cut.Value}
+	}
+	for j := range f.Coef {
+		if f.Unreliable(j) {
+			m.Cox.Infinite = make([]bool, len(f.Coef))
+			for i := range f.Coef {
+				m.Cox.Infinite[i] = f.Unreliable(i)
+			}
+			break
+		}
 	}
 	m.Rule = fmt.Sprintf("Cox proportional-hazards model (Efron's ties, ridge lambda %g on the z-scored genes): risk score r = sum_j b_j u_j; %s", f.Ridge, m.Cox.GroupRule())
 	return nil

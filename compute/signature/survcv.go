@@ -125,8 +125,27 @@ type SurvivalCV struct {
 	Scaled []float64
 }
 
-// HazardRatio is a hazard ratio with its 95% interval and Wald p.
-type HazardRatio struct{ HR, Low, High, P float64 }
+// HazardRatio is a hazard ratio with its 95% interval and Wald p. Infinite is the
+// Cox fit's warning that the coefficient may be infinite (coxph's; the score
+// separates the events): HR, Low and High are then no estimates.
+type HazardRatio struct {
+	HR, Low, High, P float64
+	Infinite         bool `json:",omitempty"`
+}
+
+// HazardRatioOf is coefficient j of fit as a HazardRatio.
+func HazardRatioOf(fit *survival.CoxFit, j int) HazardRatio {
+	return HazardRatio{HR: fit.HR[j], Low: fit.HRLow[j], High: fit.HRHigh[j], P: fit.P[j], Infinite: fit.Unreliable(j)}
+}
+
+// Text is the hazard ratio per unit (of "SD"), "1.85 per SD (95% CI 1.32-2.61)", or,
+// when the fit warned, that it is no estimate, naming the score it is of.
+func (h HazardRatio) Text(unit, of string) string {
+	if h.Infinite {
+		return fmt.Sprintf("not estimated: %s", survival.InfiniteNote(of))
+	}
+	return fmt.Sprintf("%.2f per %s (95%% CI %.2f-%.2f)", h.HR, unit, h.Low, h.High)
+}
 
 // hazardPerSD fits a Cox model of o on the score s and gives its hazard ratio.
 func hazardPerSD(o survival.Outcome, s []float64) (HazardRatio, error) {
@@ -134,7 +153,7 @@ func hazardPerSD(o survival.Outcome, s []float64) (HazardRatio, error) {
 	if err != nil {
 		return HazardRatio{}, err
 	}
-	return HazardRatio{HR: fit.HR[0], Low: fit.HRLow[0], High: fit.HRHigh[0], P: fit.P[0]}, nil
+	return HazardRatioOf(fit, 0), nil
 }
 
 // CrossValidatedSurvival computes the SurvivalCV of method m at k of the survival study

@@ -36,6 +36,9 @@ type AddedTerm struct {
 	Coef, SE  float64
 	HR, Low   float64
 	High, P   float64
+	// Infinite is the fit's warning that the coefficient may be infinite (coxph's;
+	// the term separates the events): HR, Low and High are then no estimates.
+	Infinite bool
 }
 
 // AddedValue is what a survival signature's risk score adds to clinical covariates:
@@ -248,8 +251,8 @@ func AddedValueOf(o survival.Outcome, covs []dataset.Covariate, score []float64,
 		name string
 		fit  *survival.CoxFit
 	}{{CovariatesModel, av.Base}, {WithScoreModel, av.Full}} {
-		for _, w := range m.fit.Warnings() {
-			av.Notes = append(av.Notes, fmt.Sprintf("the model of the %s: %s", m.name, w))
+		if !m.fit.Converged {
+			av.Notes = append(av.Notes, fmt.Sprintf("the model of the %s: %s", m.name, m.fit.Warnings()[0]))
 		}
 		for j := range m.fit.Coef {
 			t := AddedTerm{Term: ScoreTerm}
@@ -258,6 +261,7 @@ func AddedValueOf(o survival.Outcome, covs []dataset.Covariate, score []float64,
 			}
 			t.Model = m.name
 			t.Coef, t.SE, t.HR, t.Low, t.High, t.P = m.fit.Coef[j], m.fit.SE[j], m.fit.HR[j], m.fit.HRLow[j], m.fit.HRHigh[j], m.fit.P[j]
+			t.Infinite = m.fit.Unreliable(j)
 			av.Terms = append(av.Terms, t)
 		}
 	}

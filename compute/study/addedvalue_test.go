@@ -217,7 +217,7 @@ func TestSignatureAddedValue(t *testing.T) {
 		t.Errorf("the score's HR %v, the signature's %v (%v)", hr, s.CV.HR[0].HR, err)
 	}
 	tab := av.Table()
-	if !slices.Equal(tab[0], []string{"model", "term", "hr", "low95", "high95", "p"}) || tab[1][0] != CovariatesModel || tab[1][1] != "Diam: >2cm vs <=2cm" ||
+	if !slices.Equal(tab[0], []string{"model", "term", "hr", "low95", "high95", "p", "warning"}) || tab[1][0] != CovariatesModel || tab[1][1] != "Diam: >2cm vs <=2cm" ||
 		tab[13][0] != WithScoreModel || tab[13][1] != ScoreTerm || tab[14][1] != "lrt_chisq" || tab[17][1] != "c_change" {
 		t.Errorf("table:\n%v", tab)
 	}

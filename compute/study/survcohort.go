@@ -6,6 +6,7 @@ import (
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/signature"
+	"steadfast/compute/survival"
 )
 
 // cohortOutcome gives the cohort c the outcome of ds that the model m predicts: for a
@@ -78,6 +79,9 @@ func SurvivalValidationMetrics(v *signature.Validation) [][]string {
 	add("uno_c_tau_"+num(m.Tau), m.Uno.C, nan, nan)
 	add("hazard_ratio_per_sd", m.HR.HR, m.HR.Low, m.HR.High)
 	add("hazard_ratio_per_sd_p", m.HR.P, nan, nan)
+	if m.HR.Infinite {
+		rows = append(rows, []string{"hazard_ratio_per_sd_warning", survival.InfiniteNote("the risk score on the cohort"), "", ""})
+	}
 	if m.LogRank != nil {
 		add("logrank_p", m.LogRank.P, nan, nan)
 		add("logrank_chisq", m.LogRank.Chisq, float64(m.LogRank.DF), nan)

@@ -36,7 +36,10 @@ type SurvivalGene struct {
 	ID, Symbol              string
 	Coef, HR, HRLow, HRHigh float64
 	WaldP                   float64 // the coefficient's Wald p in the locked model
-	Z, P, FDR               float64
+	// Infinite is the locked fit's warning that the coefficient may be infinite
+	// (coxph's; without a ridge): HR and its interval are then no estimates.
+	Infinite  bool
+	Z, P, FDR float64
 }
 
 // Apparent are the locked model's measures on the samples it was fitted to:
@@ -196,7 +199,7 @@ func (s *SurvivalSignature) apparent(scores []float64) error {
 	if err != nil {
 		return err
 	}
-	a.HR = signature.HazardRatio{HR: fit.HR[0], Low: fit.HRLow[0], High: fit.HRHigh[0], P: fit.P[0]}
+	a.HR = signature.HazardRatioOf(fit, 0)
 	if a.LogRank, err = survival.LogRankTest(s.Outcome, a.Groups); err != nil {
 		return err
 	}
@@ -236,6 +239,7 @@ func survivalGenes(ctx context.Context, ds *dataset.Dataset, feats []int, m *sig
 		if ds.Symbols != nil {
 			sg.Symbol = ds.Symbols[j]
 		}
+		sg.Infinite = g < len(c.Infinite) && c.Infinite[g]
 		out = append(out, sg)
 	}
 	return out, nil

@@ -115,6 +115,9 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 	hr := cv.HR[0]
 	add("hazard_ratio_per_sd", hr.HR, hr.Low, hr.High)
 	say("hazard_ratio_per_sd_is", "a Cox model of the outcome on the first repetition's held-out risk scores, each in its resample's training SDs")
+	if hr.Infinite {
+		say("hazard_ratio_per_sd_warning", survival.InfiniteNote("the held-out risk score"))
+	}
 	lr := cv.LogRank[0]
 	add("logrank_p", lr.P, math.NaN(), math.NaN())
 	add("logrank_chisq", lr.Chisq, float64(lr.DF), math.NaN())
@@ -141,6 +144,9 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 	}
 	add("c_index_apparent", a.C.C, a.C.C-1.96*a.C.SE, a.C.C+1.96*a.C.SE)
 	add("hazard_ratio_per_sd_apparent", a.HR.HR, a.HR.Low, a.HR.High)
+	if a.HR.Infinite {
+		say("hazard_ratio_per_sd_apparent_warning", survival.InfiniteNote("the locked model's risk score on its own samples"))
+	}
 	add("logrank_p_apparent", a.LogRank.P, math.NaN(), math.NaN())
 	say("apparent_is", "the locked model on the samples it was fitted to: optimistic")
 	add("samples", float64(len(s.Samples)), math.NaN(), math.NaN())
@@ -197,13 +203,13 @@ func (s *SurvivalSignature) Performance() string {
 	mean, lo, hi := concordanceMeanRange(cv.Pooled)
 	fmt.Fprintf(&b, " Pooled over each repetition's folds C is %.3f (range %.3f-%.3f); Uno's C truncated at %s%s %.3f.", mean, lo, hi, num(cv.Tau), unit, cv.Uno[0].C)
 	hr, lr := cv.HR[0], cv.LogRank[0]
-	fmt.Fprintf(&b, " The held-out risk score's hazard ratio is %.2f per SD (95%% CI %.2f-%.2f); its cross-validated %s differ by the log-rank test with p = %s (approximate).",
-		hr.HR, hr.Low, hr.High, strings.Join(s.Model.Cox.GroupNames(), " and "), pText(lr.P))
+	fmt.Fprintf(&b, " The held-out risk score's hazard ratio is %s; its cross-validated %s differ by the log-rank test with p = %s (approximate).",
+		hr.Text("SD", "the held-out risk score"), strings.Join(s.Model.Cox.GroupNames(), " and "), pText(lr.P))
 	for h, t := range cv.Horizons {
 		m, _ := timeAUCMean(cv, h)
 		fmt.Fprintf(&b, " At %s%s the time-dependent AUC is %.3f.", num(t), unit, m)
 	}
-	fmt.Fprintf(&b, " The locked model on its own samples (optimistic): C %.3f, hazard ratio %.2f per SD.", a.C.C, a.HR.HR)
+	fmt.Fprintf(&b, " The locked model on its own samples (optimistic): C %.3f, hazard ratio %s.", a.C.C, a.HR.Text("SD", "the locked model's risk score on its own samples"))
 	if s.Perm != nil {
 		fmt.Fprintf(&b, " Permutation test of C: %s.", s.Perm.Says())
 	}

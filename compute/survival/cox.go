@@ -434,6 +434,18 @@ func (f *CoxFit) Survival(x mat.Matrix, t float64) ([]float64, error) {
 	return lp, nil
 }
 
+// Unreliable reports whether coefficient j is no estimate: coxph warns that it may
+// be infinite (a sign of separation), or the fit ran out of iterations.
+func (f *CoxFit) Unreliable(j int) bool {
+	return !f.Converged || j < len(f.Infinite) && f.Infinite[j]
+}
+
+// InfiniteNote says that the Cox coefficient of name may be infinite, as coxph warns,
+// and what that means for its hazard ratio.
+func InfiniteNote(name string) string {
+	return fmt.Sprintf("the Cox coefficient of %s may be infinite (R's coxph warns \"coefficient may be infinite\"): %s separates the events, so its hazard ratio and 95%% CI are not estimates", name, name)
+}
+
 // Warnings are coxph's warnings about the fit, in its words: "Ran out of iterations
 // and did not converge", or "Loglik converged before variable 2,5; coefficient may
 // be infinite." (variables numbered from 1). None for a clean fit.

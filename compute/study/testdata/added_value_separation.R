@@ -1,0 +1,10 @@
+# R reference for TestAddedValueSeparation (issue 58.10): the added value's data (added_value_data.csv)
+# of a 30-sample subset of dlbcl_chop_survival.csv (3 events) with a stage that separates them.
+# Rscript added_value_separation.R added_value_data.csv  (R 4.2.2, survival 3.5-3)
+library(survival)
+d <- read.csv(commandArgs(TRUE)[1])
+d$stage <- factor(d$stage)
+f0 <- coxph(Surv(time, event) ~ stage, data = d)
+f1 <- coxph(Surv(time, event) ~ stage + cv_risk_score, data = d)
+print(summary(f0)$conf.int); print(summary(f1)$conf.int)
+cc <- concordance(f0, f1); print(cc$concordance); print(cc$var)

@@ -14,8 +14,10 @@ import (
 )
 
 // Files are what the signature writes: model.json, signature.csv (a gene a row),
-// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high), with two
-// classes probabilities.csv (each sample's probability of the positive class) and,
+// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high),
+// heldout-scores.csv (every repetition's held-out scores), with two classes
+// probabilities.csv (each sample's probability of the positive class), with the nested
+// estimate nested-choices.csv and nested-choice-counts.csv (the inner choices) and,
 // after a permutation test, permutations.csv (each permuted study's AUC).
 func (s *Signature) Files() (map[string][]byte, error) {
 	model, err := s.Model.Encode()
@@ -27,6 +29,12 @@ func (s *Signature) Files() (map[string][]byte, error) {
 		"signature.csv": csvOf(s.GeneTable()),
 		"roc.csv":       csvOf(s.rocTable()),
 		"metrics.csv":   csvOf(s.metricsTable()),
+	}
+	if s.CV.HeldOut != nil {
+		files["heldout-scores.csv"] = csvOf(s.HeldOutTable())
+	}
+	if s.Nested != nil {
+		nestedFiles(files, s.Nested.Choices)
 	}
 	if s.Op != nil {
 		files["probabilities.csv"] = csvOf(s.probabilityTable())
@@ -284,10 +292,8 @@ func (s *Signature) metricsTable() [][]string {
 		rows = append(rows, []string{"nested_auc_resamples_mean_ci95", num(n.Interval.Mean), num(n.Interval.Low), num(n.Interval.High)},
 			[]string{"nested_auc_pooled_mean_range_over_repetitions", num(n.MeanAUC), num(n.MinAUC), num(n.MaxAUC)},
 			[]string{"nested_outer_training_sets", strconv.Itoa(len(n.Choices)), "", ""},
-			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""})
-		for _, c := range n.Choices {
-			rows = append(rows, []string{fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K), "", ""})
-		}
+			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""},
+			[]string{"nested_choices", NestedChoicesIs(n.Choices), "", ""})
 	}
 	if s.Perm != nil {
 		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutation_smallest_attainable_p", num(s.Perm.Smallest()), "", ""},

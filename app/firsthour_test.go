@@ -548,7 +548,7 @@ func TestSignatureTab(t *testing.T) {
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
 		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)
 	}
-	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 7 || opts[6] != "cohort confusion matrix" {
+	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 8 || opts[6] != "cohort confusion matrix" || opts[7] != tableShows[7] { // the inner choices last
 		t.Errorf("tables offered %q", opts)
 	}
 	var report bytes.Buffer

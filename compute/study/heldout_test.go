@@ -35,7 +35,7 @@ func fileCSV(t *testing.T, files map[string][]byte, name string) [][]string {
 // checkMetricKeys checks that metrics.csv's keys are unique and that every row of a
 // number is described by an _is row: its own (key_is) or its family's (an _is row
 // whose stem begins the key, or ends it for _apparent). It returns the rows by key.
-func checkMetricKeys(t *testing.T, metrics [][]string, described bool) map[string][]string {
+func checkMetricKeys(t *testing.T, metrics [][]string) map[string][]string {
 	t.Helper()
 	rows := map[string][]string{}
 	var stems []string
@@ -47,9 +47,6 @@ func checkMetricKeys(t *testing.T, metrics [][]string, described bool) map[strin
 		if stem, ok := strings.CutSuffix(r[0], "_is"); ok {
 			stems = append(stems, stem)
 		}
-	}
-	if !described {
-		return rows
 	}
 	for _, r := range metrics[1:] {
 		if _, err := strconv.ParseFloat(r[1], 64); err != nil || strings.HasSuffix(r[0], "_is") {
@@ -160,7 +157,7 @@ func TestSurvivalFilesOneValuePerName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := checkMetricKeys(t, fileCSV(t, files, "metrics.csv"), true)
+	rows := checkMetricKeys(t, fileCSV(t, files, "metrics.csv"))
 	checkNestedFiles(t, files, s.Nested.Choices)
 	uno := rows[unoName(s.CV.Tau)]
 	if uno == nil || !strings.Contains(s.Performance(), fmt.Sprintf("Uno's C truncated at 7.62 years %.3f (range %.3f-%.3f)", mustFloat(t, uno[0]), mustFloat(t, uno[1]), mustFloat(t, uno[2]))) {
@@ -241,7 +238,7 @@ func TestClassFilesOneValuePerName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := checkMetricKeys(t, fileCSV(t, files, "metrics.csv"), false)
+	rows := checkMetricKeys(t, fileCSV(t, files, "metrics.csv"))
 	checkNestedFiles(t, files, sig.Nested.Choices)
 	if !strings.Contains(sig.Nested.Summary(), "an interval by the same method as the plain estimate's below") {
 		t.Errorf("the nested interval's words: %s", sig.Nested.Summary())

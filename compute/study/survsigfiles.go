@@ -147,7 +147,8 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 		say("permutation_statistic", p.StatisticText())
 		add("permutation_statistic_observed", p.Observed, math.NaN(), math.NaN())
 		say("permutation_choice_repeated", strconv.FormatBool(p.Choice))
-		say("permutation_is", "p = (1 + permuted statistics at least the observed) / (permutations + 1), the smallest attainable 1 / (permutations + 1); each permutation's statistic in permutations.csv")
+		say("permutation_is", PermutationIs)
+		say("permutations_is", "the permuted studies run")
 	}
 	add("c_index_apparent", a.C.C, a.C.C-1.96*a.C.SE, a.C.C+1.96*a.C.SE)
 	add("hazard_ratio_per_sd_apparent", a.HR.HR, a.HR.Low, a.HR.High)

@@ -62,10 +62,10 @@ type signatureView struct {
 	// cohortConfusion is the cohort's own confusion matrix
 	cohortConfusion *widgets.StringTable
 	// choices counts the nested estimate's inner choices (nested-choice-counts.csv)
-	choices *widgets.StringTable
-	tables          *widget.Select // which table shows: tableShows
-	tableStack      []fyne.CanvasObject
-	cohortReads     []study.Input // the validation's cohort files: nothing is saved over them
+	choices     *widgets.StringTable
+	tables      *widget.Select // which table shows: tableShows
+	tableStack  []fyne.CanvasObject
+	cohortReads []study.Input // the validation's cohort files: nothing is saved over them
 	// needSig are the buttons that act on a built signature: disabled until one is
 	needSig []*widget.Button
 	// saved is the signature a reopened run kept: Build signature with its choice

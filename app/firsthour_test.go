@@ -463,6 +463,22 @@ func TestSignatureTab(t *testing.T) {
 	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Nested cross-validated AUC") || !strings.Contains(m, "95% CI") || !strings.Contains(m, "optimistic") || !strings.Contains(m, "low positive (high is the reference, first in alphabetical order)") || !strings.Contains(v.details(), "corrected resampled") {
 		t.Errorf("metrics %q", m)
 	}
+	// the nested estimate's inner choices: one table of counts adding up to the outer
+	// training sets, as nested-choice-counts.csv
+	serialized(func() { v.tables.SetSelected(tableShows[7]) })
+	if opts, rows, n := onUI(func() []string { return v.tables.Options }), onUI(v.choices.Rows), onUI(func() int { return len(v.sig.Nested.Choices) }); !slices.Contains(opts, tableShows[7]) || len(rows) == 0 {
+		t.Errorf("tables offered %q; inner choices %v", opts, rows)
+	} else {
+		total := 0
+		for _, r := range rows {
+			c, _ := strconv.Atoi(r[2])
+			total += c
+		}
+		if total != n {
+			t.Errorf("the inner choices count %d of %d outer training sets", total, n)
+		}
+	}
+	serialized(func() { v.tables.SetSelected(tableShows[0]) })
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "signature-roc" {
 		t.Errorf("the tab exports %q", f.Name)
 	}
@@ -532,7 +548,7 @@ func TestSignatureTab(t *testing.T) {
 	if f := onUI(func() plots.Figure { return u.currentFigure(tabSignature) }); f.Name != "validation-roc" {
 		t.Errorf("after choosing the cohort ROC the tab exports %q", f.Name)
 	}
-	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 7 || opts[6] != "cohort confusion matrix" {
+	if opts := onUI(func() []string { return v.tables.Options }); len(opts) != 8 || opts[6] != "cohort confusion matrix" || opts[7] != tableShows[7] { // the inner choices last
 		t.Errorf("tables offered %q", opts)
 	}
 	var report bytes.Buffer

@@ -61,9 +61,11 @@ type signatureView struct {
 	matchTable  *widgets.StringTable
 	// cohortConfusion is the cohort's own confusion matrix
 	cohortConfusion *widgets.StringTable
-	tables          *widget.Select // which table shows: tableShows
-	tableStack      []fyne.CanvasObject
-	cohortReads     []study.Input // the validation's cohort files: nothing is saved over them
+	// choices counts the nested estimate's inner choices (nested-choice-counts.csv)
+	choices     *widgets.StringTable
+	tables      *widget.Select // which table shows: tableShows
+	tableStack  []fyne.CanvasObject
+	cohortReads []study.Input // the validation's cohort files: nothing is saved over them
 	// needSig are the buttons that act on a built signature: disabled until one is
 	needSig []*widget.Button
 	// saved is the signature a reopened run kept: Build signature with its choice
@@ -100,8 +102,9 @@ func (v *signatureView) setSaved(r *study.SignatureRecord) {
 }
 
 // tableShows are the tables the tab can show: the signature's genes, and after a
-// validation the cohort's predictions and how each gene was matched.
-var tableShows = []string{"signature genes", "confusion matrix", "operating points", "sample probabilities", "cohort predictions", "cohort genes matched", "cohort confusion matrix"}
+// validation the cohort's predictions and how each gene was matched; with a nested
+// estimate its inner choices.
+var tableShows = []string{"signature genes", "confusion matrix", "operating points", "sample probabilities", "cohort predictions", "cohort genes matched", "cohort confusion matrix", "inner choices of the nested AUC"}
 
 // cohortShow is how the figure choice names a validation figure.
 func cohortShow(f plots.Figure) string {
@@ -143,7 +146,7 @@ func signatureShow(name string, i int, figs []plots.Figure) string {
 }
 
 func newSignatureView(u *UI) *signatureView {
-	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), operating: widgets.NewStringTable(), probs: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), cohortConfusion: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
+	v := &signatureView{u: u, table: widgets.NewStringTable(), confusion: widgets.NewStringTable(), operating: widgets.NewStringTable(), probs: widgets.NewStringTable(), cohortTable: widgets.NewStringTable(), matchTable: widgets.NewStringTable(), cohortConfusion: widgets.NewStringTable(), choices: widgets.NewStringTable(), metrics: widget.NewLabel("After a run: choose a method, k and classifier (the Errors tab's advice is preselected) and press Build signature."),
 		chart: u.newChart("The signature's cross-validated ROC curves, heatmap and genes by class appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
 	v.more = widget.NewLabel("")
@@ -187,7 +190,8 @@ func newSignatureView(u *UI) *signatureView {
 		container.NewBorder(container.NewHScroll(u.tableActions(v.probs, 0, "signature-probabilities")), nil, nil, nil, v.probs.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortTable, -1, "cohort-predictions")), nil, nil, nil, v.cohortTable.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.matchTable, 0, "cohort-genes")), nil, nil, nil, v.matchTable.Table),
-		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortConfusion, -1, "cohort-confusion")), nil, nil, nil, v.cohortConfusion.Table)}
+		container.NewBorder(container.NewHScroll(u.tableActions(v.cohortConfusion, -1, "cohort-confusion")), nil, nil, nil, v.cohortConfusion.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.choices, -1, "nested-choice-counts")), nil, nil, nil, v.choices.Table)}
 	v.tables = widget.NewSelect(tableShows[:2], func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), container.NewGridWrap(fyne.NewSize(230, v.tables.MinSize().Height), v.tables)), nil, nil, nil, container.NewStack(v.tableStack...))
@@ -358,6 +362,11 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 	v.operating.SetRows(oh, or, 200, 100, 150, 150, 150, 150, 220)
 	ph, pr := sig.ProbabilityDisplay()
 	v.probs.SetRows(ph, pr, 140, 90, 120)
+	v.choices.SetRows(nil, nil)
+	if sig.Nested != nil {
+		nh, nr := study.NestedCountDisplay(sig.Nested.Choices)
+		v.choices.SetRows(nh, nr, 260, 60, 260, 70)
+	}
 	v.showMetrics()
 	v.draw()
 }
@@ -477,7 +486,10 @@ func (v *signatureView) showOptions() {
 		shows = append(shows, cohortShow(f))
 	}
 	if v.sig != nil && v.sig.Validation != nil {
-		tables = append(slices.Clone(tables), tableShows[4:]...)
+		tables = append(slices.Clone(tables), tableShows[4:7]...)
+	}
+	if v.sig != nil && v.sig.Nested != nil {
+		tables = append(slices.Clone(tables), tableShows[7])
 	}
 	v.show.Options, v.tables.Options = shows, tables
 	if v.show.SelectedIndex() < 0 {

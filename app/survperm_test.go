@@ -1,9 +1,11 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/dataset"
+	"steadfast/internal/text"
 )
 
 // The survival Signature tab leads with the nested C when the advice chose method and
@@ -45,6 +48,7 @@ func TestSurvivalPermutationInTheWindow(t *testing.T) {
 	if m := onUI(func() string { return sv.metrics.Text }); !strings.Contains(m, "Headline: the nested cross-validated Harrell's C") || onUI(func() bool { return sv.sig.Nested == nil }) {
 		t.Errorf("the advice's signature leads with %q", m)
 	}
+	checkSurvivalTables(t, sv)
 	permAskAbove = 0
 	defer func() { permAskAbove = 2 * time.Minute }()
 	answer := func(n string) {
@@ -88,5 +92,45 @@ func TestSurvivalPermutationInTheWindow(t *testing.T) {
 	waitFor(t, "the cancel", 30*time.Second, func() bool { return onUI(func() bool { return u.cancel == nil }) })
 	if got := onUI(func() float64 { return sv.sig.Perm.P }); got != perm || !strings.Contains(onUI(func() string { return u.progress.Status.Text }), "cancelled") {
 		t.Errorf("after Cancel: p %g (was %g), status %q", got, perm, onUI(func() string { return u.progress.Status.Text }))
+	}
+}
+
+// checkSurvivalTables checks that the survival tab shows the files' values under their
+// names: each measure's metrics.csv key and value as metrics.csv has them (three
+// significant digits), Uno's C in the text as in metrics.csv, the genes in words, and
+// the inner choices as counts adding up to the outer training sets.
+func checkSurvivalTables(t *testing.T, sv *survivalView) {
+	t.Helper()
+	head, rows, metrics, genes, choices, more, n := onUI(func() []string { return sv.measures.Header() }), onUI(func() [][]string { return sv.measures.Rows() }),
+		onUI(func() [][]string { return sv.sig.MetricsTable() }), onUI(func() []string { return sv.genes.Header() }), onUI(func() [][]string { return sv.choices.Rows() }),
+		onUI(func() string { return sv.more.Text }), onUI(func() int { return len(sv.sig.Nested.Choices) })
+	if len(head) != 4 || head[3] != "metrics.csv" || len(rows) < 10 {
+		t.Fatalf("the measures table: %v, %d rows", head, len(rows))
+	}
+	byKey := map[string]string{}
+	for _, r := range metrics[1:] {
+		byKey[r[0]] = r[1]
+	}
+	for _, r := range rows {
+		v, err := strconv.ParseFloat(byKey[r[3]], 64)
+		if err != nil || !strings.HasPrefix(r[1], "<") && r[1] != text.Sig3(v) && r[1] != text.PValue(v) {
+			t.Errorf("the window's %q (%s) shows %s, metrics.csv %q", r[0], r[3], r[1], byKey[r[3]])
+		}
+		if strings.HasPrefix(r[3], "uno_c_tau_") {
+			if u, _ := strconv.ParseFloat(byKey[r[3]], 64); !strings.Contains(more, "Uno's C truncated at "+strings.TrimSuffix(strings.TrimPrefix(r[3], "uno_c_tau_"), "_pooled_mean_range_over_repetitions")) || !strings.Contains(more, fmt.Sprintf(" %.3f (range", u)) {
+				t.Errorf("Uno's C: metrics.csv %s, the text %s", byKey[r[3]], more)
+			}
+		}
+	}
+	if !slices.Contains(genes, "hazard ratio per SD (95% CI)") || slices.Contains(genes, "cox_coefficient_per_sd") {
+		t.Errorf("the gene table's header %v", genes)
+	}
+	total := 0
+	for _, c := range choices {
+		k, _ := strconv.Atoi(c[2])
+		total += k
+	}
+	if total != n {
+		t.Errorf("the inner choices count %d of %d outer training sets: %v", total, n, choices)
 	}
 }

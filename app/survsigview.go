@@ -52,6 +52,7 @@ type survivalView struct {
 	measures *widgets.StringTable
 	preds    *widgets.StringTable
 	added    *widgets.StringTable // added_value.csv
+	choices  *widgets.StringTable // nested-choice-counts.csv
 	stack    []fyne.CanvasObject
 	fold     *widget.Accordion
 	sig      *study.SurvivalSignature
@@ -74,7 +75,7 @@ var survivalTerms = []string{"survival outcome", "censored", "Cox model", "Harre
 	"nested estimate", "permutation test"}
 
 func newSurvivalView(u *UI) *survivalView {
-	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(), cohort: widgets.NewStringTable(), added: widgets.NewStringTable(),
+	v := &survivalView{u: u, genes: widgets.NewStringTable(), measures: widgets.NewStringTable(), preds: widgets.NewStringTable(), cohort: widgets.NewStringTable(), added: widgets.NewStringTable(), choices: widgets.NewStringTable(),
 		metrics: widget.NewLabel("After a survival run: choose a method and k (the Errors tab's advice is preselected) and press Build signature."),
 		chart:   u.newChart("The signature's Kaplan-Meier curves, hazard ratios, calibration and heatmap appear here.")}
 	v.metrics.Wrapping = fyne.TextWrapWord
@@ -126,8 +127,9 @@ func newSurvivalView(u *UI) *survivalView {
 		container.NewBorder(container.NewHScroll(u.tableActions(v.measures, -1, "signature-metrics")), nil, nil, nil, v.measures.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.preds, -1, "signature-predictions")), nil, nil, nil, v.preds.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.cohort, -1, "cohort-predictions")), nil, nil, nil, v.cohort.Table),
-		container.NewBorder(container.NewHScroll(u.tableActions(v.added, -1, "added_value")), nil, nil, nil, v.added.Table)}
-	v.tables = widget.NewSelect([]string{"signature genes", "measures", "sample risk scores", "cohort risk scores", "added value over covariates"}, func(string) { v.showTable() })
+		container.NewBorder(container.NewHScroll(u.tableActions(v.added, -1, "added_value")), nil, nil, nil, v.added.Table),
+		container.NewBorder(container.NewHScroll(u.tableActions(v.choices, -1, "nested-choice-counts")), nil, nil, nil, v.choices.Table)}
+	v.tables = widget.NewSelect([]string{"signature genes", "measures", "sample risk scores", "cohort risk scores", "added value over covariates", "inner choices of the nested C"}, func(string) { v.showTable() })
 	v.tables.SetSelectedIndex(0)
 	tables := container.NewBorder(container.NewHBox(widget.NewLabel("table"), v.tables), nil, nil, nil, container.NewStack(v.stack...))
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
@@ -168,7 +170,7 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	v.more.SetText("")
 	v.more.Hide()
 	v.moreBtn.Hide()
-	for _, t := range []*widgets.StringTable{v.genes, v.measures, v.preds, v.cohort, v.added} {
+	for _, t := range []*widgets.StringTable{v.genes, v.measures, v.preds, v.cohort, v.added, v.choices} {
 		t.SetRows(nil, nil)
 	}
 }
@@ -272,10 +274,15 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 	}
 	v.show.Options = names
 	v.show.SetSelectedIndex(0)
-	g := sig.GeneTable()
-	v.genes.SetRows(g[0], g[1:], 50, 120, 90, 110, 100, 80, 80, 100, 100, 90)
-	m := sig.MetricsTable()
-	v.measures.SetRows(m[0], m[1:], 320, 110, 90, 90)
+	gh, g := sig.GeneDisplay()
+	v.genes.SetRows(gh, g, 50, 120, 90, 150, 170, 160, 100, 90)
+	mh, m := sig.MeasuresDisplay(true)
+	v.measures.SetRows(mh, m, 420, 90, 140, 300)
+	v.choices.SetRows(nil, nil)
+	if n := sig.Nested; n != nil {
+		ch, c := study.NestedCountDisplay(n.Choices)
+		v.choices.SetRows(ch, c, 260, 60, 260, 70)
+	}
 	p := sig.PredictionTable()
 	v.preds.SetRows(p[0], p[1:], 120, 70, 60, 100, 110, 110)
 	v.added.SetRows(nil, nil)

@@ -80,7 +80,7 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 	}
 	svgOf := func(f Figure, o ExportOptions) (template.HTML, error) { return ctxSVG(ctx, f, o) }
 	var sigFigs []reportFigure
-	var sigTable, confTable, opTable, fullTable, tripodTable reportTable
+	var sigTable, confTable, opTable, nestTable, fullTable, tripodTable reportTable
 	howTo := ""
 	sigPara := ""
 	if sig != nil {
@@ -95,6 +95,9 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		confTable = tableOf(confusionFigure(sig), reportGenes)
 		if h, rows := sig.OperatingDisplay(); h != nil {
 			opTable = tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10)
+		}
+		if sig.Nested != nil {
+			nestTable = nestedCountTable(sig.Nested.Choices, sig.Nested.InnerFolds)
 		}
 		sigPara = SignatureParagraph(res, sig)
 		fullTable, tripodTable = tableOf(fullModelFigure(sig), 200), tableOf(tripodFigure(res, sig), 20)
@@ -134,7 +137,7 @@ func ReportWith(ctx context.Context, w io.Writer, res *experiment.Result, sig *s
 		valConf = tableOf(cohortConfusionFigure(v), 10)
 	}
 	for k, v := range map[string]any{
-		"Sig": sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
+		"Sig": sig != nil, "SigParagraph": sigPara, "SigFigures": sigFigs, "SigTable": sigTable, "ConfTable": confTable, "OpTable": opTable, "NestTable": nestTable, "Enr": enrPara != "", "EnrParagraph": enrPara, "EnrFigures": enrFigs, "EnrTable": enrTable, "FullTable": fullTable, "HowTo": howTo, "TripodTable": tripodTable,
 		"Val": valPara != "", "ValParagraph": valPara, "ValFigures": valFigs, "ValTable": valTable, "ValConf": valConf, "CamTable": camTable,
 	} {
 		data[k] = v
@@ -249,7 +252,7 @@ svg{max-width:100%;height:auto}
 {{if .Sig}}<h2>Signature</h2>
 <p class="para">{{.SigParagraph}}</p>
 {{range .SigFigures}}<figure>{{.SVG}}<figcaption>{{.Title}}</figcaption></figure>
-{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}{{if .AddedTable.Header}}<p class="para">{{.AddedParagraph}}</p>{{template "table" .AddedTable}}{{end}}
+{{end}}{{template "table" .SigTable}}{{if .ConfTable.Header}}{{template "table" .ConfTable}}{{end}}{{if .OpTable.Header}}{{template "table" .OpTable}}{{end}}{{if .NestTable.Header}}{{template "table" .NestTable}}{{end}}{{if .AddedTable.Header}}<p class="para">{{.AddedParagraph}}</p>{{template "table" .AddedTable}}{{end}}
 {{template "table" .FullTable}}<p>{{.HowTo}}</p>
 {{template "table" .TripodTable}}
 {{end}}{{if .Enr}}<h2>What the genes mean</h2>

@@ -202,6 +202,9 @@ func (p *pdfPage) signature(res *experiment.Result, sig *study.Signature) error 
 	if h, rows := sig.OperatingDisplay(); h != nil {
 		p.table(tableOf(Figure{Name: "metrics", Title: "Operating points (cross-validated; the positive class " + sig.Classes[sig.Positive] + ", at the study's prevalence)", Table: append([][]string{h}, rows...)}, 10), 8)
 	}
+	if sig.Nested != nil {
+		p.table(nestedCountTable(sig.Nested.Choices, sig.Nested.InnerFolds), 8)
+	}
 	p.table(tableOf(fullModelFigure(sig), 200), 7.5)
 	p.text(sig.HowToApply(), 10, false)
 	p.table(tableOf(tripodFigure(res, sig), 20), 8)

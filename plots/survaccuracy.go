@@ -8,7 +8,8 @@ import (
 
 // withUno adds to a survival study's accuracy table (method, classifier, k, mean, sd,
 // ...) Uno's C truncated at the default horizon at each k (experiment.UnoByK: its
-// mean and SD over the resamples), named with its tau; the table as it was for a
+// mean and SD over the resamples' own held-out patients: not the signature's pooled
+// value), named with its tau and _resamples; the table as it was for a
 // study of classes, or when Uno's C cannot be had.
 func withUno(res *experiment.Result, table [][]string) [][]string {
 	if res.Data.Survival == nil || len(table) == 0 {
@@ -18,7 +19,7 @@ func withUno(res *experiment.Result, table [][]string) [][]string {
 	if err != nil {
 		return table
 	}
-	name := "uno_c_tau_" + strconv.FormatFloat(tau, 'g', 4, 64)
+	name := "uno_c_tau_" + strconv.FormatFloat(tau, 'g', 4, 64) + "_resamples"
 	table[0] = append(table[0], name+"_mean", name+"_sd")
 	row := 1 // the rows as AccuracyVsK writes them: each method's points in turn
 	for m, mr := range res.Methods {

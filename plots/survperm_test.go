@@ -18,7 +18,8 @@ import (
 // permutation test of C (DLBCL CHOP, ../shared/data; the Cox score test at k = 10 and
 // 20 under 2 x 4-fold CV, 3 permutations): the permutation figure names Harrell's C and
 // tables each permuted C; the paragraph of the report gives the nested C as the
-// headline and the test's p (the permutations' own); the report carries both; a choice
+// headline and the test's p (the permutations' own); the report carries both, its
+// measures and genes in words and the inner choices as one table of counts; a choice
 // given by hand says its plain C is the headline.
 func TestSurvivalNestedAndPermutationInTheReport(t *testing.T) {
 	ctx := context.Background()
@@ -63,8 +64,24 @@ func TestSurvivalNestedAndPermutationInTheReport(t *testing.T) {
 	if err := SurvivalReportWith(ctx, &b, res, s, nil, size); err != nil {
 		t.Fatal(err)
 	}
-	if r := b.String(); !strings.Contains(r, "c_index_headline") || !strings.Contains(r, "permutation test") || !strings.Contains(r, "nested cross-validated Harrell") {
+	if r := b.String(); !strings.Contains(r, "Headline: nested cross-validated Harrell&#39;s C") || !strings.Contains(r, "permutation test") || !strings.Contains(r, "Permutation test p") {
 		t.Error("the report lacks the headline C, the nested C or the permutation test")
+	}
+	// the report reads like a paper: measures and genes in words, no metrics.csv key,
+	// the inner choices one table of counts adding up to the outer training sets
+	r := b.String()
+	for _, key := range []string{"c_index_headline", "nested_choice", "cox_coefficient_per_sd", "uno_c_tau", "_is<"} {
+		if strings.Contains(r, key) {
+			t.Errorf("the report shows the raw key %q", key)
+		}
+	}
+	for _, want := range []string{"hazard ratio per SD (95% CI)", "Uno&#39;s C truncated at", "Inner choices of the nested estimate", fmt.Sprintf("outer training sets that chose it (of %d)", len(s.Nested.Choices))} {
+		if !strings.Contains(r, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if _, rows := study.NestedCountDisplay(s.Nested.Choices); len(rows) == 0 || !strings.Contains(r, "<td>"+rows[0][0]+"</td><td>"+rows[0][1]+"</td><td>"+rows[0][2]+"</td>") {
+		t.Errorf("the report lacks the inner choices' first row %v", rows)
 	}
 	given, err := study.BuildSurvivalSignature(ctx, res, ds, signature.Choice{Method: m, K: 30 - k}, study.SurvivalOptions{})
 	if err != nil {

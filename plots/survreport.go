@@ -84,6 +84,36 @@ func pText(p float64) string {
 	return fmt.Sprintf("%.2g", p)
 }
 
+// survivalGeneFigure is the gene table in words (signature.csv keeps every digit).
+func survivalGeneFigure(s *study.SurvivalSignature) Figure {
+	h, rows := s.GeneDisplay()
+	return Figure{Name: "signature", Title: "Signature genes: the locked Cox model's coefficients and hazard ratios, and each gene's univariate Cox score test on all patients", Table: append([][]string{h}, rows...)}
+}
+
+// survivalMeasuresFigure is metrics.csv in words.
+func survivalMeasuresFigure(s *study.SurvivalSignature) Figure {
+	h, rows := s.MeasuresDisplay(false)
+	return Figure{Name: "metrics", Title: s.MeasuresCaption(), Table: append([][]string{h}, rows...)}
+}
+
+// nestedCountTable is the inner choices of a nested estimate as one table of counts
+// (empty without choices).
+func nestedCountTable(choices []study.NestedChoice, innerFolds int) reportTable {
+	if len(choices) == 0 {
+		return reportTable{}
+	}
+	h, rows := study.NestedCountDisplay(choices)
+	return tableOf(Figure{Name: "nested-choice-counts", Title: study.NestedCountCaption(choices, innerFolds), Table: append([][]string{h}, rows...)}, 100)
+}
+
+// survivalNestTable is the inner choices of s's nested estimate (empty without one).
+func survivalNestTable(s *study.SurvivalSignature) reportTable {
+	if s.Nested == nil {
+		return reportTable{}
+	}
+	return nestedCountTable(s.Nested.Choices, s.Nested.InnerFolds)
+}
+
 // survivalFullModel is the locked Cox model in full: each gene's coefficient per SD,
 // hazard ratio with its interval, and the scaling a new sample needs.
 func survivalFullModel(s *study.SurvivalSignature) Figure {
@@ -185,8 +215,9 @@ func survivalFields(ctx context.Context, res *experiment.Result, s *study.Surviv
 	}
 	data := map[string]any{
 		"Sig": true, "SigParagraph": SurvivalParagraph(res, s), "SigFigures": figs,
-		"SigTable":    readableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes),
-		"OpTable":     readableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60),
+		"SigTable":    readableOf(survivalGeneFigure(s), reportGenes),
+		"OpTable":     readableOf(survivalMeasuresFigure(s), 80),
+		"NestTable":   survivalNestTable(s),
 		"FullTable":   readableOf(survivalFullModel(s), 200),
 		"HowTo":       survivalHowTo(s),
 		"TripodTable": tableOf(remarkFigure(res, s, val), 20),
@@ -257,8 +288,11 @@ func SurvivalReportPDFWith(ctx context.Context, w io.Writer, res *experiment.Res
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
-	p.table(readableOf(Figure{Name: "signature", Title: "Signature genes", Table: s.GeneTable()}, reportGenes), 7.5)
-	p.table(readableOf(Figure{Name: "metrics", Title: "Measures (metrics.csv)", Table: s.MetricsTable()}, 60), 8)
+	p.table(readableOf(survivalGeneFigure(s), reportGenes), 7.5)
+	p.table(readableOf(survivalMeasuresFigure(s), 80), 8)
+	if t := survivalNestTable(s); t.Header != nil {
+		p.table(t, 8)
+	}
 	if s.Added != nil {
 		p.text(s.Added.Sentence(), 10, false)
 		p.table(readableOf(addedValueTable(s), 60), 7.5)

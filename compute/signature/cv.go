@@ -32,6 +32,9 @@ type Estimate struct {
 	// two classes of the mean one-vs-rest AUC, and ClassIntervals[c] class c's.
 	Interval       Interval
 	ClassIntervals []Interval
+	// HeldOut are every repetition's held-out scores (HeldOut.Scores, one a class), a
+	// row a test sample of a resample: those Curves and AUCs are of.
+	HeldOut []HeldOut
 }
 
 // CrossValidated computes the Estimate of classifier cl at k from a study's predictions
@@ -67,6 +70,12 @@ func CrossValidated(res *experiment.Result, m int, cl string, k, positive int) (
 		byRepeat[pr.Repeat] = append(byRepeat[pr.Repeat], pr)
 	}
 	for _, r := range sortedKeys(byRepeat) {
+		for f, pr := range byRepeat[r] {
+			flat := pr.Scores[cl][ki]
+			for i, s := range pr.Test {
+				e.HeldOut = append(e.HeldOut, HeldOut{Repeat: r, Fold: f, Sample: s, Scores: flat[i*nc : (i+1)*nc : (i+1)*nc]})
+			}
+		}
 		scores, truth := pool(byRepeat[r], cl, ki, nc, res.Data.Labels, e.Confusion)
 		e.Repeats = append(e.Repeats, r)
 		if nc == 2 {

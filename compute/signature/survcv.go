@@ -123,6 +123,19 @@ type SurvivalCV struct {
 	// its resample's training SD (those of HR[0]): the cross-validated score a model
 	// of clinical covariates is extended with (compute/study AddedValue).
 	Scaled []float64
+	// HeldOut are every repetition's held-out risk scores, a row a test sample of a
+	// resample: those Pooled, Uno and TimeAUC are of.
+	HeldOut []HeldOut
+}
+
+// HeldOut is one held-out sample's score (Score, a survival signature's risk score)
+// or scores (Scores, one a class) in the resample that held it out: Repeat is its
+// repetition (from 0), Fold the resample's place among the repetition's (from 0),
+// Sample the sample's index.
+type HeldOut struct {
+	Repeat, Fold, Sample int
+	Score                float64
+	Scores               []float64
 }
 
 // HazardRatio is a hazard ratio with its 95% interval and Wald p. Infinite is the
@@ -187,7 +200,7 @@ func CrossValidatedSurvival(ctx context.Context, res *experiment.Result, ds *dat
 			predicted = make([][]float64, n)
 		}
 		seen := 0
-		for _, pi := range byRep[r] {
+		for f, pi := range byRep[r] {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -214,6 +227,7 @@ func CrossValidatedSurvival(ctx context.Context, res *experiment.Result, ds *dat
 			for t, i := range pr.Test {
 				score[i], groups[i] = test[t], g[t]
 				scaled[i] = test[t] / sd
+				e.HeldOut = append(e.HeldOut, HeldOut{Repeat: r, Fold: f, Sample: i, Score: test[t]})
 			}
 			seen += len(pr.Test)
 			if predicted != nil {

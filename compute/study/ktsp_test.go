@@ -105,5 +105,6 @@ func pairStability(t *testing.T, res *experiment.Result, ds *dataset.Dataset) *S
 	if !strings.Contains(string(files["metrics.csv"]), "chosen_in_resamples") {
 		t.Error("metrics.csv does not give the pairs' stability")
 	}
+	checkMetricKeys(t, fileCSV(t, files, "metrics.csv")) // each key once, each number described
 	return a
 }

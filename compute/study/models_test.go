@@ -69,6 +69,7 @@ func TestStudyWithLogitAndForest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkMetricKeys(t, fileCSV(t, files, "metrics.csv")) // each key once, each number described
 		metrics := string(files["metrics.csv"])
 		if strings.Contains(metrics, "platt_a") || !strings.Contains(metrics, "no Platt map") {
 			t.Errorf("%s: metrics.csv says %q", cl, metrics)

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 
 	"steadfast/compute/dataset"
 	"steadfast/compute/experiment"
@@ -44,9 +43,12 @@ type Nested struct {
 	Interval signature.Interval
 }
 
-// NestedChoice is the advice's choice inside one outer training set.
+// NestedChoice is the advice's choice inside one outer training set: the outer
+// split's repetition and its place among the repetition's splits (Fold, from 1; 0 in
+// a run saved before it was kept), the method and k chosen.
 type NestedChoice struct {
 	Repeat int
+	Fold   int `json:",omitempty"`
 	Method string
 	K      int
 }
@@ -55,6 +57,7 @@ type NestedChoice struct {
 // samples and the matching prediction of each method.
 type outerSplit struct {
 	repeat int
+	fold   int // from 1, within the repetition
 	test   []int
 	pred   []experiment.Prediction // pred[m]: method m's
 }
@@ -113,7 +116,7 @@ func NestedEstimate(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 			scores[o.repeat] = append(scores[o.repeat], flat[j*nc:(j+1)*nc])
 			truth[o.repeat] = append(truth[o.repeat], ds.Labels[s])
 		}
-		n.Choices = append(n.Choices, NestedChoice{Repeat: o.repeat, Method: res.Methods[m].Label, K: k})
+		n.Choices = append(n.Choices, NestedChoice{Repeat: o.repeat, Fold: o.fold, Method: res.Methods[m].Label, K: k})
 		if progress != nil {
 			progress(i+1, len(outer))
 		}
@@ -137,11 +140,13 @@ func outerSplits(res *experiment.Result) ([]outerSplit, error) {
 		return nil, fmt.Errorf("this run holds no out-of-fold predictions (saved before Steadfast kept them): run it again")
 	}
 	var out []outerSplit
+	folds := map[int]int{}
 	for _, pr := range res.Methods[0].Predictions {
 		if pr.Repeat >= NestedRepeats {
 			continue
 		}
-		o := outerSplit{repeat: pr.Repeat, test: pr.Test}
+		folds[pr.Repeat]++
+		o := outerSplit{repeat: pr.Repeat, fold: folds[pr.Repeat], test: pr.Test}
 		for m := range res.Methods {
 			i := slices.IndexFunc(res.Methods[m].Predictions, func(q experiment.Prediction) bool {
 				return q.Repeat == pr.Repeat && slices.Equal(q.Test, pr.Test)
@@ -224,33 +229,9 @@ func (n *Nested) Summary() string {
 	if n.Positive < 0 {
 		what = "mean one-vs-rest AUC"
 	}
-	return fmt.Sprintf("Nested estimate, the advice's choice made again inside each training set (%s of %d-fold inner CV on %s): %s %s (95%% CI %s-%s, the same interval as below), pooled %s over %s (range %s-%s). The inner studies chose %s of the %d training sets.",
+	return fmt.Sprintf("Nested estimate, the advice's choice made again inside each training set (%s of %d-fold inner CV on %s): %s %s (95%% CI %s-%s, an interval by the same method as the plain estimate's below, not the same interval), pooled %s over %s (range %s-%s). The inner studies chose %s of the %d training sets.",
 		text.Count(len(n.Choices), "inner study"), n.InnerFolds, text.Count(len(n.Choices), "outer training set"), what, f3(n.Interval.Mean), f3(n.Interval.Low), f3(n.Interval.High),
 		f3(n.MeanAUC), text.Count(len(n.AUCs), "repetition"), f3(n.MinAUC), f3(n.MaxAUC), choiceCounts(n.Choices), len(n.Choices))
-}
-
-// choiceCounts says how often each (method, k) was chosen, the most often first:
-// "Cox score test at k = 10 in 12, Cox score test at k = 20 in 3".
-func choiceCounts(choices []NestedChoice) string {
-	counts := map[string]int{}
-	for _, c := range choices {
-		counts[fmt.Sprintf("%s at k = %d", c.Method, c.K)]++
-	}
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(a, b int) bool {
-		if counts[keys[a]] != counts[keys[b]] {
-			return counts[keys[a]] > counts[keys[b]]
-		}
-		return keys[a] < keys[b]
-	})
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s in %d", k, counts[k]))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Nest sets s.Nested, the nested estimate of the advice's procedure that chose s (see

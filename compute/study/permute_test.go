@@ -232,6 +232,7 @@ func TestFourClassesSayEveryNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkMetricKeys(t, sig.metricsTable()) // each key once, each number described
 	rows := map[string][]string{}
 	for _, r := range sig.metricsTable()[1:] {
 		rows[r[0]] = r[1:]

@@ -14,8 +14,10 @@ import (
 )
 
 // Files are what the signature writes: model.json, signature.csv (a gene a row),
-// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high), with two
-// classes probabilities.csv (each sample's probability of the positive class) and,
+// roc.csv (every repetition's curve), metrics.csv (metric, value, low, high),
+// heldout-scores.csv (every repetition's held-out scores), with two classes
+// probabilities.csv (each sample's probability of the positive class), with the nested
+// estimate nested-choices.csv and nested-choice-counts.csv (the inner choices) and,
 // after a permutation test, permutations.csv (each permuted study's AUC).
 func (s *Signature) Files() (map[string][]byte, error) {
 	model, err := s.Model.Encode()
@@ -27,6 +29,12 @@ func (s *Signature) Files() (map[string][]byte, error) {
 		"signature.csv": csvOf(s.GeneTable()),
 		"roc.csv":       csvOf(s.rocTable()),
 		"metrics.csv":   csvOf(s.metricsTable()),
+	}
+	if s.CV.HeldOut != nil {
+		files["heldout-scores.csv"] = csvOf(s.HeldOutTable())
+	}
+	if s.Nested != nil {
+		nestedFiles(files, s.Nested.Choices)
 	}
 	if s.Op != nil {
 		files["probabilities.csv"] = csvOf(s.probabilityTable())
@@ -255,6 +263,7 @@ func (s *Signature) metricsTable() [][]string {
 		{plain, num(cv.Interval.Mean), num(cv.Interval.Low), num(cv.Interval.High)},
 		{"auc_ci95_method", signature.IntervalMethod, "", ""},
 		{"auc_pooled_mean_range_over_repetitions", num(cv.MeanAUC), num(cv.MinAUC), num(cv.MaxAUC)},
+		{"auc_is", "*_resamples_mean_ci95: the mean of the resamples' held-out AUCs, interval as auc_ci95_method; *_pooled_mean_range_over_repetitions: each repetition's held-out scores pooled (heldout-scores.csv), the mean over the repetitions, low and high the least and largest; *_repetition_1_delong95_fixed_classifier: the first repetition's pooled AUC with DeLong's interval, the classifier taken as fixed", "", ""},
 	}
 	if s.Positive >= 0 {
 		rows = append(rows, []string{"auc_repetition_1_delong95_fixed_classifier", num(first.AUC), num(first.Low), num(first.High)})
@@ -269,11 +278,17 @@ func (s *Signature) metricsTable() [][]string {
 				[]string{"sensitivity_" + name + "_vs_rest", num(cv.ClassSensitivity(c)), "", ""},
 				[]string{"specificity_" + name + "_vs_rest", num(cv.ClassSpecificity(c)), "", ""})
 		}
+		rows = append(rows, []string{"sensitivity_is", "a class's samples predicted that class at the classifier's own rule, over every repetition", "", ""},
+			[]string{"specificity_is", "the other classes' samples not predicted that class at the classifier's own rule, over every repetition", "", ""})
 	}
-	rows = append(rows, []string{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""})
+	rows = append(rows, []string{"balanced_accuracy", num(cv.BalancedAccuracy()), "", ""},
+		[]string{"balanced_accuracy_is", "the mean over the classes of the share of their samples predicted right at the classifier's own rule, over every repetition", "", ""})
 	for p, st := range s.PairStability {
 		pr := s.Model.Pairs[p]
 		rows = append(rows, []string{fmt.Sprintf("ktsp_pair %s < %s chosen_in_resamples", s.Model.Genes[pr[0]].ID, s.Model.Genes[pr[1]].ID), num(st), "", ""})
+	}
+	if s.PairStability != nil {
+		rows = append(rows, []string{"ktsp_is", "each locked pair's share of the resamples whose own k-TSP chose it too", "", ""})
 	}
 	choice := "given, not the advice's"
 	if s.Advised {
@@ -284,24 +299,28 @@ func (s *Signature) metricsTable() [][]string {
 		rows = append(rows, []string{"nested_auc_resamples_mean_ci95", num(n.Interval.Mean), num(n.Interval.Low), num(n.Interval.High)},
 			[]string{"nested_auc_pooled_mean_range_over_repetitions", num(n.MeanAUC), num(n.MinAUC), num(n.MaxAUC)},
 			[]string{"nested_outer_training_sets", strconv.Itoa(len(n.Choices)), "", ""},
-			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""})
-		for _, c := range n.Choices {
-			rows = append(rows, []string{fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K), "", ""})
-		}
+			[]string{"nested_inner_folds", strconv.Itoa(n.InnerFolds), "", ""},
+			[]string{"nested_auc_is", "the advice's choice made again inside each outer training set, scored on the outer held-out samples: the mean of the outer resamples' AUCs with an interval by auc_ci95_method's method, and each repetition's pooled outer scores' mean, least and largest", "", ""},
+			[]string{"nested_is", "nested_outer_training_sets: the outer training sets, each with an inner study of nested_inner_folds-fold CV making the advice's choice again", "", ""},
+			[]string{"nested_choices", NestedChoicesIs(n.Choices), "", ""})
 	}
 	if s.Perm != nil {
 		rows = append(rows, []string{"permutation_p", num(s.Perm.P), "", ""}, []string{"permutation_smallest_attainable_p", num(s.Perm.Smallest()), "", ""},
 			[]string{"permutations", strconv.Itoa(len(s.Perm.AUCs)), "", ""},
 			[]string{"permutation_statistic", s.Perm.StatisticText(), "", ""}, []string{"permutation_statistic_observed", num(s.Perm.Observed), "", ""},
-			[]string{"permutation_choice_repeated", strconv.FormatBool(s.Perm.Choice), "", ""})
+			[]string{"permutation_choice_repeated", strconv.FormatBool(s.Perm.Choice), "", ""},
+			[]string{"permutation_is", PermutationIs, "", ""}, []string{"permutations_is", "the permuted studies run", "", ""})
 	}
 	for t, row := range cv.Confusion {
 		for p, n := range row {
 			rows = append(rows, []string{fmt.Sprintf("confusion_pooled_over_%d_repetitions %s -> %s", len(cv.AUCs), s.Classes[t], s.Classes[p]), strconv.Itoa(n), "", ""})
 		}
 	}
-	return rows
+	return append(rows, []string{"confusion_is", "test samples of the true class (left of ->) predicted the class on its right at the classifier's own rule, counted over every repetition", "", ""})
 }
+
+// PermutationIs is metrics.csv's permutation_is row: what the permutation rows are.
+const PermutationIs = "p = (1 + permuted statistics at least the observed) / (permutations + 1), the smallest attainable 1 / (permutations + 1); each permutation's statistic in permutations.csv"
 
 // OwnRuleMethod and YoudenMethod name the operating points' intervals in every output.
 const (
@@ -332,20 +351,30 @@ func (s *Signature) operatingRows() [][]string {
 			{name + "npv", num(c.NPV.Est), num(c.NPV.Low), num(c.NPV.High)}}
 	}
 	rows := coords("", op.Own)
+	for _, m := range []string{"sensitivity", "specificity", "ppv", "npv"} {
+		rows = append(rows, []string{m + "_is", "at the classifier's own rule, from every repetition's held-out predictions; interval as own_rule_ci95_method", "", ""})
+	}
 	rows = append(rows, []string{"own_rule_ci95_method", OwnRuleMethod, "", ""}, []string{"prevalence", num(op.Prevalence), "", ""},
+		[]string{"prevalence_is", "the positive class's share of the samples, at which PPV and NPV are taken", "", ""},
 		[]string{"youden_threshold", num(op.Youden.Threshold), "", ""})
 	rows = append(rows, coords("youden_", op.Youden)...)
-	rows = append(rows, []string{"youden_ci95_method", YoudenMethod, "", ""})
+	rows = append(rows, []string{"youden_ci95_method", YoudenMethod, "", ""},
+		[]string{"youden_is", "youden_threshold: the threshold of largest sensitivity + specificity on the pooled held-out scores (optimistic: chosen on them); youden_*: the measures at it, interval as youden_ci95_method", "", ""})
 	if op.Direct { // the classifier's own probabilities: no map, nothing cross-fitted
 		return append(rows, []string{"brier", num(op.Calibration.Brier), "", ""},
 			[]string{"calibration_intercept", num(op.Calibration.Intercept), "", ""},
 			[]string{"calibration_slope", num(op.Calibration.Slope), "", ""},
+			[]string{"brier_is", "the mean squared difference of each sample's probability and its class (1 positive), as probability_method says", "", ""},
+			[]string{"calibration_is", "the intercept and slope of the logistic recalibration of the probabilities (0 and 1 when calibrated), as probability_method says", "", ""},
 			[]string{"probability_method", OwnProbMethod, "", ""})
 	}
 	return append(rows, []string{"platt_a", num(op.Platt.A), "", ""}, []string{"platt_b", num(op.Platt.B), "", ""},
 		[]string{"brier_cross_fitted", num(op.Calibration.Brier), "", ""},
 		[]string{"calibration_intercept_cross_fitted", num(op.Calibration.Intercept), "", ""},
 		[]string{"calibration_slope_cross_fitted", num(op.Calibration.Slope), "", ""},
+		[]string{"platt_is", "platt_a, platt_b: the Platt map P(positive) = 1 / (1 + exp(a score + b)) fitted on every out-of-fold score", "", ""},
+		[]string{"brier_is", "the mean squared difference of each sample's cross-fitted probability and its class (1 positive), as probability_method says", "", ""},
+		[]string{"calibration_is", "the intercept and slope of the logistic recalibration of the cross-fitted probabilities (0 and 1 when calibrated), as probability_method says", "", ""},
 		[]string{"probability_method", ProbMethod, "", ""})
 }
 

@@ -134,7 +134,7 @@ func (s *Signature) plainPerformance() string {
 			s.probabilityWords(), f3(op.Calibration.Brier), op.Calibration.Says())
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC averaged over the %d classes, the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). Per class, one against the rest (AUC with its 95%% CI, the same interval; sensitivity and specificity at the classifier's own rule): ",
+	fmt.Fprintf(&b, "The cross-validated one-vs-rest AUC averaged over the %d classes, the mean of the resamples' held-out AUCs, was %s; each repetition's held-out scores pooled give %s on average (range %s-%s over %s). Per class, one against the rest (AUC with its 95%% CI, an interval by the same method; sensitivity and specificity at the classifier's own rule): ",
 		len(s.Classes), ci, f3(cv.MeanAUC), f3(cv.MinAUC), f3(cv.MaxAUC), reps)
 	for c, name := range s.Classes {
 		ci := cv.ClassIntervals[c]

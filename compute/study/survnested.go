@@ -103,7 +103,7 @@ func SurvivalNestedEstimate(ctx context.Context, res *experiment.Result, ds *dat
 		}
 		scores[o.repeat] = append(scores[o.repeat], risk...)
 		tested[o.repeat] = append(tested[o.repeat], pr.Test...)
-		out.Choices = append(out.Choices, NestedChoice{Repeat: o.repeat, Method: res.Methods[m].Label, K: k})
+		out.Choices = append(out.Choices, NestedChoice{Repeat: o.repeat, Fold: o.fold, Method: res.Methods[m].Label, K: k})
 		if progress != nil {
 			progress(i+1, len(outer))
 		}
@@ -135,7 +135,7 @@ func (n *SurvivalNested) PooledRange() (mean, lo, hi float64) {
 // Summary says the nested estimate and the choices the inner studies made.
 func (n *SurvivalNested) Summary() string {
 	mean, lo, hi := n.PooledRange()
-	return fmt.Sprintf("Nested estimate, the advice's choice made again inside each training set (%s of %d-fold inner CV on %s): Harrell's C %s (95%% CI %s-%s, the same interval as the plain estimate's), the mean over %s of their held-out C; pooled C %s over %s (range %s-%s). The inner studies chose %s of the %d training sets.",
+	return fmt.Sprintf("Nested estimate, the advice's choice made again inside each training set (%s of %d-fold inner CV on %s): Harrell's C %s (95%% CI %s-%s, an interval by the same method as the plain estimate's, not the same interval), the mean over %s of their held-out C; pooled C %s over %s (range %s-%s). The inner studies chose %s of the %d training sets.",
 		text.Count(len(n.Choices), "inner study"), n.InnerFolds, text.Count(len(n.Choices), "outer training set"), f3(n.C.Mean), f3(n.C.Low), f3(n.C.High),
 		text.Count(n.C.Resamples, "outer resample"), f3(mean), text.Count(len(n.Pooled), "repetition"), f3(lo), f3(hi), choiceCounts(n.Choices), len(n.Choices))
 }

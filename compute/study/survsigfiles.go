@@ -13,7 +13,9 @@ import (
 
 // Files are a survival signature's files: model.json, signature.csv (its genes),
 // predictions.csv (every sample's risk score and group, locked and cross-validated),
-// metrics.csv, and permutations.csv when the permutation test was run.
+// metrics.csv, heldout-scores.csv (every repetition's held-out risk scores), with the
+// nested estimate nested-choices.csv and nested-choice-counts.csv, and
+// permutations.csv when the permutation test was run.
 func (s *SurvivalSignature) Files() (map[string][]byte, error) {
 	model, err := s.Model.Encode()
 	if err != nil {
@@ -24,6 +26,12 @@ func (s *SurvivalSignature) Files() (map[string][]byte, error) {
 		"signature.csv":   csvOf(s.GeneTable()),
 		"predictions.csv": csvOf(s.PredictionTable()),
 		"metrics.csv":     csvOf(s.MetricsTable()),
+	}
+	if s.CV.HeldOut != nil {
+		files["heldout-scores.csv"] = csvOf(s.SurvivalHeldOutTable())
+	}
+	if s.Nested != nil {
+		nestedFiles(files, s.Nested.Choices)
 	}
 	if s.Perm != nil {
 		files["permutations.csv"] = csvOf(permutationRows(s.Perm))
@@ -89,39 +97,39 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 	}
 	add("c_index", cv.C.Mean, cv.C.Low, cv.C.High)
 	say("c_index_is", plainIs)
+	reps := text.Count(len(cv.Pooled), "repetition")
 	mean, lo, hi := concordanceMeanRange(cv.Pooled)
 	add("c_index_pooled_mean_range_over_repetitions", mean, lo, hi)
+	say("c_index_pooled_mean_range_over_repetitions_is", "Harrell's C of each repetition's held-out scores pooled (every sample scored once, by the resample that held it out; heldout-scores.csv): the mean over "+reps+", low and high the least and largest")
 	if n := s.Nested; n != nil {
 		add("nested_c_index", n.C.Mean, n.C.Low, n.C.High)
-		say("nested_c_index_is", fmt.Sprintf("Harrell's C of the outer held-out samples, each scored by the Cox model of the choice its inner study made, the mean over %d outer resamples (%d repetitions); interval %s", n.C.Resamples, n.C.Repetitions, signature.CIntervalMethod))
+		say("nested_c_index_is", fmt.Sprintf("Harrell's C of the outer held-out samples, each scored by the Cox model of the choice its inner study made, the mean over %d outer resamples (%d repetitions); interval by the plain estimate's method: %s", n.C.Resamples, n.C.Repetitions, signature.CIntervalMethod))
 		mean, lo, hi := n.PooledRange()
 		add("nested_c_index_pooled_mean_range_over_repetitions", mean, lo, hi)
+		say("nested_c_index_pooled_mean_range_over_repetitions_is", "Harrell's C of each outer repetition's held-out scores pooled, each by its own choice: the mean over "+text.Count(len(n.Pooled), "repetition")+", low and high the least and largest")
 		say("nested_outer_training_sets", strconv.Itoa(len(n.Choices)))
 		say("nested_inner_folds", strconv.Itoa(n.InnerFolds))
-		for _, c := range n.Choices {
-			say(fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K))
-		}
+		say("nested_is", "nested_outer_training_sets: the outer training sets, each with an inner study of nested_inner_folds-fold CV making the advice's choice again")
+		say("nested_choices", NestedChoicesIs(n.Choices))
 	}
 	choice := "given, not the advice's"
 	if s.Advised {
 		choice = "the advice's (chosen on these resamples: every cross-validated measure of the choice here but the nested C is optimistic)"
 	}
 	say("method_and_k", choice)
-	uno := 0.0
-	for _, u := range cv.Uno {
-		uno += u.C / float64(len(cv.Uno))
-	}
-	add("uno_c_tau_"+num(cv.Tau), uno, math.NaN(), math.NaN())
+	uno, ulo, uhi := unoMeanRange(cv)
+	add(unoName(cv.Tau), uno, ulo, uhi)
+	say("uno_c_is", "Uno's C truncated at "+num(cv.Tau)+" (survival::concordance, timewt n/G2, ymax tau) of each repetition's held-out scores pooled: the mean over "+reps+", low and high the least and largest")
 	hr := cv.HR[0]
 	add("hazard_ratio_per_sd", hr.HR, hr.Low, hr.High)
-	say("hazard_ratio_per_sd_is", "a Cox model of the outcome on the first repetition's held-out risk scores, each in its resample's training SDs")
+	say("hazard_ratio_per_sd_is", "a Cox model of the outcome on the first repetition's held-out risk scores, each in its resample's training SDs; 95% Wald interval")
 	if hr.Infinite {
 		say("hazard_ratio_per_sd_warning", survival.InfiniteNote("the held-out risk score"))
 	}
 	lr := cv.LogRank[0]
 	add("logrank_p", lr.P, math.NaN(), math.NaN())
 	add("logrank_chisq", lr.Chisq, float64(lr.DF), math.NaN())
-	say("logrank_is", "the first repetition's cross-validated risk groups (each sample cut by its resample's training scores); its p is approximate, the permutation test is exact")
+	say("logrank_is", "the first repetition's cross-validated risk groups (each sample cut by its resample's training scores); its p is approximate, the permutation test is exact; logrank_chisq's low is its degrees of freedom")
 	for h, t := range cv.Horizons {
 		m, se := timeAUCMean(cv, h)
 		add("time_auc_"+num(t), m, math.Max(0, m-1.96*se), math.Min(1, m+1.96*se))
@@ -134,6 +142,7 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 			add(fmt.Sprintf("calibration_%s_%s_observed", num(t), strings.ReplaceAll(name, " ", "_")), g.Observed, g.Low, g.High)
 		}
 	}
+	say("calibration_is", "at each horizon each cross-validated risk group of the first repetition: predicted, its mean predicted survival (each sample by its resample's model); observed, its Kaplan-Meier survival with the 95% interval")
 	if p := s.Perm; p != nil {
 		add("permutation_p", p.P, math.NaN(), math.NaN())
 		add("permutation_smallest_attainable_p", p.Smallest(), math.NaN(), math.NaN())
@@ -141,6 +150,8 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 		say("permutation_statistic", p.StatisticText())
 		add("permutation_statistic_observed", p.Observed, math.NaN(), math.NaN())
 		say("permutation_choice_repeated", strconv.FormatBool(p.Choice))
+		say("permutation_is", PermutationIs)
+		say("permutations_is", "the permuted studies run")
 	}
 	add("c_index_apparent", a.C.C, a.C.C-1.96*a.C.SE, a.C.C+1.96*a.C.SE)
 	add("hazard_ratio_per_sd_apparent", a.HR.HR, a.HR.Low, a.HR.High)
@@ -150,11 +161,21 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 	add("logrank_p_apparent", a.LogRank.P, math.NaN(), math.NaN())
 	say("apparent_is", "the locked model on the samples it was fitted to: optimistic")
 	add("samples", float64(len(s.Samples)), math.NaN(), math.NaN())
+	say("samples_is", "the patients of the study, each in every analysis")
 	add("events", float64(s.Outcome.Events()), math.NaN(), math.NaN())
+	say("events_is", "the patients with the event; the others are censored")
 	add("genes", float64(len(s.Genes)), math.NaN(), math.NaN())
+	say("genes_is", "the signature's genes, in the locked Cox model")
 	add("cox_ridge_lambda", s.Model.Cox.Ridge, math.NaN(), math.NaN())
+	say("cox_ridge_lambda_is", "the ridge penalty lambda/2 sum beta^2 of every Cox model here, the genes z-scored")
 	say("risk_groups", s.Model.Cox.GroupRule())
 	return rows
+}
+
+// unoName is metrics.csv's name of Uno's C truncated at tau: the mean (and range) over
+// the repetitions of each one's pooled held-out scores.
+func unoName(tau float64) string {
+	return "uno_c_tau_" + num(tau) + "_pooled_mean_range_over_repetitions"
 }
 
 // concordanceMeanRange is the mean, least and largest of the repetitions' pooled C.
@@ -201,7 +222,8 @@ func (s *SurvivalSignature) Performance() string {
 		fmt.Fprintf(&b, "Headline: the %s, %s; %s.", h.Text(), plain, h.What())
 	}
 	mean, lo, hi := concordanceMeanRange(cv.Pooled)
-	fmt.Fprintf(&b, " Pooled over each repetition's folds C is %.3f (range %.3f-%.3f); Uno's C truncated at %s%s %.3f.", mean, lo, hi, num(cv.Tau), unit, cv.Uno[0].C)
+	uno, ulo, uhi := unoMeanRange(cv)
+	fmt.Fprintf(&b, " Each repetition's held-out scores pooled give Harrell's C %.3f on average (range %.3f-%.3f over %s) and Uno's C truncated at %s%s %.3f (range %.3f-%.3f).", mean, lo, hi, text.Count(len(cv.Pooled), "repetition"), num(cv.Tau), unit, uno, ulo, uhi)
 	hr, lr := cv.HR[0], cv.LogRank[0]
 	fmt.Fprintf(&b, " The held-out risk score's hazard ratio is %s; its cross-validated %s differ by the log-rank test with p = %s (approximate).",
 		hr.Text("SD", "the held-out risk score"), strings.Join(s.Model.Cox.GroupNames(), " and "), pText(lr.P))

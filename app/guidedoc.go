@@ -66,6 +66,16 @@ func (d *guideDoc) Resize(s fyne.Size) {
 	d.BaseWidget.Resize(s)
 }
 
+// setBlocks shows blocks instead, laid out at the current width.
+func (d *guideDoc) setBlocks(blocks []docBlock) {
+	d.blocks, d.images = blocks, map[int]*canvas.Image{}
+	w := d.width
+	d.width = 0
+	if w > 0 {
+		d.Resize(fyne.NewSize(w, d.Size().Height))
+	}
+}
+
 // sectionTop is the top of the heading block i (0 before the page is laid out).
 func (d *guideDoc) sectionTop(i int) float32 {
 	if i < 0 || i >= len(d.tops) {
@@ -111,8 +121,11 @@ func (d *guideDoc) flow(w float32) {
 				y += 2 * f.pad
 			}
 		case blockPara, blockItem, blockTable, blockCode:
-			if i > 0 && !(b.kind == blockItem && d.blocks[i-1].kind == blockItem) {
+			switch {
+			case i > 0 && b.kind == blockItem && d.blocks[i-1].kind == blockItem:
 				y += f.pad
+			case i > 0:
+				y += 2 * f.pad
 			}
 		}
 		d.tops[i] = y
@@ -207,7 +220,18 @@ func (f *flowState) runs(rs []run, x0, x1, y float32, size float32) (float32, in
 	lineH := fyne.MeasureText("Mg", size, fyne.TextStyle{}).Height
 	space := f.measure(" ", fyne.TextStyle{}, size)
 	x, rows := x0, 1
+	// words of one style and link on a line are set as one text, so that their
+	// spaces are the font's
+	var pend token
+	pendX := float32(0)
+	flush := func() {
+		if pend.text != "" {
+			f.text(pend.text, pend.style, pend.link, pendX, y, size)
+		}
+		pend.text = ""
+	}
 	newline := func() {
+		flush()
 		y += lineH + f.lineGap
 		x = x0
 		rows++
@@ -223,11 +247,11 @@ func (f *flowState) runs(rs []run, x0, x1, y float32, size float32) (float32, in
 			sp = 0
 		}
 		if w > x1-x0 {
+			flush()
 			rest := t.text
 			for rest != "" {
 				piece := breakWord(rest, func(s string) bool { return x+f.measure(s, t.style, size) <= x1 })
-				pw := f.text(piece, t.style, t.link, x, y, size)
-				x += pw
+				x += f.text(piece, t.style, t.link, x, y, size)
 				rest = rest[len(piece):]
 				if rest != "" {
 					newline()
@@ -235,9 +259,20 @@ func (f *flowState) runs(rs []run, x0, x1, y float32, size float32) (float32, in
 			}
 			continue
 		}
+		if pend.text != "" && pend.style == t.style && pend.link == t.link {
+			if sp > 0 {
+				pend.text += " "
+			}
+			pend.text += t.text
+			x = pendX + f.measure(pend.text, pend.style, size)
+			continue
+		}
+		flush()
 		x += sp
-		x += f.text(t.text, t.style, t.link, x, y, size)
+		pend, pendX = t, x
+		x += w
 	}
+	flush()
 	return y + lineH, rows
 }
 

@@ -186,7 +186,8 @@ func (p *guideParser) inlines(n ast.Node, style fyne.TextStyle, link string) []r
 			}
 			st := style
 			st.Monospace = true
-			out = append(out, run{s.String(), st, link})
+			// a code span across a line break has the break as a space (CommonMark)
+			out = append(out, run{strings.ReplaceAll(s.String(), "\n", " "), st, link})
 		case *ast.Emphasis:
 			st := style
 			if t.Level == 2 {

@@ -94,15 +94,18 @@ func (u *UI) showGuide() {
 	w := u.app.NewWindow("Steadfast: how to read it")
 	g := &guideWindow{pages: guide.Pages(), shown: -1}
 	for _, p := range g.pages {
-		g.blocks = append(g.blocks, parseGuide(p.Markdown))
+		title := docBlock{kind: blockHeading, level: 1, runs: []run{{text: p.Title, style: fyne.TextStyle{Bold: true}}}}
+		g.blocks = append(g.blocks, append([]docBlock{title}, parseGuide(p.Markdown)...))
 	}
 	g.docs = make([]*guideDoc, len(g.pages))
 	g.sections = guideSections(g.pages, g.blocks)
 
-	body := widget.NewLabel(guideText(""))
-	body.Wrapping = fyne.TextWrapWord
+	// the glossary is laid out as the pages are: a Label of its 15,000 characters took
+	// minutes to wrap at the width the window has before it is shown
+	body := newGuideDoc(glossaryBlocks(""), nil)
 	hits := container.NewVBox()
 	glossaryScroll := container.NewVScroll(container.NewVBox(hits, body))
+	body.relayout = glossaryScroll.Refresh
 	search := widget.NewEntry()
 	search.SetPlaceHolder("search the guide: AUC, concordance, nested, stability...")
 	glossaryPane := container.NewBorder(search, nil, nil, nil, glossaryScroll)
@@ -136,7 +139,7 @@ func (u *UI) showGuide() {
 		}
 		for _, s := range found {
 			label := g.pages[s.page].Title
-			if s.block >= 0 {
+			if s.heading != label {
 				label += " › " + s.heading
 			}
 			b := widget.NewButton(label, func() { g.open(s.page, s.block) })
@@ -144,13 +147,14 @@ func (u *UI) showGuide() {
 			b.Importance = widget.LowImportance
 			hits.Add(b)
 		}
-		text := guideText(q)
-		if len(found) > 0 && strings.HasPrefix(text, "Nothing in the guide mentions") {
-			text = "No entry of the glossary mentions \"" + q + "\"."
+		blocks := glossaryBlocks(q)
+		if len(found) > 0 && strings.HasPrefix(guideText(q), "Nothing in the guide mentions") {
+			blocks = []docBlock{{kind: blockPara, runs: []run{{text: "No entry of the glossary mentions \"" + q + "\"."}}}}
 		} else if len(found) > 0 {
-			text = "In the glossary:\n\n" + text
+			blocks = append([]docBlock{{kind: blockPara, runs: []run{{text: "In the glossary:", style: fyne.TextStyle{Bold: true}}}}}, blocks...)
 		}
-		body.SetText(text)
+		body.setBlocks(blocks)
+		glossaryScroll.Refresh()
 		glossaryScroll.ScrollToTop()
 	}
 	split := container.NewHSplit(g.list, right)

@@ -153,6 +153,21 @@ func guideEntries() []guideEntry {
 	return out
 }
 
+// glossaryBlocks are the entries that mention query (all for ""), as guideText says
+// them, a paragraph each with the name in bold, for the guide window.
+func glossaryBlocks(query string) []docBlock {
+	var out []docBlock
+	for _, para := range strings.Split(guideText(query), "\n\n") {
+		name, text, ok := strings.Cut(para, ": ")
+		if !ok || strings.Contains(name, ".") {
+			out = append(out, docBlock{kind: blockPara, runs: []run{{text: para}}})
+			continue
+		}
+		out = append(out, docBlock{kind: blockPara, runs: []run{{text: name + ":", style: fyne.TextStyle{Bold: true}}, {text: " " + text}}})
+	}
+	return out
+}
+
 // guideText is the guide's entries that mention query (in their name or text, case
 // aside; all of them for ""), an entry a paragraph.
 func guideText(query string) string {

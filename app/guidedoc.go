@@ -260,12 +260,17 @@ func (f *flowState) runs(rs []run, x0, x1, y float32, size float32) (float32, in
 			continue
 		}
 		if pend.text != "" && pend.style == t.style && pend.link == t.link {
+			joined := pend.text + t.text
 			if sp > 0 {
-				pend.text += " "
+				joined = pend.text + " " + t.text
 			}
-			pend.text += t.text
-			x = pendX + f.measure(pend.text, pend.style, size)
-			continue
+			// set together the words can measure a little wider than apart
+			if jw := f.measure(joined, t.style, size); pendX+jw <= x1 {
+				pend.text, x = joined, pendX+jw
+				continue
+			}
+			newline()
+			sp = 0
 		}
 		flush()
 		x += sp

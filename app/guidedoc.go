@@ -120,7 +120,7 @@ func (d *guideDoc) flow(w float32) {
 			if i > 0 {
 				y += 2 * f.pad
 			}
-		case blockPara, blockItem, blockTable, blockCode:
+		case blockPara, blockItem, blockTable, blockCode, blockImage:
 			switch {
 			case i > 0 && b.kind == blockItem && d.blocks[i-1].kind == blockItem:
 				y += f.pad
@@ -167,7 +167,7 @@ func (d *guideDoc) flow(w float32) {
 		case blockTable:
 			y = f.table(b.rows, left, x1, y)
 		case blockImage:
-			y = f.image(i, b.image, left, x1, y)
+			y = f.image(i, b.image, left, x1, y) + f.pad
 		case blockRule:
 			y += f.pad
 			l := canvas.NewLine(th.Color(theme.ColorNameSeparator, fyne.CurrentApp().Settings().ThemeVariant()))
@@ -236,13 +236,22 @@ func (f *flowState) runs(rs []run, x0, x1, y float32, size float32) (float32, in
 		x = x0
 		rows++
 	}
-	for _, t := range tokens(rs) {
+	toks := tokens(rs)
+	for i, t := range toks {
 		w := f.measure(t.text, t.style, size)
 		sp := float32(0)
 		if t.space && x > x0 {
 			sp = space
 		}
-		if x+sp+w > x1 && x > x0 {
+		// a word glued to the next ("(" and a code span) moves to the next line
+		// with it
+		glued := w
+		if i == 0 || t.space {
+			for j := i + 1; j < len(toks) && !toks[j].space; j++ {
+				glued += f.measure(toks[j].text, toks[j].style, size)
+			}
+		}
+		if x+sp+glued > x1 && x > x0 && (glued <= x1-x0 || x+sp+w > x1) {
 			newline()
 			sp = 0
 		}

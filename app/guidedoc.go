@@ -320,6 +320,12 @@ func (f *flowState) text(s string, style fyne.TextStyle, link string, x, y, size
 	t := canvas.NewText(s, v)
 	t.TextStyle, t.TextSize = style, size
 	m := t.MinSize()
+	if style != (fyne.TextStyle{}) { // on the regular text's baseline (code sat 2 px high)
+		drv := fyne.CurrentApp().Driver()
+		_, base := drv.RenderedTextSize("Mg", size, fyne.TextStyle{}, nil)
+		_, own := drv.RenderedTextSize("Mg", size, style, nil)
+		y += base - own
+	}
 	var o fyne.CanvasObject = t
 	if target != "" {
 		l := &guideLink{text: t, tap: func() { f.d.open(target) }}
@@ -362,7 +368,8 @@ func (f *flowState) table(rows [][][]run, x0, x1, y float32) float32 {
 		return y
 	}
 	gap := 2 * f.pad
-	natural := make([]float32, n)
+	natural := make([]float32, n) // a column's widest cell on one line
+	least := make([]float32, n)   // its widest word
 	for _, r := range rows {
 		for j, c := range r {
 			style := fyne.TextStyle{}
@@ -370,15 +377,28 @@ func (f *flowState) table(rows [][][]run, x0, x1, y float32) float32 {
 				style = c[0].style
 			}
 			natural[j] = max(natural[j], f.measure(runsText(c), style, f.textSize)+f.pad)
+			for _, t := range tokens(c) {
+				least[j] = max(least[j], f.measure(t.text, t.style, f.textSize)+f.pad)
+			}
 		}
 	}
-	var sum float32
-	for _, w := range natural {
-		sum += w
+	var sum, sumLeast float32
+	for j := range natural {
+		sum += natural[j]
+		sumLeast += least[j]
 	}
 	avail := x1 - x0 - gap*float32(n-1)
 	widths := natural
-	if sum > avail {
+	switch {
+	case sum <= avail:
+	case sumLeast <= avail && sum > sumLeast:
+		// every word whole, the room left shared in proportion to what each
+		// column lacks
+		widths = make([]float32, n)
+		for j := range natural {
+			widths[j] = least[j] + (avail-sumLeast)*(natural[j]-least[j])/(sum-sumLeast)
+		}
+	default:
 		widths = make([]float32, n)
 		for j := range natural {
 			widths[j] = avail * natural[j] / sum

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/docs/guide"
@@ -192,7 +193,11 @@ func (g *guideWindow) showPage(p, block int) {
 		d.Resize(fyne.NewSize(w, d.MinSize().Height))
 		g.scroll.Refresh()
 	}
-	g.scroll.Offset = fyne.NewPos(0, d.sectionTop(block))
+	off := d.sectionTop(block)
+	if block > 0 { // a little above the heading, which is then whole
+		off = max(0, off-d.Theme().Size(theme.SizeNamePadding))
+	}
+	g.scroll.Offset = fyne.NewPos(0, off)
 	g.scroll.Refresh()
 }
 

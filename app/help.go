@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"steadfast/docs/guide"
 )
 
 // glossary says each term of the forms and results in one sentence, in a biologist's
@@ -155,6 +153,21 @@ func guideEntries() []guideEntry {
 	return out
 }
 
+// glossaryBlocks are the entries that mention query (all for ""), as guideText says
+// them, a paragraph each with the name in bold, for the guide window.
+func glossaryBlocks(query string) []docBlock {
+	var out []docBlock
+	for _, para := range strings.Split(guideText(query), "\n\n") {
+		name, text, ok := strings.Cut(para, ": ")
+		if !ok || strings.Contains(name, ".") {
+			out = append(out, docBlock{kind: blockPara, runs: []run{{text: para}}})
+			continue
+		}
+		out = append(out, docBlock{kind: blockPara, runs: []run{{text: name + ":", style: fyne.TextStyle{Bold: true}}, {text: " " + text}}})
+	}
+	return out
+}
+
 // guideText is the guide's entries that mention query (in their name or text, case
 // aside; all of them for ""), an entry a paragraph.
 func guideText(query string) string {
@@ -175,65 +188,6 @@ func guideText(query string) string {
 		b.WriteString("Nothing in the guide mentions \"" + query + "\".")
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// showGuide opens Help in a window of its own beside the main one, which stays open
-// while the user works (a second call brings it to the front): on the left the
-// glossary and the user guide's pages (docs/guide, embedded); on the right the glossary
-// with a search field that filters its entries as one types, or the page chosen.
-func (u *UI) showGuide() {
-	if u.guide != nil {
-		u.guide.RequestFocus()
-		return
-	}
-	w := u.app.NewWindow("Steadfast: how to read it")
-	body := widget.NewLabel(guideText(""))
-	body.Wrapping = fyne.TextWrapWord
-	scroll := container.NewVScroll(body)
-	search := widget.NewEntry()
-	search.SetPlaceHolder("search the glossary: AUC, S_W, nested, stability...")
-	search.OnChanged = func(q string) {
-		body.SetText(guideText(q))
-		scroll.ScrollToTop()
-	}
-	glossaryPane := container.NewBorder(search, nil, nil, nil, scroll)
-	page := widget.NewRichTextFromMarkdown("")
-	page.Wrapping = fyne.TextWrapWord
-	pageScroll := container.NewVScroll(page)
-	pages := guide.Pages()
-	titles := append([]string{"Glossary and the tabs"}, func() []string {
-		var t []string
-		for _, p := range pages {
-			t = append(t, p.Title)
-		}
-		return t
-	}()...)
-	right := container.NewStack(glossaryPane, pageScroll)
-	pageScroll.Hide()
-	list := widget.NewList(func() int { return len(titles) },
-		func() fyne.CanvasObject { l := widget.NewLabel(""); l.Truncation = fyne.TextTruncateEllipsis; return l },
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(titles[i]) })
-	list.OnSelected = func(i widget.ListItemID) {
-		if i == 0 {
-			pageScroll.Hide()
-			glossaryPane.Show()
-			w.Canvas().Focus(search)
-			return
-		}
-		page.ParseMarkdown(pages[i-1].Markdown)
-		glossaryPane.Hide()
-		pageScroll.Show()
-		pageScroll.ScrollToTop()
-	}
-	split := container.NewHSplit(list, right)
-	split.Offset = 0.28
-	w.SetContent(split)
-	w.Resize(fyne.NewSize(900, 640))
-	w.SetOnClosed(func() { u.guide = nil })
-	u.guide, u.guideSearch, u.guidePages = w, search, list
-	list.Select(0)
-	w.Show()
-	w.Canvas().Focus(search)
 }
 
 // showInfo shows title's explanation msg in a dialog that Enter and Escape close.

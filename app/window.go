@@ -105,6 +105,7 @@ type UI struct {
 	guide       fyne.Window
 	guideSearch *widget.Entry
 	guidePages  *widget.List // the glossary, then the user guide's pages
+	guideWin    *guideWindow // the help window's pages and search
 	unsaved     bool
 
 	dataTab *dataView

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-//go:embed *.md
+//go:embed *.md *.png
 var files embed.FS
 
 // Page is one page of the guide: its file name, title (its first heading) and text.
@@ -46,8 +46,21 @@ func Names() []string {
 	entries, _ := files.ReadDir(".")
 	var out []string
 	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
 		out = append(out, e.Name())
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Image is the embedded image the guide's pages name (a file of this folder, as the
+// Markdown links it), so the app shows it wherever it was started from.
+func Image(name string) ([]byte, bool) {
+	if !strings.HasSuffix(name, ".png") || strings.Contains(name, "/") {
+		return nil, false
+	}
+	b, err := files.ReadFile(name)
+	return b, err == nil
 }

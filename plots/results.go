@@ -567,12 +567,19 @@ func hasTests(res *experiment.Result, cl string) bool {
 // every method McNemar's test (p >= 0.05) does not separate from it.
 func ErrorTable(res *experiment.Result, cl string) Figure {
 	f := Figure{Name: "error-table-" + safeName(cl), Title: fmt.Sprintf("%s: test error (%%) and S_S stability, %s; top group by McNemar's test at 0.05%s", res.Data.Name, experiment.ClassifierLabel(cl), leakNote(res))}
+	one := len(res.Methods) == 1 // no top group to test: error and S_S only
+	if one {
+		f.Title = fmt.Sprintf("%s: test error (%%) and S_S stability, %s; one method, so no top group%s", res.Data.Name, experiment.ClassifierLabel(cl), leakNote(res))
+	}
 	header := []string{"k"}
 	for _, m := range res.Methods {
-		header = append(header, m.Label+" error %", m.Label+" S_S", m.Label+" top group")
+		header = append(header, m.Label+" error %", m.Label+" S_S")
+		if !one {
+			header = append(header, m.Label+" top group")
+		}
 	}
 	f.Table = [][]string{header}
-	if !hasTests(res, cl) {
+	if !one && !hasTests(res, cl) {
 		f.Title += " (this run stored no tests: only the least error is marked)"
 	}
 	for _, k := range experiment.ErrorKs(res, cl) {
@@ -589,7 +596,10 @@ func ErrorTable(res *experiment.Result, cl string) Figure {
 			if top[m] {
 				mark = "yes"
 			}
-			row = append(row, strconv.FormatFloat(100*errs[m], 'f', 2, 64), ss, mark)
+			row = append(row, strconv.FormatFloat(100*errs[m], 'f', 2, 64), ss)
+			if !one {
+				row = append(row, mark)
+			}
 		}
 		f.Table = append(f.Table, row)
 	}

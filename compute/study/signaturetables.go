@@ -275,7 +275,7 @@ func (s *Signature) metricsTable() [][]string {
 		pr := s.Model.Pairs[p]
 		rows = append(rows, []string{fmt.Sprintf("ktsp_pair %s < %s chosen_in_resamples", s.Model.Genes[pr[0]].ID, s.Model.Genes[pr[1]].ID), num(st), "", ""})
 	}
-	choice := "given, not the advice's"
+	choice := "given, not the advice's: " + signature.GivenWarning
 	if s.Advised {
 		choice = "the advice's (chosen on these resamples: the estimates above are optimistic)"
 	}

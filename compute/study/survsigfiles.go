@@ -102,7 +102,7 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 			say(fmt.Sprintf("nested_choice repetition %d", c.Repeat+1), fmt.Sprintf("%s at k = %d", c.Method, c.K))
 		}
 	}
-	choice := "given, not the advice's"
+	choice := "given, not the advice's: " + signature.GivenWarning
 	if s.Advised {
 		choice = "the advice's (chosen on these resamples: every cross-validated measure of the choice here but the nested C is optimistic)"
 	}

@@ -187,7 +187,7 @@ func newSignatureView(u *UI) *signatureView {
 	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, classifier and positive class", choice))
 	v.fold.Open(0)
 	actions := container.NewHScroll(container.NewHBox(save, validate, report, details, widget.NewLabel("permutations"),
-		container.NewGridWrap(fyne.NewSize(64, 36), v.perms), v.permBtn, v.nestBtn, u.explainTerms("The Signature tab's terms", signatureTerms)))
+		container.NewGridWrap(fyne.NewSize(64, 36), v.perms), v.permBtn, u.explainTerms("The Signature tab's terms", signatureTerms)))
 	v.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.stale.Importance = widget.WarningImportance
 	v.stale.Wrapping = fyne.TextWrapWord
@@ -210,7 +210,7 @@ func newSignatureView(u *UI) *signatureView {
 	// a figure and a table each get the whole pane, side by side when the user wants both
 	v.meaning = newMeaningView(u)
 	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables), container.NewTabItem("Meaning", v.meaning.content))
-	head := container.NewBorder(nil, nil, nil, v.moreBtn, v.metrics)
+	head := container.NewBorder(nil, nil, nil, container.NewVBox(v.nestBtn, v.moreBtn), v.metrics) // the offer beside the warning
 	v.content = container.NewBorder(container.NewVBox(v.fold, actions, v.stale, head, v.more), nil, nil, nil, v.views)
 	return v
 }

@@ -136,7 +136,7 @@ func newSurvivalView(u *UI) *survivalView {
 	// the choice folds away after a build; the actions stay in view
 	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups, horizons and covariates", choice))
 	v.fold.Open(0)
-	actions := container.NewHScroll(container.NewHBox(v.save, v.validate, v.report, v.permRow(), v.nestBtn, u.explainTerms("The survival signature's terms", survivalTerms)))
+	actions := container.NewHScroll(container.NewHBox(v.save, v.validate, v.report, v.permRow(), u.explainTerms("The survival signature's terms", survivalTerms)))
 	v.stack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.genes, 1, "signature")), nil, nil, nil, v.genes.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.measures, -1, "signature-metrics")), nil, nil, nil, v.measures.Table),
@@ -149,7 +149,7 @@ func newSurvivalView(u *UI) *survivalView {
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
 	figure := container.NewBorder(container.NewHBox(widget.NewLabel("show"), container.NewGridWrap(fyne.NewSize(280, v.show.MinSize().Height), v.show), enlarge), nil, nil, nil, v.chart)
 	views := container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables))
-	head := container.NewBorder(nil, nil, nil, v.moreBtn, v.metrics)
+	head := container.NewBorder(nil, nil, nil, container.NewVBox(v.nestBtn, v.moreBtn), v.metrics) // the offer beside the warning
 	v.content = container.NewBorder(container.NewVBox(v.fold, actions, v.stale, head, v.more), nil, nil, nil, views)
 	return v
 }

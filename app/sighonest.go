@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"steadfast/compute/experiment"
@@ -65,11 +66,13 @@ func (v *signatureView) askNested() {
 		return
 	}
 	msg := nestedQuestion(res, experiment.ClassifierLabel(sig.Choice.Classifier))
-	dialog.ShowCustomConfirm("Nested estimate", "Compute", "Cancel", wrapped(msg), func(ok bool) {
+	d := dialog.NewCustomConfirm("Nested estimate", "Compute", "Cancel", wrapped(msg), func(ok bool) {
 		if ok {
 			v.runNested(sig, res)
 		}
 	}, v.u.win)
+	d.Resize(fyne.NewSize(520, 260)) // a readable line, not a column of words
+	d.Show()
 }
 
 // nestedQuestion is the nested estimate's offer with its cost: the advice made again
@@ -136,11 +139,13 @@ func (v *survivalView) askNested() {
 		v.u.showError(fmt.Errorf("build the signature first (Build signature)"))
 		return
 	}
-	dialog.ShowCustomConfirm("Nested C", "Compute", "Cancel", wrapped(nestedQuestion(res, "the Cox model")), func(ok bool) {
+	d := dialog.NewCustomConfirm("Nested C", "Compute", "Cancel", wrapped(nestedQuestion(res, "the Cox model")), func(ok bool) {
 		if ok {
 			v.runNested(sig, res)
 		}
 	}, v.u.win)
+	d.Resize(fyne.NewSize(520, 260))
+	d.Show()
 }
 
 // runNested computes sig's nested C as a task and shows it as the headline.

@@ -43,9 +43,9 @@ func newResultsView(u *UI) *resultsView {
 	redraw := func(string) { u.showResults() }
 	r := &resultsView{numbers: widget.NewLabel(""), gridK: widget.NewEntry(),
 		gridTable: widgets.NewStringTable(), topTable: widgets.NewStringTable(), errTable: widgets.NewStringTable()}
-	r.stabChart = u.newChart("Press Run to see how stable each method's selection is.")
-	r.accChart = u.newChart("Accuracy appears after a run.")
-	r.gridChart = u.newChart("The selection-frequency grid appears after a run.")
+	r.stabChart = u.newChart(stabWaits)
+	r.accChart = u.newChart(accWaits)
+	r.gridChart = u.newChart(gridWaits)
 	var measures []string
 	for _, m := range plots.Measures {
 		measures = append(measures, plots.PlainText(m.Label))
@@ -87,6 +87,7 @@ func newResultsView(u *UI) *resultsView {
 // setResult offers res's methods and classifiers in the selectors, keeping a choice
 // that still exists, and its grid k.
 func (r *resultsView) setResult(res *experiment.Result) {
+	r.running(false)
 	var methods []string
 	for _, m := range res.Methods {
 		methods = append(methods, m.Label)
@@ -223,4 +224,26 @@ func (r *resultsView) adviceText(res *experiment.Result) string {
 		return ""
 	}
 	return "Advice (the Signature tab preselects it): " + why
+}
+
+// What the result charts say before a run, and during one (running).
+const (
+	stabWaits = "Press Run to see how stable each method's selection is."
+	accWaits  = "Accuracy appears after a run."
+	gridWaits = "The selection-frequency grid appears after a run."
+	runWaits  = "Running: the %s appears when the run finishes (progress and the time left are below)."
+)
+
+// running says on the result charts, while nothing is drawn on them, that a run is
+// under way (on), or what to do before one (off: the run failed or was cancelled).
+func (r *resultsView) running(on bool) {
+	if !on {
+		r.stabChart.SetPlaceholder(stabWaits)
+		r.accChart.SetPlaceholder(accWaits)
+		r.gridChart.SetPlaceholder(gridWaits)
+		return
+	}
+	r.stabChart.SetPlaceholder(fmt.Sprintf(runWaits, "stability of each method's selection"))
+	r.accChart.SetPlaceholder(fmt.Sprintf(runWaits, "accuracy"))
+	r.gridChart.SetPlaceholder(fmt.Sprintf(runWaits, "selection-frequency grid"))
 }

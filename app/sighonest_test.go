@@ -92,7 +92,7 @@ func TestHeadlineStaysHonestOnEveryClick(t *testing.T) {
 			t.Error("a signature of the choice shown is marked stale, or offered the nested estimate it has")
 		}
 		// the actions are in view with the choice folded away
-		if v.fold.Items[0].Open || findButton(v.content, "Validate...") == nil || findButton(v.content, "Report...") == nil {
+		if v.fold.Visible() || findButton(v.content, "Validate...") == nil || findButton(v.content, "Report...") == nil {
 			t.Error("after a build the actions are not in view")
 		}
 		v.classifier.SetSelected(experiment.ClassifierLabel(other))
@@ -211,5 +211,27 @@ func TestSurvivalHeadlineStaysHonest(t *testing.T) {
 	build("the advice's survival signature again")
 	if h := onUI(func() study.SurvivalHeadline { return sv.sig.Headline() }); h.Estimate != signature.HeadlineNested {
 		t.Errorf("back at the advice's k: headline %+v", h)
+	}
+}
+
+// While a run is under way the result charts say so, not "Press Run to see..." (issue
+// 59, item 11); a run that fails puts back what to do.
+func TestChartsSayARunIsUnderWay(t *testing.T) {
+	u, _ := newTestUI(t)
+	ds, res := smallRun(t)
+	serialized(func() {
+		u.setData(ds, "", dataset.Options{})
+		u.startRun(res.Config, ds)
+		if p := u.results.stabChart.Placeholder(); !strings.HasPrefix(p, "Running: the stability") {
+			t.Errorf("during a run the stability chart says %q", p)
+		}
+	})
+	waitFor(t, "the run", 60*time.Second, func() bool { return onUI(func() bool { return u.result != nil && u.cancel == nil }) })
+	if p := onUI(u.results.stabChart.Placeholder); p != stabWaits {
+		t.Errorf("after the run the stability chart would say %q", p)
+	}
+	serialized(func() { u.results.running(true); u.results.running(false) })
+	if p := onUI(u.results.accChart.Placeholder); p != accWaits {
+		t.Errorf("after a failed run the accuracy chart says %q", p)
 	}
 }

@@ -43,7 +43,8 @@ type signatureView struct {
 	moreBtn    *widget.Button // More / Less
 	table      *widgets.StringTable
 	chart      *widgets.Chart
-	fold       *widget.Accordion  // the method, k, classifier and positive class, folded after a build
+	fold       *fyne.Container    // the method, k, classifier and positive class, hidden after a build
+	choiceBtn  *widget.Button     // shows or hides fold
 	stale      *widget.Label      // says when the signature shown is not of the choice shown
 	nestBtn    *widget.Button     // the nested estimate of a method and k the user gave
 	views      *container.AppTabs // Figure, Table and Meaning
@@ -182,12 +183,13 @@ func newSignatureView(u *UI) *signatureView {
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
 		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build))
-	// the choice folds away once a signature is built, so the figure and the table get
-	// the pane; its header stays to open it again, and the actions stay in view
-	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, classifier and positive class", choice))
-	v.fold.Open(0)
-	actions := container.NewHScroll(container.NewHBox(save, validate, report, details, widget.NewLabel("permutations"),
-		container.NewGridWrap(fyne.NewSize(64, 36), v.perms), v.permBtn, u.explainTerms("The Signature tab's terms", signatureTerms)))
+	// the choice hides once a signature is built, so the figure and the table get the
+	// pane; the Choice button shows it again, and the actions stay in view
+	v.fold = choice
+	v.choiceBtn = widget.NewButtonWithIcon("Choice", theme.MenuDropDownIcon(), func() { v.showChoice(!v.fold.Visible()) })
+	choice.Objects[0].(*fyne.Container).Add(u.explainTerms("The Signature tab's terms", signatureTerms))
+	actions := container.NewHScroll(container.NewHBox(v.choiceBtn, save, validate, report, widget.NewLabel("permutations"),
+		container.NewGridWrap(fyne.NewSize(64, 36), v.perms), v.permBtn))
 	v.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.stale.Importance = widget.WarningImportance
 	v.stale.Wrapping = fyne.TextWrapWord
@@ -210,9 +212,20 @@ func newSignatureView(u *UI) *signatureView {
 	// a figure and a table each get the whole pane, side by side when the user wants both
 	v.meaning = newMeaningView(u)
 	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables), container.NewTabItem("Meaning", v.meaning.content))
-	head := container.NewBorder(nil, nil, nil, container.NewVBox(v.nestBtn, v.moreBtn), v.metrics) // the offer beside the warning
+	head := container.NewBorder(nil, nil, nil, container.NewVBox(v.nestBtn, container.NewHBox(details, v.moreBtn)), v.metrics) // the offer beside the warning
 	v.content = container.NewBorder(container.NewVBox(v.fold, actions, v.stale, head, v.more), nil, nil, nil, v.views)
 	return v
+}
+
+// showChoice shows (or hides) the method, k, classifier and positive class.
+func (v *signatureView) showChoice(on bool) {
+	if on {
+		v.fold.Show()
+		v.choiceBtn.SetIcon(theme.MenuDropDownIcon())
+	} else {
+		v.fold.Hide()
+		v.choiceBtn.SetIcon(theme.MenuExpandIcon())
+	}
 }
 
 // enable enables (or disables) the buttons that act on a built signature.
@@ -246,7 +259,7 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	for _, t := range []*widgets.StringTable{v.confusion, v.operating, v.probs} {
 		t.SetRows(nil, nil)
 	}
-	v.fold.Open(0)
+	v.showChoice(true)
 	var methods, ks, cls []string
 	for _, m := range res.Methods {
 		methods = append(methods, m.Label)
@@ -360,7 +373,7 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 	v.sig, v.figs, v.valFigs = sig, figs, nil
 	v.meaning.clear()
 	v.enable(true)
-	v.fold.Close(0)
+	v.showChoice(false)
 	v.nestBtn.Hide()
 	if sig.CV != nil && v.offerNested(sig) {
 		v.nestBtn.Show()

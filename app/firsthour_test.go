@@ -437,7 +437,7 @@ func TestSignatureTab(t *testing.T) {
 		t.Fatalf("preselected %q at k %q with %q", v.method.Selected, v.k.Selected, v.classifier.Selected)
 	}
 	k, _ := strconv.Atoi(v.k.Selected)
-	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Preselected, the Errors tab's advice: F-statistic at k = "+v.k.Selected) || !strings.Contains(m, "has the least error") {
+	if m := onUI(func() string { return v.metricsText() }); !strings.Contains(m, "Preselected, the advice the Errors tab gives for linear SVM: F-statistic at k = "+v.k.Selected) || !strings.Contains(m, "has the least error") {
 		t.Errorf("the advice unsaid: %q", m)
 	}
 	for _, b := range v.needSig {

@@ -26,10 +26,10 @@ func (v *signatureView) openModel(path string) {
 	v.chart.SetRender(nil)
 	v.showModelChoice(m)
 	v.setSignature(study.ModelSignature(m, path), nil)
-	v.fold.Open(0) // the model's choice, read-only, and its actions
+	v.showChoice(true) // the model's choice, read-only, and its actions
 	v.u.tabs.SelectIndex(tabSignature)
 	v.u.scrollToTop(tabSignature)
-	v.u.progress.Status.SetText("Opened model " + filepath.Base(path) + ": Validate on another cohort... applies it")
+	v.u.progress.Status.SetText("Opened model " + filepath.Base(path) + ": Validate... applies it")
 }
 
 // showModelChoice shows the choice the model m was locked with (method, k, classifier,

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/experiment"
+	"steadfast/compute/signature"
 	"steadfast/plots"
 	"steadfast/widgets"
 )
@@ -34,6 +35,7 @@ type resultsView struct {
 	errClass    *widget.Select
 	errTable    *widgets.StringTable
 	tabs        []*container.TabItem // in the order of tabStability .. tabErrors
+	advice      *widget.Label        // the advice for the classifier chosen, which the Signature tab preselects
 }
 
 // newResultsView builds the result tabs, their charts reporting errors through u.
@@ -41,9 +43,9 @@ func newResultsView(u *UI) *resultsView {
 	redraw := func(string) { u.showResults() }
 	r := &resultsView{numbers: widget.NewLabel(""), gridK: widget.NewEntry(),
 		gridTable: widgets.NewStringTable(), topTable: widgets.NewStringTable(), errTable: widgets.NewStringTable()}
-	r.stabChart = u.newChart("Press Run to see how stable each method's selection is.")
-	r.accChart = u.newChart("Accuracy appears after a run.")
-	r.gridChart = u.newChart("The selection-frequency grid appears after a run.")
+	r.stabChart = u.newChart(stabWaits)
+	r.accChart = u.newChart(accWaits)
+	r.gridChart = u.newChart(gridWaits)
 	var measures []string
 	for _, m := range plots.Measures {
 		measures = append(measures, plots.PlainText(m.Label))
@@ -60,8 +62,10 @@ func newResultsView(u *UI) *resultsView {
 	r.gridK.OnSubmitted = redraw
 	r.topMethod = widget.NewSelect(nil, redraw)
 	r.errClass = widget.NewSelect(nil, redraw)
-	errNote := widget.NewLabel("After a run with two or more methods: each method's test error and S_S stability at k = 10, 20, ..., 50 (Kalousis et al. Table 3). \"top group\" marks the method of least error and those McNemar's test (p >= 0.05) does not separate from it; among them, prefer the most stable.")
+	errNote := widget.NewLabel("After a run: each method's test error and S_S stability at k = 10, 20, ..., 50 (Kalousis et al. Table 3). With two or more methods, \"top group\" marks the method of least error and those McNemar's test (p >= 0.05) does not separate from it; among them, prefer the most stable.")
 	errNote.Wrapping = fyne.TextWrapWord
+	r.advice = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	r.advice.Wrapping = fyne.TextWrapWord
 	gridSplit := container.NewHSplit(r.gridChart, r.gridTable.Table)
 	gridSplit.Offset = 0.72
 	r.tabs = []*container.TabItem{
@@ -75,7 +79,7 @@ func newResultsView(u *UI) *resultsView {
 			container.NewHBox(widget.NewLabel("Method"), r.topMethod, u.tableActions(r.topTable, 0, "top-features")), nil, nil, nil, r.topTable.Table)),
 		container.NewTabItem("Errors", container.NewBorder(
 			container.NewVBox(container.NewHBox(widget.NewLabel("Classifier"), r.errClass, u.tableActions(r.errTable, -1, "errors"),
-				widget.NewLabel("top group"), u.explain("top group"), widget.NewLabel("S_S"), u.explain("S_S")), errNote), nil, nil, nil, r.errTable.Table)),
+				widget.NewLabel("top group"), u.explain("top group"), widget.NewLabel("S_S"), u.explain("S_S")), errNote, r.advice), nil, nil, nil, r.errTable.Table)),
 	}
 	return r
 }
@@ -83,6 +87,7 @@ func newResultsView(u *UI) *resultsView {
 // setResult offers res's methods and classifiers in the selectors, keeping a choice
 // that still exists, and its grid k.
 func (r *resultsView) setResult(res *experiment.Result) {
+	r.running(false)
 	var methods []string
 	for _, m := range res.Methods {
 		methods = append(methods, m.Label)
@@ -136,10 +141,14 @@ func (r *resultsView) show(res *experiment.Result) {
 	}
 	top := r.figure(res, tabTop)
 	r.topTable.SetRows(top.Table[0], top.Table[1:], 160, 140, 90, 140, 140)
+	r.advice.SetText(r.adviceText(res))
 	if et := r.figure(res, tabErrors); len(et.Table) > 0 {
 		widths := []float32{50}
 		for range res.Methods {
-			widths = append(widths, 150, 100, 160)
+			widths = append(widths, 150, 100)
+			if len(res.Methods) > 1 {
+				widths = append(widths, 160)
+			}
 		}
 		r.errTable.SetRows(et.Table[0], et.Table[1:], widths...)
 	} else {
@@ -195,10 +204,46 @@ func (r *resultsView) figure(res *experiment.Result, tab int) plots.Figure {
 		return plots.SelectionGrid(res, max(r.gridMethod.SelectedIndex(), 0), r.gridKValue(res))
 	case tabErrors:
 		ci := r.errClass.SelectedIndex()
-		if len(res.Methods) < 2 || ci < 0 || ci >= len(res.Config.Classifiers) {
+		if ci < 0 || ci >= len(res.Config.Classifiers) {
 			return plots.Figure{}
 		}
 		return plots.ErrorTable(res, res.Config.Classifiers[ci])
 	}
 	return plots.TopTable(res, max(r.topMethod.SelectedIndex(), 0))
+}
+
+// adviceText is the Errors tab's advice for the classifier chosen: the method and k the
+// Signature tab preselects, with why; "" when there is none.
+func (r *resultsView) adviceText(res *experiment.Result) string {
+	ci := r.errClass.SelectedIndex()
+	if ci < 0 || ci >= len(res.Config.Classifiers) {
+		return ""
+	}
+	why := signature.AdviceReason(res, res.Config.Classifiers[ci])
+	if why == "" {
+		return ""
+	}
+	return "Advice (the Signature tab preselects it): " + why
+}
+
+// What the result charts say before a run, and during one (running).
+const (
+	stabWaits = "Press Run to see how stable each method's selection is."
+	accWaits  = "Accuracy appears after a run."
+	gridWaits = "The selection-frequency grid appears after a run."
+	runWaits  = "Running: the %s appears when the run finishes (progress and the time left are below)."
+)
+
+// running says on the result charts, while nothing is drawn on them, that a run is
+// under way (on), or what to do before one (off: the run failed or was cancelled).
+func (r *resultsView) running(on bool) {
+	if !on {
+		r.stabChart.SetPlaceholder(stabWaits)
+		r.accChart.SetPlaceholder(accWaits)
+		r.gridChart.SetPlaceholder(gridWaits)
+		return
+	}
+	r.stabChart.SetPlaceholder(fmt.Sprintf(runWaits, "stability of each method's selection"))
+	r.accChart.SetPlaceholder(fmt.Sprintf(runWaits, "accuracy"))
+	r.gridChart.SetPlaceholder(fmt.Sprintf(runWaits, "selection-frequency grid"))
 }

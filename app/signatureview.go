@@ -43,7 +43,10 @@ type signatureView struct {
 	moreBtn    *widget.Button // More / Less
 	table      *widgets.StringTable
 	chart      *widgets.Chart
-	fold       *widget.Accordion  // the method, k, classifier and actions, folded after a build
+	fold       *fyne.Container    // the method, k, classifier and positive class, hidden after a build
+	choiceBtn  *widget.Button     // shows or hides fold
+	stale      *widget.Label      // says when the signature shown is not of the choice shown
+	nestBtn    *widget.Button     // the nested estimate of a method and k the user gave
 	views      *container.AppTabs // Figure, Table and Meaning
 	meaning    *meaningView
 	sig        *study.Signature
@@ -168,20 +171,32 @@ func newSignatureView(u *UI) *signatureView {
 	v.show = widget.NewSelect([]string{signatureShows["signature-roc"]}, func(string) { v.draw() })
 	v.show.SetSelectedIndex(0)
 	save := widget.NewButtonWithIcon("Save model...", theme.DocumentSaveIcon(), v.saveModel)
-	validate := widget.NewButtonWithIcon("Validate on another cohort...", theme.FolderOpenIcon(), v.showValidate)
+	validate := widget.NewButtonWithIcon("Validate...", theme.FolderOpenIcon(), v.showValidate)
 	details := widget.NewButton("Details...", v.showDetails)
-	v.needSig = []*widget.Button{save, validate, details, v.permBtn}
+	report := widget.NewButtonWithIcon("Report...", theme.DocumentIcon(), u.ShowReport)
+	v.nestBtn = widget.NewButton("Nested estimate...", v.askNested)
+	v.nestBtn.Hide()
+	v.needSig = []*widget.Button{save, validate, details, report, v.permBtn}
 	v.enable(false)
+	for _, s := range []*widget.Select{v.method, v.k, v.classifier, v.positive} {
+		s.OnChanged = func(string) { v.markStale() }
+	}
+	v.frequent.OnChanged = func(bool) { v.markStale() }
 	// rows short enough for a laptop's result pane (about 850 points at 1366 x 768)
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("classifier"), v.classifier),
-		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build),
-		container.NewHBox(save, validate, details, u.explainTerms("The Signature tab's terms", signatureTerms)),
-		container.NewHBox(widget.NewLabel("permutations"), container.NewGridWrap(fyne.NewSize(70, 36), v.perms), v.permBtn))
-	// the choice folds away once a signature is built, so the figure and the table get
-	// the pane; its header stays to open it again
-	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, classifier and the signature's actions", choice))
-	v.fold.Open(0)
+		container.NewHBox(widget.NewLabel("positive class"), v.positive, v.frequent, v.build))
+	// the choice hides once a signature is built, so the figure and the table get the
+	// pane; the Choice button shows it again, and the actions stay in view
+	v.fold = choice
+	v.choiceBtn = widget.NewButtonWithIcon("Choice", theme.MenuDropDownIcon(), func() { v.showChoice(!v.fold.Visible()) })
+	choice.Objects[0].(*fyne.Container).Add(u.explainTerms("The Signature tab's terms", signatureTerms))
+	actions := container.NewHScroll(container.NewHBox(v.choiceBtn, save, validate, report, widget.NewLabel("permutations"),
+		container.NewGridWrap(fyne.NewSize(64, 36), v.perms), v.permBtn))
+	v.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.stale.Importance = widget.WarningImportance
+	v.stale.Wrapping = fyne.TextWrapWord
+	v.stale.Hide()
 	// each table's buttons scroll sideways rather than widen the pane beyond a laptop's
 	v.tableStack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.table, 0, "signature")), nil, nil, nil, v.table.Table),
@@ -201,9 +216,20 @@ func newSignatureView(u *UI) *signatureView {
 	// a figure and a table each get the whole pane, side by side when the user wants both
 	v.meaning = newMeaningView(u)
 	v.views = container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables), container.NewTabItem("Meaning", v.meaning.content))
-	head := container.NewBorder(nil, nil, nil, v.moreBtn, v.metrics)
-	v.content = container.NewBorder(container.NewVBox(v.fold, head, v.more), nil, nil, nil, v.views)
+	head := container.NewBorder(nil, nil, nil, container.NewVBox(v.nestBtn, container.NewHBox(details, v.moreBtn)), v.metrics) // the offer beside the warning
+	v.content = container.NewBorder(container.NewVBox(v.fold, actions, v.stale, head, v.more), nil, nil, nil, v.views)
 	return v
+}
+
+// showChoice shows (or hides) the method, k, classifier and positive class.
+func (v *signatureView) showChoice(on bool) {
+	if on {
+		v.fold.Show()
+		v.choiceBtn.SetIcon(theme.MenuDropDownIcon())
+	} else {
+		v.fold.Hide()
+		v.choiceBtn.SetIcon(theme.MenuExpandIcon())
+	}
 }
 
 // enable enables (or disables) the buttons that act on a built signature.
@@ -222,6 +248,8 @@ func (v *signatureView) enable(on bool) {
 func (v *signatureView) setResult(res *experiment.Result) {
 	v.sig, v.figs, v.figure, v.valFigs, v.saved = nil, nil, plots.Figure{}, nil, nil
 	v.modelOnly = false
+	v.stale.Hide()
+	v.nestBtn.Hide()
 	for _, w := range []fyne.Disableable{v.method, v.k, v.classifier, v.positive, v.frequent, v.build} {
 		w.Enable()
 	}
@@ -235,7 +263,7 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	for _, t := range []*widgets.StringTable{v.confusion, v.operating, v.probs} {
 		t.SetRows(nil, nil)
 	}
-	v.fold.Open(0)
+	v.showChoice(true)
 	var methods, ks, cls []string
 	for _, m := range res.Methods {
 		methods = append(methods, m.Label)
@@ -266,7 +294,7 @@ func (v *signatureView) setResult(res *experiment.Result) {
 	intro := "Press Build signature: the genes, the classifier locked on all samples, and how well the procedure predicts (from the study's own resamples)."
 	if len(v.classifs) > 0 {
 		if why := signature.AdviceReason(res, v.classifs[0]); why != "" {
-			intro = "Preselected, the Errors tab's advice: " + why + " " + intro
+			intro = "Preselected, the advice the Errors tab gives for " + cls[0] + ": " + why + " " + intro
 		}
 	}
 	v.setMetrics(intro, "")
@@ -349,7 +377,11 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 	v.sig, v.figs, v.valFigs = sig, figs, nil
 	v.meaning.clear()
 	v.enable(true)
-	v.fold.Close(0)
+	v.showChoice(false)
+	v.nestBtn.Hide()
+	if sig.CV != nil && v.offerNested(sig) {
+		v.nestBtn.Show()
+	}
 	if sig.CV == nil { // an opened model: nothing to permute
 		v.permBtn.Disable()
 	}
@@ -368,6 +400,7 @@ func (v *signatureView) setSignature(sig *study.Signature, figs []plots.Figure) 
 		v.choices.SetRows(nh, nr, 260, 60, 260, 70)
 	}
 	v.showMetrics()
+	v.markStale()
 	v.draw()
 }
 
@@ -388,6 +421,9 @@ func (v *signatureView) showMetrics() {
 		return
 	}
 	head := text.Count(len(sig.Genes), "gene") + ". " + capitalize(sig.Headline().Text()) + "."
+	if v.offerNested(sig) {
+		head += " Method and k as chosen here: " + signature.GivenWarning + ". Nested estimate... gives the honest one."
+	}
 	rest := sig.Brief()
 	if sig.Perm != nil {
 		head += fmt.Sprintf(" Permutation test: p = %.3g.", sig.Perm.P)

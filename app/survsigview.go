@@ -38,6 +38,7 @@ type survivalView struct {
 	build    *widget.Button
 	save     *widget.Button
 	validate *widget.Button
+	report   *widget.Button
 	form     *cohortForm // the Validate dialog's fields, kept
 	cohort   *widgets.StringTable
 	val      *signature.Validation // the last cohort's
@@ -55,6 +56,9 @@ type survivalView struct {
 	choices  *widgets.StringTable // nested-choice-counts.csv
 	stack    []fyne.CanvasObject
 	fold     *widget.Accordion
+	stale    *widget.Label  // says when the signature shown is not of the form's choice
+	nestBtn  *widget.Button // the nested C of a method and k the user gave
+	built    string         // the form (formKey) the signature shown was built from
 	sig      *study.SurvivalSignature
 	result   *experiment.Result // the run sig was built from
 	figs     []plots.Figure
@@ -110,18 +114,30 @@ func newSurvivalView(u *UI) *survivalView {
 	v.build.Importance = widget.HighImportance
 	v.save = widget.NewButtonWithIcon("Save signature...", theme.DocumentSaveIcon(), v.saveFolder)
 	v.save.Disable()
-	v.validate = widget.NewButtonWithIcon("Validate on another cohort...", theme.FolderOpenIcon(), v.askValidate)
+	v.validate = widget.NewButtonWithIcon("Validate...", theme.FolderOpenIcon(), v.askValidate)
 	v.validate.Disable()
+	v.report = widget.NewButtonWithIcon("Report...", theme.DocumentIcon(), u.ShowReport)
+	v.report.Disable()
+	v.nestBtn = widget.NewButton("Nested C...", v.askNested)
+	v.nestBtn.Hide()
+	v.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.stale.Importance = widget.WarningImportance
+	v.stale.Wrapping = fyne.TextWrapWord
+	v.stale.Hide()
+	for _, s := range []*widget.Select{v.method, v.k, v.groups} {
+		s.OnChanged = func(string) { v.markStale() }
+	}
+	v.horizons.OnChanged = func(string) { v.markStale() }
 	v.show = widget.NewSelect(nil, func(string) { v.draw() })
 	choice := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Method"), v.method, widget.NewLabel("k"), v.k, widget.NewLabel("risk groups"), v.groups),
 		container.NewHBox(widget.NewLabel("horizons"), container.NewGridWrap(fyne.NewSize(150, 36), v.horizons),
 			widget.NewLabel("time unit"), container.NewGridWrap(fyne.NewSize(110, 36), v.unit), v.build),
-		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("added value over"), v.covs, container.NewGridWrap(fyne.NewSize(180, 36), v.covOther)), nil, v.covNote),
-		container.NewHBox(v.save, v.validate, u.explainTerms("The survival signature's terms", survivalTerms)),
-		v.permRow())
+		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("added value over"), v.covs, container.NewGridWrap(fyne.NewSize(180, 36), v.covOther)), nil, v.covNote))
+	// the choice folds away after a build; the actions stay in view
 	v.fold = widget.NewAccordion(widget.NewAccordionItem("Method, k, risk groups, horizons and covariates", choice))
 	v.fold.Open(0)
+	actions := container.NewHScroll(container.NewHBox(v.save, v.validate, v.report, v.permRow(), u.explainTerms("The survival signature's terms", survivalTerms)))
 	v.stack = []fyne.CanvasObject{
 		container.NewBorder(container.NewHScroll(u.tableActions(v.genes, 1, "signature")), nil, nil, nil, v.genes.Table),
 		container.NewBorder(container.NewHScroll(u.tableActions(v.measures, -1, "signature-metrics")), nil, nil, nil, v.measures.Table),
@@ -135,8 +151,8 @@ func newSurvivalView(u *UI) *survivalView {
 	enlarge := widget.NewButtonWithIcon("Own window", theme.ViewFullScreenIcon(), func() { u.openFigureWindow(v.figure) })
 	figure := container.NewBorder(container.NewHBox(widget.NewLabel("show"), container.NewGridWrap(fyne.NewSize(280, v.show.MinSize().Height), v.show), enlarge), nil, nil, nil, v.chart)
 	views := container.NewAppTabs(container.NewTabItem("Figure", figure), container.NewTabItem("Table", tables))
-	head := container.NewBorder(nil, nil, nil, v.moreBtn, v.metrics)
-	v.content = container.NewBorder(container.NewVBox(v.fold, head, v.more), nil, nil, nil, views)
+	head := container.NewBorder(nil, nil, nil, container.NewVBox(v.nestBtn, v.moreBtn), v.metrics) // the offer beside the warning
+	v.content = container.NewBorder(container.NewVBox(v.fold, actions, v.stale, head, v.more), nil, nil, nil, views)
 	return v
 }
 
@@ -145,7 +161,10 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	v.sig, v.figs, v.figure, v.val, v.valFigs = nil, nil, plots.Figure{}, nil, nil
 	v.save.Disable()
 	v.validate.Disable()
+	v.report.Disable()
 	v.permBtn.Disable()
+	v.nestBtn.Hide()
+	v.stale.Hide()
 	v.chart.SetRender(nil)
 	v.show.Options = nil
 	v.show.Refresh()
@@ -161,7 +180,7 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	intro := "Press Build signature: the genes, the Cox model locked on all samples, and how well the procedure predicts (from the study's own resamples)."
 	if m, k, ok := signature.Advice(res, "cox"); ok {
 		v.method.Selected, v.k.Selected = methods[m], strconv.Itoa(k)
-		intro = "Preselected, the Errors tab's advice: " + signature.AdviceReason(res, "cox") + " " + intro
+		intro = "Preselected, the advice the Errors tab gives for the Cox model: " + signature.AdviceReason(res, "cox") + " " + intro
 	}
 	v.method.Refresh()
 	v.k.Refresh()
@@ -220,6 +239,7 @@ func (v *survivalView) compute() {
 		v.u.showError(err)
 		return
 	}
+	key := v.formKey()
 	covs := slices.Clone(v.covs.Selected)
 	for _, name := range strings.Split(v.covOther.Text, ",") {
 		if name = strings.TrimSpace(name); name != "" && !slices.Contains(covs, name) {
@@ -246,7 +266,7 @@ func (v *survivalView) compute() {
 			}
 		}
 		return func() {
-			v.result = res
+			v.result, v.built = res, key
 			v.setSignature(sig, figs)
 			if avErr != nil {
 				v.u.showError(avErr)
@@ -260,12 +280,19 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 	v.sig, v.figs, v.val, v.valFigs = sig, figs, nil, nil
 	v.save.Enable()
 	v.validate.Enable()
+	v.report.Enable()
 	v.permBtn.Enable()
 	v.cohort.SetRows(nil, nil)
 	v.fold.Close(0)
+	v.nestBtn.Hide()
+	given := ""
+	if v.offerNested(sig) {
+		v.nestBtn.Show()
+		given = " Nested C... gives the nested estimate."
+	}
 	all := sig.Performance()
 	head, rest, _ := strings.Cut(all, ". ")
-	v.metrics.SetText(fmt.Sprintf("%d genes. %s.%s", len(sig.Genes), head, permHead(sig)))
+	v.metrics.SetText(fmt.Sprintf("%d genes. %s.%s%s", len(sig.Genes), head, given, permHead(sig)))
 	v.more.SetText(rest)
 	v.moreBtn.Show()
 	var names []string
@@ -292,6 +319,7 @@ func (v *survivalView) setSignature(sig *study.SurvivalSignature, figs []plots.F
 		v.more.SetText(v.more.Text + "\n\n" + av.Sentence() + " " + strings.Join(av.Notes, "; "))
 		v.metrics.SetText(v.metrics.Text + " Added value " + av.Headline() + ".")
 	}
+	v.markStale()
 	v.draw()
 }
 

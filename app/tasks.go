@@ -81,9 +81,11 @@ const longRun = 2 * time.Minute
 // startRun runs the study cfg on ds in the background.
 func (u *UI) startRun(cfg experiment.Config, ds *dataset.Dataset) {
 	log.Printf("run started: %s on %s", cfg.Protocol, ds.Name)
+	u.results.running(true)
 	u.startTask("Run", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		res, err := study.Run(ctx, cfg, ds, report)
 		if err != nil {
+			u.do(func() { u.results.running(false) })
 			return nil, err
 		}
 		log.Printf("run finished in %.1f s", res.Seconds)

@@ -46,7 +46,7 @@ var commands = []command{
 		"Diaz-Diaz wrapper: learning-curve AUC for each Na (% of p) and the exhaustive baselines", wrapperCommand},
 	{"synth", "--preset d1k|d5k [--features P] --samples N --seed S [--part I] -o FILE.csv",
 		"write a synthetic data set with known relevant features", synthCommand},
-	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--no-nested] [--permutations N] [--report] [--data FILE] [--horizons 3,5] [--tau T] [--time-unit years] [--risk-groups median|tertiles|VALUE] [--covariates Age,Grade|none] [--width 16 --height 10 --unit cm --dpi 300]",
+	{"signature", "RUN.json -o OUTDIR [--method NAME] [--k K] [--classifier svm] [--frequent] [--positive CLASS] [--nested | --no-nested] [--permutations N] [--report] [--data FILE] [--horizons 3,5] [--tau T] [--time-unit years] [--risk-groups median|tertiles|VALUE] [--covariates Age,Grade|none] [--width 16 --height 10 --unit cm --dpi 300]",
 		"a finished run's signature: its genes (signature.csv), the classifier locked on all samples (model.json), the cross-validated ROC curves (roc.csv) and AUC with its interval (metrics.csv)", signatureCommand},
 	{"predict", "--model model.json --data COHORT [--class NAME] [--sheet NAME] [--platform GPL] [--symbols FILE] [--design FILE] [--intensity lfq|intensity|ibaq] [--map A=B] [--harmonize none|standardize|combat|...] [--time COL --event COL] [--accept-missing] [--log2] [--positive CLASS] [-o DIR] [--width 16 --height 10 --unit cm --dpi 300]",
 		"apply a signature's locked model to an independent cohort: predictions.csv; with -o also genes.csv (how each gene was matched), metrics.csv (accuracy, AUC with its DeLong interval, confusion) and the figures", predictCommand},

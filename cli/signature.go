@@ -30,6 +30,7 @@ func signatureCommand(c *call) error {
 	positive := c.fs.String("positive", "", "the positive class of two (default: the class not named like a control - normal, control, healthy, benign, wild type, untreated - else the second in alphabetical order)")
 	perms := c.fs.Int("permutations", 0, "run a permutation test of the AUC (a survival study's: of Harrell's C) with this many permutations (100 is usual)")
 	noNested := c.fs.Bool("no-nested", false, "skip the nested estimate of the advice's choice (the choice made again inside each training set), leaving only the optimistic one")
+	withNested := c.fs.Bool("nested", false, "for a --method and --k chosen after seeing this study's results: the nested estimate (the advice made again with the classifier inside each training set) as the headline")
 	report := c.fs.Bool("report", false, "also write report.html and report.pdf: the run's report with the Signature section")
 	out := sizeFlags(c)
 	sv := survivalFlags(c)
@@ -41,6 +42,9 @@ func signatureCommand(c *call) error {
 	size, err := out.size()
 	if err != nil {
 		return err
+	}
+	if *noNested && *withNested {
+		return errors.New("--nested and --no-nested: give one")
 	}
 	if len(pos) == 0 || *outDir == "" {
 		return errors.New("needs a saved run and an output folder: steadfast signature RUN.json -o OUTDIR")
@@ -62,17 +66,17 @@ func signatureCommand(c *call) error {
 	res := saved.Result
 	if res.Data.Survival != nil {
 		sv.report, sv.size = report, size
-		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms, *noNested)
+		return survivalSignature(c, sv, dest, pos[0], res, *name, *k, *frequent, *data, *perms, nestWhen{no: *noNested, given: *withNested})
 	}
 	if *sv.covariates != "" {
 		return errors.New("--covariates: the added value over clinical covariates is measured for a survival signature (a run with a time and an event); this run's outcome is a class")
 	}
 	choice := signature.Choice{Classifier: *cl, Frequent: *frequent}
-	var advised bool
-	if choice.Method, choice.K, advised, err = methodAndK(res, *name, *k, *cl); err != nil {
+	var fromAdvice bool
+	if choice.Method, choice.K, fromAdvice, err = methodAndK(res, *name, *k, *cl); err != nil {
 		return err
 	}
-	if advised {
+	if fromAdvice {
 		c.note("%s at k = %d with %s (the Errors tab's advice: the most stable method of the top group, at the k of least error)", res.Methods[choice.Method].Label, choice.K, experiment.ClassifierLabel(*cl))
 	}
 	cfg, ds, err := openStudy(c, runPath(pos[0]), *data)
@@ -88,7 +92,8 @@ func signatureCommand(c *call) error {
 	if err != nil {
 		return err
 	}
-	if sig.Advised && !*noNested {
+	when := nestWhen{no: *noNested, given: *withNested}
+	if when.say(c, res, choice, fromAdvice, sig.Advised) {
 		nested(c, res, func(progress func(done, total int)) error { return sig.Nest(ctx, res, ds, progress) })
 	}
 	if *perms != 0 {
@@ -121,6 +126,36 @@ func signatureCommand(c *call) error {
 	}
 	fmt.Fprintf(c.errw, "%s. %s\n", text.Count(len(sig.Genes), "gene"), sig.Performance())
 	return nil
+}
+
+// nestWhen is what the signature command was told of the nested estimate: no, skip it
+// (--no-nested); given, compute it for a method and k the user gave (--nested).
+type nestWhen struct{ no, given bool }
+
+// say notes where the choice c came from and reports whether to compute the nested
+// estimate: for a choice of the study (advised: the advice of one of the run's
+// classifiers) unless skipped; for a choice given (not fromAdvice, not the advice's)
+// when asked, else the warning that its plain estimate is honest only if fixed before
+// the study, with the offer of --nested.
+func (w nestWhen) say(c *call, res *experiment.Result, choice signature.Choice, fromAdvice, advised bool) bool {
+	label := experiment.ClassifierLabel(choice.Classifier)
+	switch {
+	case advised && !fromAdvice:
+		c.note("--method and --k are this study's advice (chosen on its resamples): the headline is the nested estimate, the advice made again with %s inside each training set", label)
+		return !w.no
+	case advised:
+		return !w.no
+	case !study.Choosable(res, choice.Classifier):
+		return false
+	case w.given:
+		c.note("--nested: method and k taken as chosen after seeing this study's results; the headline is the nested estimate, the advice made again with %s inside each training set", label)
+		return true
+	case w.no:
+		c.note("method and k as given: %s", signature.GivenWarning)
+	default:
+		c.note("method and k as given: %s; --nested gives the nested estimate instead (the advice made again with %s inside each training set)", signature.GivenWarning, label)
+	}
+	return false
 }
 
 // nested runs a signature's nested estimate (nest, given a progress function) saying

@@ -65,19 +65,20 @@ func (f survFlags) options() (study.SurvivalOptions, signature.CutRule, error) {
 
 // survivalSignature is the signature command for a survival study: the Cox model of a
 // method's genes at k, locked on all samples, with its cross-validated C, risk groups,
-// hazard ratio, time-dependent AUC and calibration; the nested C when the advice chose
-// (unless noNested), and the permutation test of C with perms permutations (0: none).
-func survivalSignature(c *call, f survFlags, dest study.Output, run string, res *experiment.Result, name string, k int, frequent bool, data string, perms int, noNested bool) error {
+// hazard ratio, time-dependent AUC and calibration; the nested C when the study chose
+// method and k, or when asked of a choice given (when), and the permutation test of C
+// with perms permutations (0: none).
+func survivalSignature(c *call, f survFlags, dest study.Output, run string, res *experiment.Result, name string, k int, frequent bool, data string, perms int, when nestWhen) error {
 	o, cut, err := f.options()
 	if err != nil {
 		return err
 	}
 	choice := signature.Choice{Classifier: "cox", Frequent: frequent, Cut: cut}
-	var advised bool
-	if choice.Method, choice.K, advised, err = methodAndK(res, name, k, "cox"); err != nil {
+	var fromAdvice bool
+	if choice.Method, choice.K, fromAdvice, err = methodAndK(res, name, k, "cox"); err != nil {
 		return err
 	}
-	if advised {
+	if fromAdvice {
 		c.note("%s at k = %d with the Cox model (the Errors tab's advice: the most stable method of the top group, at the k of largest C)", res.Methods[choice.Method].Label, choice.K)
 	}
 	cfg, ds, err := openStudy(c, runPath(run), data)
@@ -93,7 +94,7 @@ func survivalSignature(c *call, f survFlags, dest study.Output, run string, res 
 	if err != nil {
 		return err
 	}
-	if sig.Advised && !noNested {
+	if when.say(c, res, sig.Choice, fromAdvice, sig.Advised) {
 		nested(c, res, func(progress func(done, total int)) error { return sig.Nest(ctx, res, ds, progress) })
 	}
 	if perms != 0 {

@@ -65,6 +65,12 @@ func NewChart(placeholder string) *Chart {
 	return c
 }
 
+// SetPlaceholder sets what the chart says while it has nothing to draw.
+func (c *Chart) SetPlaceholder(text string) { c.empty.SetText(text) }
+
+// Placeholder is what the chart says while it has nothing to draw.
+func (c *Chart) Placeholder() string { return c.empty.Text }
+
 // DefaultChartMin is the smallest a chart is drawn: below it tick labels overlap, so a
 // window too small for it scrolls rather than squashes the chart.
 var DefaultChartMin = fyne.NewSize(420, 280)

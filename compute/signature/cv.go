@@ -271,13 +271,18 @@ const (
 	// HeadlineNested: the advice chose method and k, and the choice was made again
 	// inside each training set (nested cross-validation).
 	HeadlineNested = "nested"
-	// HeadlineGiven: method and k were fixed by the user; the plain cross-validated
-	// estimate is honest for them.
+	// HeadlineGiven: method and k were given by the user; the plain cross-validated
+	// estimate is honest for them only if they were fixed before the study
+	// (GivenWarning).
 	HeadlineGiven = "given"
 	// HeadlineOptimistic: the advice chose method and k on the resamples that
 	// estimate them, and the nested estimate was not computed.
 	HeadlineOptimistic = "optimistic"
 )
+
+// GivenWarning is what every output says of a method and k the user gave: chosen
+// after seeing the study, their plain estimate flatters them.
+const GivenWarning = "chosen after seeing this study's results? the plain estimate is then optimistic"
 
 // Headline is a signature's one estimate of its cross-validated AUC (two classes; the
 // mean one-vs-rest AUC with more), with its 95% interval, that every output leads
@@ -310,7 +315,7 @@ func (h Headline) What() string {
 	case HeadlineOptimistic:
 		return "method and k were chosen by the advice on the same resamples that give this estimate (the nested estimate was not computed), so it is optimistic"
 	}
-	return "method and k as given, fixed before this study: the plain cross-validated estimate is honest for them"
+	return "method and k as given: the plain cross-validated estimate is honest only if they were fixed before this study; " + GivenWarning
 }
 
 // Text is the headline as a sentence's head: "nested cross-validated AUC 0.838 (95% CI

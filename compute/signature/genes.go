@@ -83,8 +83,8 @@ func Advice(res *experiment.Result, cl string) (m, k int, ok bool) {
 }
 
 // AdviceReason says Advice's choice for classifier cl in a sentence with its reason:
-// the k of least error, the methods in the top group there, the one of largest S_S.
-// "" when there is no advice.
+// the k of least error, the methods in the top group there, the one of largest S_S
+// (of a run of one method, the k alone). "" when there is no advice.
 func AdviceReason(res *experiment.Result, cl string) string {
 	m, k, ok := Advice(res, cl)
 	if !ok {
@@ -110,6 +110,14 @@ func AdviceReason(res *experiment.Result, cl string) string {
 	least, test := "the least error", "McNemar's test"
 	if surv {
 		least, test = "the largest Harrell's C", "the corrected resampled t-test"
+	}
+	if len(res.Methods) == 1 { // nothing to test against: k alone is chosen
+		v := fmt.Sprintf("error %.1f%%", 100*errs[m])
+		if surv {
+			v = fmt.Sprintf("Harrell's C %.3f", 1-errs[m])
+		}
+		return fmt.Sprintf("%s at k = %d with %s: of the ks measured, k = %d has %s (%s); %s is the run's one method, so only k was chosen.",
+			res.Methods[m].Label, k, experiment.ClassifierLabel(cl), k, least, v, res.Methods[m].Label)
 	}
 	return fmt.Sprintf("%s at k = %d with %s: k = %d has %s, %s %s not worse there by %s, and %s is the most stable of them (S_S %.2f).",
 		res.Methods[m].Label, k, experiment.ClassifierLabel(cl), k, least, strings.Join(group, ", "), text.Plural(len(group), "is|are"), test, res.Methods[m].Label, ss)

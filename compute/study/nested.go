@@ -234,14 +234,17 @@ func (n *Nested) Summary() string {
 		f3(n.MeanAUC), text.Count(len(n.AUCs), "repetition"), f3(n.MinAUC), f3(n.MaxAUC), choiceCounts(n.Choices), len(n.Choices))
 }
 
-// Nest sets s.Nested, the nested estimate of the advice's procedure that chose s (see
-// NestedEstimate), from the run res it was built from and its data ds.
+// Nest sets s.Nested, the nested estimate of the advice's procedure with s's
+// classifier (see NestedEstimate), from the run res it was built from and its data ds,
+// and makes it the headline. Asked of a method and k the user gave, it takes them as
+// chosen after seeing the study's results (Advised): their plain estimate is then
+// optimistic, and the permutation test repeats the choice too.
 func (s *Signature) Nest(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, progress func(done, total int)) error {
 	n, err := NestedEstimate(ctx, res, ds, s.Choice.Classifier, s.Positive, progress)
 	if err != nil {
 		return err
 	}
-	s.Nested = n
+	s.Nested, s.Advised = n, true
 	s.keepHeadline()
 	return nil
 }

@@ -37,9 +37,11 @@ type Signature struct {
 	Samples []string
 	Labels  []int
 	Values  [][]float64
-	// Advised says the method and k are the advice's (signature.Advice): chosen by the
-	// data, on the same resamples that estimate them. Nested is then the estimate of
-	// the whole procedure, the choice made again inside each training set (Nest).
+	// Advised says the method and k came from the study (FromStudy: the advice of one
+	// of its classifiers, or a choice the user said was made after seeing its results,
+	// Nest): chosen on the same resamples that estimate them. Nested is then the
+	// estimate of the whole procedure, the advice made again with this classifier
+	// inside each training set (Nest).
 	Advised bool
 	Nested  *Nested
 	// Perm is the permutation test, when one was run (see Permute).
@@ -172,13 +174,32 @@ func BuildSignature(ctx context.Context, res *experiment.Result, ds *dataset.Dat
 	if c.Classifier == "ktsp" {
 		pairStab = PairStabilities(res, ds, c, feats, model)
 	}
-	am, ak, ok := signature.Advice(res, c.Classifier)
-	choices := len(res.Methods) > 1 || len(experiment.ErrorKs(res, c.Classifier)) > 1
-	advised := ok && choices && !c.Frequent && am == c.Method && ak == c.K
+	advised := Choosable(res, c.Classifier) && !c.Frequent && FromStudy(res, c.Method, c.K)
 	s := &Signature{Choice: c, Advised: advised, Positive: pos, PositiveWhy: why, Scale: scale, Genes: genes, Model: model, CV: cv, Op: op, Classes: ds.Classes,
 		Samples: ds.Samples, Labels: ds.Labels, Values: values, PairStability: pairStab}
 	s.keepHeadline()
 	return s, nil
+}
+
+// FromStudy says method m at k came from the study res: it is the advice
+// (signature.Advice) of one of the run's classifiers. The window preselects the first
+// classifier's advice and keeps it when only the classifier is changed; the command
+// line takes the advice of the classifier asked for. Either way the study's own
+// resamples chose m and k, so their plain estimate is optimistic.
+func FromStudy(res *experiment.Result, m, k int) bool {
+	for _, cl := range res.Config.Classifiers {
+		if am, ak, ok := signature.Advice(res, cl); ok && am == m && ak == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Choosable says the run res offers classifier cl a choice of method or k (two
+// methods, or two ks with an error): only then can a choice come from the study, and
+// its nested estimate make it again.
+func Choosable(res *experiment.Result, cl string) bool {
+	return len(res.Methods) > 1 || len(experiment.ErrorKs(res, cl)) > 1
 }
 
 func intList(v []int) string {

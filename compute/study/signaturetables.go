@@ -290,7 +290,7 @@ func (s *Signature) metricsTable() [][]string {
 	if s.PairStability != nil {
 		rows = append(rows, []string{"ktsp_is", "each locked pair's share of the resamples whose own k-TSP chose it too", "", ""})
 	}
-	choice := "given, not the advice's"
+	choice := "given, not the advice's: " + signature.GivenWarning
 	if s.Advised {
 		choice = "the advice's (chosen on these resamples: the estimates above are optimistic)"
 	}

@@ -97,7 +97,7 @@ func (s *Signature) Brief() string {
 	case signature.HeadlineOptimistic:
 		b.WriteString(": method and k chosen on the same resamples (the nested estimate not computed).")
 	default:
-		b.WriteString(": method and k as given.")
+		b.WriteString(": method and k as given (" + signature.GivenWarning + ").")
 	}
 	rule := "at the classifier's rule"
 	if s.Advised {

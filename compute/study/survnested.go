@@ -144,15 +144,17 @@ func (n *SurvivalNested) Summary() string {
 // often first: "Cox score test at k = 10 in 18, Cox score test at k = 20 in 12".
 func (n *SurvivalNested) ChoiceCounts() string { return choiceCounts(n.Choices) }
 
-// Nest sets s.Nested, the nested estimate of the advice's procedure that chose s (see
+// Nest sets s.Nested, the nested estimate of the advice's procedure (see
 // SurvivalNestedEstimate; its cost NestedCost), from the study res it was built from
-// and its data ds. The headline C becomes the nested one when the advice chose s.
+// and its data ds, and makes it the headline C. Asked of a method and k the user gave,
+// it takes them as chosen after seeing the study's results (Advised): their plain C is
+// then optimistic.
 func (s *SurvivalSignature) Nest(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, progress func(done, total int)) error {
 	n, err := SurvivalNestedEstimate(ctx, res, ds, progress)
 	if err != nil {
 		return err
 	}
-	s.Nested = n
+	s.Nested, s.Advised = n, true
 	s.stampHeadline()
 	return nil
 }

@@ -101,8 +101,7 @@ func BuildSurvivalSignature(ctx context.Context, res *experiment.Result, ds *dat
 	}
 	out := SurvivalOutcomeOf(ds)
 	s := &SurvivalSignature{Choice: c, Model: model, Samples: ds.Samples, Outcome: out}
-	m, k, ok := signature.Advice(res, "cox")
-	s.Advised = ok && m == c.Method && k == c.K && !c.Frequent
+	s.Advised = FromStudy(res, c.Method, c.K) && !c.Frequent
 	if s.Opts, err = resolveSurvival(o, out); err != nil {
 		return nil, err
 	}

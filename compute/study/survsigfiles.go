@@ -112,7 +112,7 @@ func (s *SurvivalSignature) MetricsTable() [][]string {
 		say("nested_is", "nested_outer_training_sets: the outer training sets, each with an inner study of nested_inner_folds-fold CV making the advice's choice again")
 		say("nested_choices", NestedChoicesIs(n.Choices))
 	}
-	choice := "given, not the advice's"
+	choice := "given, not the advice's: " + signature.GivenWarning
 	if s.Advised {
 		choice = "the advice's (chosen on these resamples: every cross-validated measure of the choice here but the nested C is optimistic)"
 	}

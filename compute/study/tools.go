@@ -71,8 +71,8 @@ func (s *Signature) Restore(r *SignatureRecord) bool {
 	if r == nil || r.Choice != s.Choice || s.Positive >= 0 && r.Positive != s.Classes[s.Positive] {
 		return false
 	}
-	if s.Advised {
-		s.Nested = r.Nested
+	if r.Nested != nil { // kept only as the headline: the choice came from the study
+		s.Nested, s.Advised = r.Nested, true
 	}
 	s.Perm = r.Perm
 	s.keepHeadline()

@@ -56,6 +56,10 @@ type Dataset struct {
 	// annotations, never features (see Options.Covariates and IsCovariateName); nil
 	// when there are none.
 	Covariates []Covariate
+	// MassSpec is set for intensities from mass spectrometry (a MaxQuant table): their
+	// missing values lie below detection (left-censored), imputed by default with
+	// minprob (DefaultImpute); other values' missing cells (an array's) with knn.
+	MassSpec bool
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -183,7 +187,8 @@ type Prep struct {
 	// valid-value filter (a protein measured in MinValid of the samples of one class at
 	// least; 0 is 0.7), the normalisation ("none", "median", "quantile", "sum") and the
 	// imputation of the missing values ("minprob", "knn", "halfmin", "none"; "" is
-	// minprob). They apply when values are missing (and not DropMissing) or a
+	// DefaultImpute's for the data, see For; a configuration saved before For with ""
+	// meant minprob, which impute.Options still reads it as). They apply when values are missing (and not DropMissing) or a
 	// normalisation is asked (see Intensities); Seed draws minprob's values.
 	Impute    string  `json:"impute,omitempty"`
 	Normalize string  `json:"normalize,omitempty"`

@@ -72,6 +72,8 @@ func PreprocessTable(ctx context.Context, d *Dataset, o Prep) (*Dataset, error) 
 
 // intensities is preprocessIntensities; with table, PreprocessTable's.
 func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset, []string, error) {
+	chosen := o.Impute != ""
+	o = o.For(d)
 	opt, err := o.ImputeOptions().Resolved()
 	if err != nil {
 		return nil, nil, err
@@ -87,6 +89,9 @@ func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset,
 	s := Summarize(d)
 	out := d.samplesOnly() // its outcome too: classes, or a survival outcome's times and events
 	out.Notes, out.LeftOut = slices.Clone(d.Notes), slices.Clone(d.LeftOut)
+	if note := defaultImputeNote(d, s, opt.Impute); !chosen && note != "" {
+		out.Notes = append(out.Notes, note)
+	}
 	if s.Unlogged && !o.Log2 && opt.Impute == impute.MinProb && s.MissingCells > 0 {
 		return nil, nil, fmt.Errorf("%s: the values look unlogged (none negative, some above 1000), and minprob draws the missing ones below each sample's mean on the log scale: choose log2 (--log2, or the Data tab's log2), or another imputation", d.Name)
 	}

@@ -271,12 +271,11 @@ func fromRows(file string, g grid, lineOf []int, orient Orientation, classIdx in
 	}
 	ds.setLabels(labels)
 	if surv {
-		var coding string
-		if ds.Survival, coding, err = readSurvival(file, g, header, ti, ei, ds.Samples, pos); err != nil {
+		if ds.Survival, err = readSurvival(file, g, header, ti, ei, ds.Samples, pos); err != nil {
 			return nil, err
 		}
 		ds.survivalLabels()
-		ds.Notes = append(ds.Notes, survivalNote(ds.Survival, o.Outcome.Set(), coding))
+		ds.Notes = append(ds.Notes, survivalNote(ds.Survival, o.Outcome.Set()))
 	}
 	if groupIdx >= 0 {
 		ds.Groups = g.column(groupIdx, 1)

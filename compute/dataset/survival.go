@@ -17,6 +17,10 @@ type Survival struct {
 	Event     []bool    `json:"event"`     // per sample: true the event, false censored
 	TimeName  string    `json:"timeName"`  // the time column's (row's) name in the file
 	EventName string    `json:"eventName"` // the event column's name
+	// Coding says how the event column was read: "1 event, 0 censored", or its values
+	// as written, "TRUE read as the event, FALSE as censored" (eventCoding); "" when not
+	// read from a file.
+	Coding string `json:"-"`
 }
 
 // Check reports a survival outcome read back that is not one time and one event per
@@ -167,10 +171,10 @@ func survivalColumns(file string, header []string, o Outcome, classIdx int, orie
 // readSurvival parses the time column ti and the event column ei of g's data rows;
 // pos maps a table cell to the file's line and column. Times must be numbers >= 0,
 // events 1 or 0 (or TRUE and FALSE, dead and alive: eventWords), none missing; at
-// least one sample must have the event. coding says how the events were read.
-func readSurvival(file string, g grid, header []string, ti, ei int, samples []string, pos func(i, j int) (int, int)) (s *Survival, coding string, err error) {
+// least one sample must have the event. Its Coding says how the events were read.
+func readSurvival(file string, g grid, header []string, ti, ei int, samples []string, pos func(i, j int) (int, int)) (*Survival, error) {
 	n := g.rows() - 1
-	s = &Survival{Time: make([]float64, n), Event: make([]bool, n), TimeName: strings.TrimSpace(header[ti]), EventName: strings.TrimSpace(header[ei])}
+	s := &Survival{Time: make([]float64, n), Event: make([]bool, n), TimeName: strings.TrimSpace(header[ti]), EventName: strings.TrimSpace(header[ei])}
 	bad := func(i, j int, msg string) error {
 		l, c := pos(i+1, j)
 		return &ParseError{File: file, Line: l, Column: c, Msg: fmt.Sprintf("sample %q: %s", samples[i], msg)}
@@ -181,23 +185,24 @@ func readSurvival(file string, g grid, header []string, ti, ei int, samples []st
 		t, err := strconv.ParseFloat(strings.Replace(cell, ",", ".", 1), 64)
 		switch {
 		case isMissingCell(cell) || cell == "":
-			return nil, "", bad(i, ti, fmt.Sprintf("no %s (%q); give every sample's time to its event or last follow-up, or remove the sample from the file", s.TimeName, cell))
+			return nil, bad(i, ti, fmt.Sprintf("no %s (%q); give every sample's time to its event or last follow-up, or remove the sample from the file", s.TimeName, cell))
 		case err != nil || math.IsInf(t, 0):
-			return nil, "", bad(i, ti, fmt.Sprintf("the %s %q is not a number", s.TimeName, cell))
+			return nil, bad(i, ti, fmt.Sprintf("the %s %q is not a number", s.TimeName, cell))
 		case t < 0:
-			return nil, "", bad(i, ti, fmt.Sprintf("the %s %s is negative; a follow-up time is 0 or more (check the start date)", s.TimeName, cell))
+			return nil, bad(i, ti, fmt.Sprintf("the %s %s is negative; a follow-up time is 0 or more (check the start date)", s.TimeName, cell))
 		}
 		s.Time[i] = t
 		e, why := codes.read(g.at(i+1, ei), s.EventName)
 		if why != "" {
-			return nil, "", bad(i, ei, why)
+			return nil, bad(i, ei, why)
 		}
 		s.Event[i] = e
 	}
 	if s.Events() == 0 {
-		return nil, "", &ParseError{File: file, Msg: fmt.Sprintf("no sample has the event (%s is %s for all %s): survival cannot be analysed without events; is 1 the event in this file?", s.EventName, strings.Join(codes.censored, " or "), text.Count(n, "sample"))}
+		return nil, &ParseError{File: file, Msg: fmt.Sprintf("no sample has the event (%s is %s for all %s): survival cannot be analysed without events; is 1 the event in this file?", s.EventName, strings.Join(codes.censored, " or "), text.Count(n, "sample"))}
 	}
-	return s, codes.String(), nil
+	s.Coding = codes.String()
+	return s, nil
 }
 
 // survivalLabels sets d's labels to the event (classes "censored" and "event"), by
@@ -213,14 +218,14 @@ func (d *Dataset) survivalLabels() {
 }
 
 // survivalNote says which columns were taken as the outcome, how the events were
-// coded (readSurvival's coding), and how many events.
-func survivalNote(s *Survival, named bool, coding string) string {
+// coded, and how many events.
+func survivalNote(s *Survival, named bool) string {
 	how := "found by their names"
 	if named {
 		how = "as named"
 	}
 	return fmt.Sprintf("survival outcome (%s): time %q, event %q (%s); %d events, %d censored, follow-up %s to %s",
-		how, s.TimeName, s.EventName, coding, s.Events(), len(s.Event)-s.Events(), strconv.FormatFloat(slices.Min(s.Time), 'g', 4, 64), strconv.FormatFloat(slices.Max(s.Time), 'g', 4, 64))
+		how, s.TimeName, s.EventName, s.Coding, s.Events(), len(s.Event)-s.Events(), strconv.FormatFloat(slices.Min(s.Time), 'g', 4, 64), strconv.FormatFloat(slices.Max(s.Time), 'g', 4, 64))
 }
 
 // survivalOrientation is the orientation a survival outcome implies: samples as rows

@@ -83,14 +83,16 @@ func TestNoSymbolIsACovariateName(t *testing.T) {
 	}
 }
 
-// TestClinicalNamesOfCohorts: names of TCGA's clinical tables, GEO characteristics and
+// TestClinicalNamesOfCohorts: names of TCGA's clinical tables, GEO characteristics (as
+// GEOquery's pData names them, age:ch1) and
 // R's survival data sets are covariates' names; genes alike are not (PRX, CRX: p or c
 // before rx; MCAT: M and cat), and short TNM names are taken only with few values.
 func TestClinicalNamesOfCohorts(t *testing.T) {
 	for _, h := range []string{"node", "Node", "lymph node status", "node4", "pathologic_stage", "ajcc_pathologic_stage", "age_at_initial_pathologic_diagnosis",
 		"neoplasm_histologic_grade", "histological_type", "pathologic_T", "pathologic_N", "tumor_stage", "gender", "race", "er status", "her2 status", "pgr status", "tumor size",
 		"meno", "hormon", "chemo", "differ", "extent", "surg", "obstruct", "perfor", "adhere", "ph.ecog", "ph.karno", "pat.karno", "meal.cal", "wt.loss",
-		"celltype", "karno", "diagtime", "prior", "resid.ds", "ecog.ps", "bili", "alk.phos", "protime", "brca.mutation"} {
+		"celltype", "karno", "diagtime", "prior", "resid.ds", "ecog.ps", "bili", "alk.phos", "protime", "brca.mutation",
+		"age:ch1", "er status:ch1", "grade.ch1", "node:ch1", "lymph node status:ch2", "age:"} {
 		if ok, amb := IsCovariateName(h); !ok || amb {
 			t.Errorf("%q: ok %v, ambiguous %v; want a covariate's name", h, ok, amb)
 		}
@@ -100,7 +102,7 @@ func TestClinicalNamesOfCohorts(t *testing.T) {
 			t.Errorf("%q: ok %v, ambiguous %v; want both", h, ok, amb)
 		}
 	}
-	for _, h := range []string{"PRX", "CRX", "MCAT", "PGR", "vital_status", "days_to_death", "days_to_last_follow_up", "t.os", "e.os", "NODAL", "ERBB2"} {
+	for _, h := range []string{"PRX", "CRX", "MCAT", "PGR", "vital_status", "days_to_death", "days_to_last_follow_up", "t.os", "e.os", "NODAL", "ERBB2", "PRX:ch1", "characteristics_ch1", "ch1"} {
 		if ok, amb := IsCovariateName(h); ok && !amb {
 			t.Errorf("%q is taken as a covariate's name", h)
 		}

@@ -191,14 +191,15 @@ const fewLevels = 10
 // its name: one of covariateBases, alone or with a prefix (tumour, histological,
 // clinical, ...) or a suffix (status, years, at diagnosis, cm, ...), compared in lower
 // case without spaces, dots, dashes and underscores ("Age", "tumour_size", "ER.status",
-// "Histological grade", "pathologic_stage"); or TNM's T, N or M, with p, c, yp or
+// "Histological grade", "pathologic_stage"; a GEO characteristic's key as GEOquery's
+// pData names it, "age:ch1"); or TNM's T, N or M, with p, c, yp or
 // pathologic before and stage after (pT, N_stage; one of 4 letters or fewer, as pT or
 // Mcat, ambiguous: MCAT is a gene). A gene-like name is never one:
 // AGE1, ERBB2, NODAL, PGR, T-cell probes. ambiguous is set for the single letters and
 // the short words (ps, rx, trt) that are taken only when the column holds few distinct
 // values.
 func IsCovariateName(h string) (ok, ambiguous bool) {
-	w := normName(h)
+	w := normName(characteristicKey(h))
 	if w == "" {
 		return false, false
 	}
@@ -227,6 +228,21 @@ func IsCovariateName(h string) (ok, ambiguous bool) {
 		}
 	}
 	return false, false
+}
+
+// characteristicKey is h without what GEO and GEOquery add to a characteristic's key:
+// the channel of pData's columns ("age:ch1", "er status.ch1" as write.csv writes it)
+// and a trailing colon ("grade:").
+func characteristicKey(h string) string {
+	k := strings.TrimSpace(h)
+	for _, ch := range []string{"ch1", "ch2"} {
+		for _, sep := range []string{":", ".", "_"} {
+			if len(k) > len(sep+ch) && strings.HasSuffix(strings.ToLower(k), sep+ch) {
+				k = k[:len(k)-len(sep+ch)]
+			}
+		}
+	}
+	return strings.TrimSuffix(strings.TrimSpace(k), ":")
 }
 
 // categoricalBases are the covariates whose whole-number codes are categories, not

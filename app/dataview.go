@@ -348,8 +348,12 @@ func (v *dataView) describe(raw, data *dataset.Dataset, dropped []string) string
 		fmt.Fprintf(&b, " (%d after preprocessing)", p)
 	}
 	if sv := raw.Survival; sv != nil {
-		fmt.Fprintf(&b, "\nSurvival outcome: time %q, event %q; %s, %d censored; follow-up %s to %s (the file's unit)",
-			sv.TimeName, sv.EventName, text.Count(sv.Events(), "event"), len(sv.Event)-sv.Events(),
+		coding := ""
+		if sv.Coding != "" {
+			coding = " (" + sv.Coding + ")"
+		}
+		fmt.Fprintf(&b, "\nSurvival outcome: time %q, event %q%s; %s, %d censored; follow-up %s to %s (the file's unit)",
+			sv.TimeName, sv.EventName, coding, text.Count(sv.Events(), "event"), len(sv.Event)-sv.Events(),
 			strconv.FormatFloat(slices.Min(sv.Time), 'g', 4, 64), strconv.FormatFloat(slices.Max(sv.Time), 'g', 4, 64))
 	} else {
 		b.WriteString("\nClasses: ")

@@ -40,8 +40,8 @@ type intensityForm struct {
 // imputeLabels and normLabels are the choices as the form offers them, in the order of
 // imputeValues and normValues.
 var (
-	imputeLabels = []string{"minprob: down-shifted normal (Perseus)", "knn: 10 nearest proteins (impute.knn)", "halfmin: half the least value", "none"}
-	imputeValues = []string{"minprob", "knn", "halfmin", "none"}
+	imputeLabels = []string{"auto: minprob for MaxQuant, else knn", "minprob: down-shifted normal (Perseus)", "knn: 10 nearest neighbours (impute.knn)", "halfmin: half the least value", "none"}
+	imputeValues = []string{"", "minprob", "knn", "halfmin", "none"} // "": dataset.DefaultImpute
 	normLabels   = []string{"none", "median centring", "quantile (preprocessCore)", "sample sum (metabolomics)"}
 	normValues   = []string{"none", "median", "quantile", "sum"}
 	intensities  = []string{"auto (LFQ when present)", "LFQ intensity", "Intensity", "iBAQ"}
@@ -145,7 +145,7 @@ func (f *intensityForm) set(cfg experiment.Config) {
 			}
 		}
 	}
-	pick(f.impute, imputeValues, cfg.Prep.Impute, "minprob")
+	pick(f.impute, imputeValues, cfg.Prep.Impute, "")
 	pick(f.normalize, normValues, cfg.Prep.Normalize, "none")
 	f.minValid.SetText("")
 	if cfg.Prep.MinValid > 0 {

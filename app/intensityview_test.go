@@ -48,7 +48,7 @@ func TestDataTabProteomics(t *testing.T) {
 	}
 	serialized(func() {
 		u.dataTab.intens.normalize.SetSelectedIndex(2)
-		u.dataTab.intens.impute.SetSelectedIndex(1)
+		u.dataTab.intens.impute.SetSelectedIndex(2) // knn
 	})
 	waitFor(t, "the runs prepared with knn", time.Minute, func() bool {
 		return onUI(func() bool {

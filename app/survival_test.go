@@ -38,7 +38,7 @@ func TestSurvivalStudyInTheWindow(t *testing.T) {
 		if d.outcome.Selected != outcomeSurvival || d.timeEntry.Text != "time" || d.eventEntry.Text != "event" || !d.survivalRow.Visible() {
 			t.Errorf("outcome %q, time %q, event %q", d.outcome.Selected, d.timeEntry.Text, d.eventEntry.Text)
 		}
-		if !strings.Contains(d.summary.Text, "Survival outcome: time \"time\", event \"event\"; 105 events, 76 censored") {
+		if !strings.Contains(d.summary.Text, "Survival outcome: time \"time\", event \"event\" (1 event, 0 censored); 105 events, 76 censored") {
 			t.Errorf("summary %q", d.summary.Text)
 		}
 		if !u.methods.checks["cox"].Checked || u.methods.cards["fstat"].Visible() || !u.methods.cards["cox"].Visible() {

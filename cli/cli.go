@@ -123,7 +123,7 @@ func Usage() string {
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  steadfast %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
-	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --design FILE (the samples' classes), --intensity lfq|intensity|ibaq\n  (MaxQuant), --log2, --log-cpm (RNA-seq counts), --impute minprob|knn|halfmin|none, --normalize none|median|quantile|sum,\n  --min-valid 0.7, --drop-missing, --keep-constant,\n  --time COL --event COL (a survival outcome: time, and 1 event / 0 censored), --covariates A,B (columns read as\n  clinical covariates, not features, besides those named like age, grade, stage...), --as-feature A (one so named\n  analysed as a feature).\nsteadfast COMMAND --help describes a command's options.\n")
+	b.WriteString("\nDATA OPTIONS: --class NAME (column, row or GEO characteristic), --sheet NAME (Excel), --symbols FILE,\n  --platform GPL (a GEO series on several), --design FILE (the samples' classes), --intensity lfq|intensity|ibaq\n  (MaxQuant), --log2, --log-cpm (RNA-seq counts), --impute minprob|knn|halfmin|none, --normalize none|median|quantile|sum,\n  --min-valid 0.7, --drop-missing, --keep-constant,\n  --time COL --event COL (a survival outcome: time, and 1 event / 0 censored, or TRUE/FALSE, dead/alive),\n  --covariates A,B (columns read as clinical covariates, not features, besides those named like age, grade, stage,\n  node...), --as-feature A (one so named analysed as a feature).\nsteadfast COMMAND --help describes a command's options.\n")
 	return b.String()
 }
 

@@ -31,7 +31,7 @@ func (c *call) dataFlags() dataFlags {
 		path:       c.fs.String("data", "", "data file (CSV, TSV, XLSX, GCT with its CLS, ARFF, GEO series matrix; gzipped or not), or a GEO accession (GSE2034, GDS507), downloaded once and then read from the cache"),
 		class:      c.fs.String("class", "", "the class: a column or row name, or a GEO characteristics key such as tissue"),
 		time:       c.fs.String("time", "", "a survival outcome's time column (with --event): the time to the event or the last follow-up; columns named time and event, or OS.time and OS, are found without it"),
-		event:      c.fs.String("event", "", "a survival outcome's event column (with --time): 1 the event happened, 0 censored"),
+		event:      c.fs.String("event", "", "a survival outcome's event column (with --time): 1 the event happened, 0 censored (TRUE/FALSE, dead/alive, deceased/living and died/censored are read too, with a note)"),
 		covariates: c.fs.String("covariates", "", "columns to read as clinical covariates (sample annotations, not features), comma-separated, besides those named like age, sex, grade, stage, size, nodes, ER, PR, HER2, IPI..."),
 		asFeat:     c.fs.String("as-feature", "", "columns named like a clinical covariate (Age, Grade...) to analyse as features all the same, comma-separated"),
 		sheet:      c.fs.String("sheet", "", "the sheet of an Excel workbook (default: the first)"),
@@ -43,7 +43,7 @@ func (c *call) dataFlags() dataFlags {
 		keepAll:    c.fs.Bool("keep-constant", false, "keep constant features (they are dropped by default)"),
 		design:     c.fs.String("design", "", "design table giving the samples' classes: a column naming the samples as the data do (MaxQuant's intensity columns), and a condition column (--class names another)"),
 		intensity:  c.fs.String("intensity", "", "a MaxQuant proteinGroups.txt's intensities: lfq, intensity or ibaq (default: LFQ intensity when the file has it, else Intensity)"),
-		impute:     c.fs.String("impute", "", "missing values, imputed inside every training set: minprob (Perseus: a normal 1.8 SD below each sample's mean, 0.3 SD wide; the default), knn (impute.knn, k = 10), halfmin (half the protein's least value) or none"),
+		impute:     c.fs.String("impute", "", "missing values, imputed inside every training set: minprob (Perseus: a normal 1.8 SD below each sample's mean, 0.3 SD wide; the default for MaxQuant tables), knn (impute.knn, k = 10; the default for any other table), halfmin (half the least value) or none"),
 		normalize:  c.fs.String("normalize", "", "intensities normalised inside every training set: none (default), median, quantile (preprocessCore's) or sum (to the sample sum, unlogged values)"),
 		minValid:   c.fs.Float64("min-valid", 0, "valid-value filter: keep a protein measured in at least this share of the samples of one class (default 0.7)"),
 	}

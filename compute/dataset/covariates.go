@@ -124,32 +124,63 @@ func (d *Dataset) CovariateNames() []string {
 
 // covariateBases are the usual clinical covariates' names (normalised: lower case
 // without spaces, dots, dashes and underscores), none of them a gene symbol or a
-// probe id. The words of tnmWords and ambiguousWords are kept apart.
+// probe id (TestNoSymbolIsACovariateName checks them against real platforms'
+// symbols): those of breast, lymphoma and colon cohorts, GEO characteristics
+// ("lymph node status", "node"), TCGA's clinical tables (pathologic_stage,
+// age_at_initial_pathologic_diagnosis) and the survival data of R's survival package
+// (colon, lung, veteran, rotterdam, gbsg, ovarian, pbc). Rotterdam's pgr is not one:
+// PGR is the progesterone receptor's gene symbol (name it with --covariates pgr). The
+// words of tnmWords and ambiguousWords are kept apart; the outcome columns
+// (vital_status, days_to_death) are never covariates.
 var covariateBases = []string{
 	"age", "sex", "gender", "race", "ethnicity", "bmi",
-	"grade", "stage", "ipi", "aaipi", "ecog", "kps", "karnofsky", "performancestatus", "ldh", "ldhratio",
+	"grade", "stage", "ipi", "aaipi", "ecog", "kps", "karnofsky", "karno", "performancestatus", "ldh", "ldhratio",
 	"extranodal", "extranodalsites", "bsymptoms",
-	"size", "diam", "diameter", "nodes", "lymphnodes", "positivenodes", "nodalstatus", "nodestatus", "lnstatus",
-	"er", "pr", "her2",
-	"menopause", "menopausal", "smoking", "smoker", "histology", "histotype",
-	"chemo", "chemotherapy", "radiotherapy", "hormonetherapy", "endocrinetherapy", "tamoxifen", "treatment",
+	"size", "diam", "diameter", "nodes", "node", "node4", "lymphnode", "lymphnodes", "positivenodes", "nodalstatus", "nodestatus", "lnstatus",
+	"er", "pr", "her2", "pgrstatus",
+	"menopause", "menopausal", "meno", "smoking", "smoker", "histology", "histotype", "histologicaltype", "histologictype", "celltype",
+	"chemo", "chemotherapy", "radiotherapy", "radiationtherapy", "hormon", "hormonal", "hormonetherapy", "hormonaltherapy", "endocrinetherapy", "tamoxifen", "treatment",
+	// R's colon (differ, extent, surg, obstruct, perfor, adhere), lung (ph.ecog,
+	// ph.karno, pat.karno, meal.cal, wt.loss), veteran (diagtime, prior), ovarian
+	// (resid.ds, ecog.ps) and pbc (the liver tests, ascites, edema...)
+	"differ", "differentiation", "extent", "surg", "surgery", "obstruct", "obstruction", "perfor", "perforation", "adhere", "adherence",
+	"phecog", "phkarno", "patkarno", "mealcal", "wtloss", "weightloss", "diagtime", "prior", "priortherapy",
+	"residds", "residualdisease", "residualtumor", "ecogps",
+	"ascites", "hepato", "hepatomegaly", "spiders", "edema", "bili", "bilirubin", "chol", "cholesterol", "albumin", "copper", "alkphos", "trig", "triglycerides", "platelet", "platelets", "protime",
+	"brcamutation",
 }
 
 // tnmWords are TNM's T, N and M: single letters, taken only with few distinct values
-// (a gene could be called T), and with the prefixes p, c and yp (pT, cN).
+// (a gene could be called T), and with the prefixes p, c and yp (pT, cN) or TCGA's
+// pathologic (pathologic_T).
 var tnmWords = []string{"t", "n", "m"}
 
-// ambiguousWords are short names that are taken as covariates only when the column
-// holds few distinct values (performance status as PS).
-var ambiguousWords = []string{"ps"}
+// ambiguousWords are short names, taken alone (PRX and CRX are genes), that are taken
+// as covariates only when the column holds few distinct values: performance status as PS, treatment as rx or trt (R's
+// colon, ovarian, veteran and pbc).
+var ambiguousWords = []string{"ps", "rx", "trt"}
 
 // covariatePrefixes and covariateSuffixes may qualify a base word: tumour_size,
-// Age.years, ER_status, histological_grade.
+// Age.years, ER_status, histological_grade; up to two prefixes (TCGA's
+// neoplasm_histologic_grade, ajcc_pathologic_stage).
 var (
-	covariatePrefixes = []string{"tumor", "tumour", "histological", "histologic", "hist", "clinical", "clin", "pathological", "path", "ajcc", "tnm", "figo", "nuclear", "annarbor", "patient"}
-	covariateSuffixes = []string{"status", "years", "yrs", "atdiagnosis", "atdx", "atsurgery", "atentry", "category", "cat", "group", "level", "score", "cm", "mm"}
-	tnmPrefixes       = []string{"", "p", "c", "yp"}
+	covariatePrefixes = []string{"tumor", "tumour", "histological", "histologic", "hist", "clinical", "clin", "pathological", "pathologic", "path", "ajcc", "tnm", "figo", "nuclear", "annarbor", "patient", "neoplasm"}
+	covariateSuffixes = []string{"status", "years", "yrs", "atdiagnosis", "atdx", "atsurgery", "atentry", "atinitialpathologicdiagnosis", "category", "cat", "group", "level", "score", "cm", "mm"}
+	tnmPrefixes       = []string{"", "p", "c", "yp", "pathologic", "clinical"}
 	tnmSuffixes       = []string{"", "stage", "status", "category", "cat"}
+	// prefixPairs are "", each prefix, and each two different ones in a row.
+	prefixPairs = func() []string {
+		out := []string{""}
+		for _, p := range covariatePrefixes {
+			out = append(out, p)
+			for _, q := range covariatePrefixes {
+				if q != p {
+					out = append(out, p+q)
+				}
+			}
+		}
+		return out
+	}()
 )
 
 // fewLevels is the most distinct values a column named like TNM's T, N or M (or an
@@ -160,20 +191,26 @@ const fewLevels = 10
 // its name: one of covariateBases, alone or with a prefix (tumour, histological,
 // clinical, ...) or a suffix (status, years, at diagnosis, cm, ...), compared in lower
 // case without spaces, dots, dashes and underscores ("Age", "tumour_size", "ER.status",
-// "Histological grade"); or TNM's T, N or M, with p, c or yp before and stage after
-// (pT, N_stage). A gene-like name is never one: AGE1, ERBB2, NODAL, T-cell probes.
-// ambiguous is set for the single letters and the short words (ps) that are taken only
-// when the column holds few distinct values.
+// "Histological grade", "pathologic_stage"; a GEO characteristic's key as GEOquery's
+// pData names it, "age:ch1"); or TNM's T, N or M, with p, c, yp or
+// pathologic before and stage after (pT, N_stage; one of 4 letters or fewer, as pT or
+// Mcat, ambiguous: MCAT is a gene). A gene-like name is never one:
+// AGE1, ERBB2, NODAL, PGR, T-cell probes. ambiguous is set for the single letters and
+// the short words (ps, rx, trt) that are taken only when the column holds few distinct
+// values.
 func IsCovariateName(h string) (ok, ambiguous bool) {
-	w := normName(h)
+	w := normName(characteristicKey(h))
 	if w == "" {
 		return false, false
 	}
+	if slices.Contains(ambiguousWords, w) {
+		return true, true
+	}
 	for _, p := range tnmPrefixes {
 		for _, s := range tnmSuffixes {
-			for _, b := range append(slices.Clone(tnmWords), ambiguousWords...) {
+			for _, b := range tnmWords {
 				if w == p+b+s {
-					return true, p+s == ""
+					return true, len(w) <= 4 // as short as a gene symbol: pT, Mcat (MCAT)
 				}
 			}
 		}
@@ -182,7 +219,7 @@ func IsCovariateName(h string) (ok, ambiguous bool) {
 		if !strings.Contains(w, b) {
 			continue
 		}
-		for _, p := range append([]string{""}, covariatePrefixes...) {
+		for _, p := range prefixPairs {
 			for _, s := range append([]string{""}, covariateSuffixes...) {
 				if w == p+b+s {
 					return true, false
@@ -191,6 +228,21 @@ func IsCovariateName(h string) (ok, ambiguous bool) {
 		}
 	}
 	return false, false
+}
+
+// characteristicKey is h without what GEO and GEOquery add to a characteristic's key:
+// the channel of pData's columns ("age:ch1", "er status.ch1" as write.csv writes it)
+// and a trailing colon ("grade:").
+func characteristicKey(h string) string {
+	k := strings.TrimSpace(h)
+	for _, ch := range []string{"ch1", "ch2"} {
+		for _, sep := range []string{":", ".", "_"} {
+			if len(k) > len(sep+ch) && strings.HasSuffix(strings.ToLower(k), sep+ch) {
+				k = k[:len(k)-len(sep+ch)]
+			}
+		}
+	}
+	return strings.TrimSuffix(strings.TrimSpace(k), ":")
 }
 
 // categoricalBases are the covariates whose whole-number codes are categories, not

@@ -60,6 +60,10 @@ type Dataset struct {
 	// MaxQuant is set for a MaxQuant proteinGroups table's intensities, which MaxQuant
 	// writes unlogged (see DefaultLog2).
 	MaxQuant bool
+	// MassSpec is set for intensities from mass spectrometry (a MaxQuant table): their
+	// missing values lie below detection (left-censored), imputed by default with
+	// minprob (DefaultImpute); other values' missing cells (an array's) with knn.
+	MassSpec bool
 }
 
 // Source records data fetched from GEO by accession: the accession, the platform, and
@@ -189,9 +193,11 @@ type Prep struct {
 	// inside every training set and freeze it for its test samples (impute.Fit): the
 	// valid-value filter (a protein measured in MinValid of the samples of one class at
 	// least; 0 is 0.7), the normalisation ("none", "median", "quantile", "sum") and the
-	// imputation of the missing values ("minprob", "knn", "halfmin", "none"; "" is
-	// minprob). They apply when values are missing (and not DropMissing) or a
-	// normalisation is asked (see Intensities); Seed draws minprob's values.
+	// imputation of the missing values ("minprob", "knn", "halfmin", "none"; "" is the
+	// data's default, DefaultImpute, filled in by For: knn, or minprob for mass
+	// spectrometry; impute.Options reads "" as minprob, as models saved before did).
+	// They apply when values are missing (and not DropMissing) or a normalisation is
+	// asked (see Intensities); Seed draws minprob's values.
 	Impute    string  `json:"impute,omitempty"`
 	Normalize string  `json:"normalize,omitempty"`
 	MinValid  float64 `json:"minValid,omitempty"`

@@ -79,6 +79,8 @@ func PreprocessTable(ctx context.Context, d *Dataset, o Prep) (*Dataset, error) 
 
 // intensities is preprocessIntensities; with table, PreprocessTable's.
 func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset, []string, error) {
+	chosen := o.Impute != ""
+	o = o.For(d)
 	opt, err := o.ImputeOptions().Resolved()
 	if err != nil {
 		return nil, nil, err
@@ -92,6 +94,10 @@ func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset,
 		}
 	}
 	s := Summarize(d)
+	missing := []string{missingNote(d, s)}
+	if note := defaultImputeNote(d, s, opt.Impute); !chosen && note != "" {
+		missing = append(missing, note)
+	}
 	out := d.samplesOnly() // its outcome too: classes, or a survival outcome's times and events
 	out.Notes, out.LeftOut = slices.Clone(d.Notes), slices.Clone(d.LeftOut)
 	if s.Unlogged && !o.Log2 && opt.Impute == impute.MinProb && s.MissingCells > 0 {
@@ -178,14 +184,14 @@ func intensities(ctx context.Context, d *Dataset, o Prep, table bool) (*Dataset,
 		if out.Symbols != nil {
 			out.Symbols = Pick(out.Symbols, fit.Kept())
 		}
-		out.Notes = append(out.Notes, missingNote(d, s), fmt.Sprintf("preprocessed on all samples: %s; %s of %s kept", opt.Describe(), text.Thousands(len(fit.Kept())), text.Thousands(len(keep))))
+		out.Notes = append(append(out.Notes, missing...), fmt.Sprintf("preprocessed on all samples: %s; %s of %s kept", opt.Describe(), text.Thousands(len(fit.Kept())), text.Thousands(len(keep))))
 		return out, nil, nil
 	}
 	filtered := fmt.Sprintf("on all samples the filter keeps %s of %s, the other %s are ranked last (named in the left-out list)", text.Thousands(len(fit.Kept())), text.Thousands(len(keep)), text.Thousands(len(keep)-len(fit.Kept())))
 	if len(fit.Kept()) == len(keep) {
 		filtered = fmt.Sprintf("on all samples the filter keeps all %s", text.Thousands(len(keep)))
 	}
-	out.Notes = append(out.Notes, missingNote(d, s), fmt.Sprintf("intensities preprocessed inside every training set and frozen for its test samples: %s; %s", opt.Describe(), filtered))
+	out.Notes = append(append(out.Notes, missing...), fmt.Sprintf("intensities preprocessed inside every training set and frozen for its test samples: %s; %s", opt.Describe(), filtered))
 	sort.Strings(dropped)
 	return out, dropped, nil
 }

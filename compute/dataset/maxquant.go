@@ -200,7 +200,7 @@ func ReadMaxQuant(file string, b []byte, o Options) (*Dataset, error) {
 	if len(ids) == 0 {
 		return nil, &ParseError{File: file, Msg: fmt.Sprintf("no protein group is left after leaving out %d (reverse hits, contaminants, groups only identified by site, groups without intensities)", len(out))}
 	}
-	ds := &Dataset{Name: file, X: mat.NewDense(len(samples), len(ids), nil), Samples: samples, LeftOut: out, MaxQuant: true}
+	ds := &Dataset{Name: file, X: mat.NewDense(len(samples), len(ids), nil), Samples: samples, LeftOut: out, MaxQuant: true, MassSpec: true}
 	for j, row := range values {
 		for i, v := range row {
 			ds.X.Set(i, j, v)

@@ -17,6 +17,10 @@ type Survival struct {
 	Event     []bool    `json:"event"`     // per sample: true the event, false censored
 	TimeName  string    `json:"timeName"`  // the time column's (row's) name in the file
 	EventName string    `json:"eventName"` // the event column's name
+	// Coding says how the event column was read: "1 event, 0 censored", or its values
+	// as written, "TRUE read as the event, FALSE as censored" (eventCoding); "" when not
+	// read from a file.
+	Coding string `json:"-"`
 }
 
 // Check reports a survival outcome read back that is not one time and one event per
@@ -166,7 +170,8 @@ func survivalColumns(file string, header []string, o Outcome, classIdx int, orie
 
 // readSurvival parses the time column ti and the event column ei of g's data rows;
 // pos maps a table cell to the file's line and column. Times must be numbers >= 0,
-// events 1 or 0 (or TRUE and FALSE); at least one sample must have the event.
+// events 1 or 0 (or TRUE and FALSE, dead and alive: eventWords), none missing; at
+// least one sample must have the event. Its Coding says how the events were read.
 func readSurvival(file string, g grid, header []string, ti, ei int, samples []string, pos func(i, j int) (int, int)) (*Survival, error) {
 	n := g.rows() - 1
 	s := &Survival{Time: make([]float64, n), Event: make([]bool, n), TimeName: strings.TrimSpace(header[ti]), EventName: strings.TrimSpace(header[ei])}
@@ -174,6 +179,7 @@ func readSurvival(file string, g grid, header []string, ti, ei int, samples []st
 		l, c := pos(i+1, j)
 		return &ParseError{File: file, Line: l, Column: c, Msg: fmt.Sprintf("sample %q: %s", samples[i], msg)}
 	}
+	var codes eventCoding
 	for i := range n {
 		cell := strings.TrimSpace(g.at(i+1, ti))
 		t, err := strconv.ParseFloat(strings.Replace(cell, ",", ".", 1), 64)
@@ -186,17 +192,16 @@ func readSurvival(file string, g grid, header []string, ti, ei int, samples []st
 			return nil, bad(i, ti, fmt.Sprintf("the %s %s is negative; a follow-up time is 0 or more (check the start date)", s.TimeName, cell))
 		}
 		s.Time[i] = t
-		switch e := strings.ToLower(strings.TrimSpace(g.at(i+1, ei))); e {
-		case "1", "1.0", "true":
-			s.Event[i] = true
-		case "0", "0.0", "false":
-		default:
-			return nil, bad(i, ei, fmt.Sprintf("the %s %q is not 1 (the event happened) or 0 (censored: alive or event-free at the last follow-up); recode it (R's 2/1 coding is 1/0 here)", s.EventName, e))
+		e, why := codes.read(g.at(i+1, ei), s.EventName)
+		if why != "" {
+			return nil, bad(i, ei, why)
 		}
+		s.Event[i] = e
 	}
 	if s.Events() == 0 {
-		return nil, &ParseError{File: file, Msg: fmt.Sprintf("no sample has the event (%s is 0 for all %s): survival cannot be analysed without events; is 1 the event in this file?", s.EventName, text.Count(n, "sample"))}
+		return nil, &ParseError{File: file, Msg: fmt.Sprintf("no sample has the event (%s is %s for all %s): survival cannot be analysed without events; is 1 the event in this file?", s.EventName, strings.Join(codes.censored, " or "), text.Count(n, "sample"))}
 	}
+	s.Coding = codes.String()
 	return s, nil
 }
 
@@ -212,14 +217,15 @@ func (d *Dataset) survivalLabels() {
 	}
 }
 
-// survivalNote says which columns were taken as the outcome, and how many events.
+// survivalNote says which columns were taken as the outcome, how the events were
+// coded, and how many events.
 func survivalNote(s *Survival, named bool) string {
 	how := "found by their names"
 	if named {
 		how = "as named"
 	}
-	return fmt.Sprintf("survival outcome (%s): time %q, event %q (1 event, 0 censored); %d events, %d censored, follow-up %s to %s",
-		how, s.TimeName, s.EventName, s.Events(), len(s.Event)-s.Events(), strconv.FormatFloat(slices.Min(s.Time), 'g', 4, 64), strconv.FormatFloat(slices.Max(s.Time), 'g', 4, 64))
+	return fmt.Sprintf("survival outcome (%s): time %q, event %q (%s); %d events, %d censored, follow-up %s to %s",
+		how, s.TimeName, s.EventName, s.Coding, s.Events(), len(s.Event)-s.Events(), strconv.FormatFloat(slices.Min(s.Time), 'g', 4, 64), strconv.FormatFloat(slices.Max(s.Time), 'g', 4, 64))
 }
 
 // survivalOrientation is the orientation a survival outcome implies: samples as rows

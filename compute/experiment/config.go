@@ -199,7 +199,8 @@ const (
 
 // ResolvedFor is Resolved for ds: methods and classifiers left unset (nil, as a
 // configuration file that does not name them reads) take the defaults of ds's outcome
-// (DefaultSurvivalConfig's for a survival outcome, DefaultConfig's for classes).
+// (DefaultSurvivalConfig's for a survival outcome, DefaultConfig's for classes), and
+// an imputation left unset the one ds's intensities take (dataset.Prep.For).
 func (c Config) ResolvedFor(ds *dataset.Dataset) (Config, error) {
 	def := DefaultConfig()
 	if ds.Survival != nil {
@@ -211,6 +212,7 @@ func (c Config) ResolvedFor(ds *dataset.Dataset) (Config, error) {
 	if c.Classifiers == nil {
 		c.Classifiers = def.Classifiers
 	}
+	c.Prep = c.Prep.For(ds) // the imputation the data were preprocessed with
 	_, p := ds.Dims()
 	return c.Resolved(p)
 }

@@ -154,7 +154,7 @@ func normaliseCounts(ctx context.Context, ds, test *dataset.Dataset, s dataset.S
 // frozen fit. It returns the proteins the filter kept.
 func imputeSplit(ctx context.Context, cfg Config, ds, test *dataset.Dataset, s dataset.Split, ytr []int, xtr, xte *mat.Dense) ([]int, error) {
 	rows := dataset.Rows(ds.Raw, s.Train)
-	f, err := impute.FitContext(ctx, rows, ytr, len(ds.Classes), dataset.Pick(ds.Samples, s.Train), ds.Features, cfg.Prep.ImputeOptions())
+	f, err := impute.FitContext(ctx, rows, ytr, len(ds.Classes), dataset.Pick(ds.Samples, s.Train), ds.Features, cfg.Prep.For(ds).ImputeOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -178,7 +178,7 @@ func complement(out []int, n int) []int {
 
 // subset is the samples rows of ds.
 func subset(ds *dataset.Dataset, rows []int) *dataset.Dataset {
-	s := &dataset.Dataset{Name: ds.Name, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, MassSpec: ds.MassSpec}
+	s := &dataset.Dataset{Name: ds.Name, Features: ds.Features, Symbols: ds.Symbols, Classes: ds.Classes, MaxQuant: ds.MaxQuant, MassSpec: ds.MassSpec}
 	s.X, s.Labels = dataset.SelectSamples(ds.X, ds.Labels, rows)
 	if ds.Groups != nil {
 		s.Groups = dataset.Pick(ds.Groups, rows)

@@ -108,7 +108,7 @@ func TestSurvivalAllTheWayInTheWindow(t *testing.T) {
 		if slices.Contains(u.raw.Features, "1552325_at") {
 			t.Error("the covariate is still a feature")
 		}
-		u.protocol.ks.SetText("5,10")
+		u.protocol.ks.SetText("10,20") // two ks the advice chooses between (as in TestSurvivalPermutationInTheWindow)
 		u.protocol.folds.SetText("3")
 		test.Tap(u.runBtn)
 	})
@@ -123,7 +123,8 @@ func TestSurvivalAllTheWayInTheWindow(t *testing.T) {
 	serialized(func() { test.Tap(sv.build) })
 	waitFor(t, "the survival signature", 120*time.Second, func() bool { return onUI(func() bool { return sv.sig != nil && u.cancel == nil }) })
 	if onUI(func() bool { return sv.sig.Nested == nil }) {
-		t.Fatal("no nested C for the advice's signature")
+		err := onUI(func() error { return sv.sig.Nest(context.Background(), u.result, u.data, nil) })
+		t.Fatalf("%v; "+"no nested C for the advice's signature: advised %v; %q; status %q", err, onUI(func() bool { return sv.sig.Advised }), onUI(func() string { return sv.metrics.Text + " | " + sv.more.Text }), onUI(func() string { return u.progress.Status.Text }))
 	}
 	serialized(func() { sv.runPermutations(3) })
 	waitFor(t, "the permutation test", 120*time.Second, func() bool {

@@ -99,7 +99,7 @@ func newDataView(u *UI) *dataView {
 	v.symbolsEntry = widget.NewEntry()
 	v.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
 	v.covEntry = widget.NewEntry()
-	v.covEntry.SetPlaceHolder("only those named like age, stage, IPI; or columns, e.g. Age, IPI")
+	v.covEntry.SetPlaceHolder("those named like age, stage, IPI")
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", v.orientation),
 		widget.NewFormItem("Outcome", container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("survival outcome"), v.outcome), v.survivalRow)),

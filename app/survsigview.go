@@ -147,7 +147,7 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	v.validate.Disable()
 	v.permBtn.Disable()
 	v.chart.SetRender(nil)
-	v.show.Options = nil
+	v.show.Options, v.show.Selected = nil, "" // no figure named from the last signature
 	v.show.Refresh()
 	v.fold.Open(0)
 	var methods, ks []string

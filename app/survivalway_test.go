@@ -164,11 +164,6 @@ func TestSurvivalAllTheWayInTheWindow(t *testing.T) {
 		t.Errorf("the window's validation did not find R-CHOP's time and event as predict does")
 	}
 
-	// a new result names no figure of the last signature (it showed "cohort Kaplan-Meier")
-	if got := onUI(func() string { sv.setResult(u.result); return sv.show.Selected }); got != "" {
-		t.Errorf("after a new result the figure choice shows %q", got)
-	}
-
 	// Save run, then reopen: the nested C and the permutation test come back
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run.json")
@@ -215,4 +210,8 @@ func TestSurvivalAllTheWayInTheWindow(t *testing.T) {
 			t.Errorf("reopened headline %q", sv2.metrics.Text)
 		}
 	})
+	// a new result names no figure of the last signature (it showed "cohort Kaplan-Meier")
+	if got := onUI(func() string { sv.setResult(u.result); return sv.show.Selected }); got != "" {
+		t.Errorf("after a new result the figure choice shows %q", got)
+	}
 }

@@ -164,6 +164,18 @@ func TestSurvivalAllTheWayInTheWindow(t *testing.T) {
 		t.Errorf("the window's validation did not find R-CHOP's time and event as predict does")
 	}
 
+	// leaving unsaved results names the survival signature too
+	serialized(func() { u.unsaved = true; u.unlessUnsaved("Opening colon.csv", func() {}) })
+	serialized(func() {
+		texts, buttons, _, _ := overlayTexts(w)
+		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, "the signature built from them are not saved") }) {
+			t.Errorf("unsaved dialog: %q", texts)
+		}
+		if c := buttons["Cancel"]; c != nil {
+			test.Tap(c)
+		}
+	})
+
 	// Save run, then reopen: the nested C and the permutation test come back
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run.json")

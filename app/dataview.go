@@ -35,6 +35,7 @@ type dataView struct {
 	groupKeys    []string            // the annotations it offers
 	sheetEntry   *widget.Entry       // the workbook sheet to read, "" the active one
 	symbolsEntry *widget.Entry       // a probe-to-symbol annotation file, "" none
+	covEntry     *widget.Entry       // columns to read as clinical covariates (--covariates), "" those named so
 	classChoices []dataset.ClassChoice
 	log2Check    *widget.Check
 	cpmCheck     *widget.Check
@@ -97,6 +98,8 @@ func newDataView(u *UI) *dataView {
 	v.sheetEntry.SetPlaceHolder("the active sheet (Excel workbooks)")
 	v.symbolsEntry = widget.NewEntry()
 	v.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
+	v.covEntry = widget.NewEntry()
+	v.covEntry.SetPlaceHolder("those named like age, stage, IPI")
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", v.orientation),
 		widget.NewFormItem("Outcome", container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("survival outcome"), v.outcome), v.survivalRow)),
@@ -104,6 +107,7 @@ func newDataView(u *UI) *dataView {
 		widget.NewFormItem("Samples grouped by", container.NewBorder(nil, nil, nil, u.explain("samples grouped by"), v.groupEntry)),
 		widget.NewFormItem("Sheet", v.sheetEntry),
 		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(v.symbolsEntry, dataExtensions), v.symbolsEntry)),
+		widget.NewFormItem("Clinical covariates", container.NewBorder(nil, nil, nil, container.NewHBox(u.covariatesButton(v.covEntry), u.explain("added value")), v.covEntry)),
 	)
 	for _, it := range v.intens.readItems(u) {
 		readForm.AppendItem(it)
@@ -138,6 +142,7 @@ func (v *dataView) adopt(o dataset.Options) {
 	v.groupEntry.SetText(o.GroupName)
 	v.sheetEntry.SetText(o.Sheet)
 	v.symbolsEntry.SetText(o.SymbolsPath)
+	v.covEntry.SetText(strings.Join(o.Covariates, ", "))
 	v.intens.adopt(o)
 }
 
@@ -233,7 +238,7 @@ func (v *dataView) showOutcome(ds *dataset.Dataset) {
 // readOptions are the reading settings of the form, with the class file clsPath.
 func (v *dataView) readOptions(clsPath string) dataset.Options {
 	o := dataset.Options{ClassName: v.className(), GroupName: strings.TrimSpace(v.groupEntry.Text), CLSPath: clsPath,
-		Sheet: strings.TrimSpace(v.sheetEntry.Text), SymbolsPath: strings.TrimSpace(v.symbolsEntry.Text)}
+		Sheet: strings.TrimSpace(v.sheetEntry.Text), SymbolsPath: strings.TrimSpace(v.symbolsEntry.Text), Covariates: splitNames(v.covEntry.Text)}
 	if v.outcome.Selected == outcomeSurvival {
 		o.ClassName = ""
 		o.Outcome = dataset.Outcome{Time: strings.TrimSpace(v.timeEntry.Text), Event: strings.TrimSpace(v.eventEntry.Text)}
@@ -286,6 +291,7 @@ func (v *dataView) set(cfg experiment.Config) {
 	v.groupEntry.SetText(cfg.Read.GroupName)
 	v.sheetEntry.SetText(cfg.Read.Sheet)
 	v.symbolsEntry.SetText(cfg.Read.SymbolsPath)
+	v.covEntry.SetText(strings.Join(cfg.Read.Covariates, ", "))
 	v.perSample = cfg.Prep.LogCPM && !cfg.Prep.TMM
 	for c, on := range map[*widget.Check]bool{v.log2Check: cfg.Prep.Log2, v.cpmCheck: cfg.Prep.LogCPM,
 		v.constCheck: cfg.Prep.DropConstant, v.missCheck: cfg.Prep.DropMissing, v.zCheck: cfg.ZScore} {
@@ -307,9 +313,16 @@ func (v *dataView) show(raw, data *dataset.Dataset, dropped []string) {
 	n, p := data.Dims()
 	cols := min(p, 8)
 	header := append([]string{"sample", "class"}, data.Features[:cols]...)
+	sv := data.Survival
+	if sv != nil { // the outcome is the follow-up, not a class
+		header = append([]string{"sample", sv.TimeName, sv.EventName}, data.Features[:cols]...)
+	}
 	var rows [][]string
 	for i := 0; i < min(n, 12); i++ {
 		row := []string{data.Samples[i], data.Classes[data.Labels[i]]}
+		if sv != nil {
+			row = []string{data.Samples[i], strconv.FormatFloat(sv.Time[i], 'g', 5, 64), map[bool]string{true: "1 (event)", false: "0 (censored)"}[sv.Event[i]]}
+		}
 		for j := 0; j < cols; j++ {
 			row = append(row, strconv.FormatFloat(data.X.At(i, j), 'g', 5, 64))
 		}

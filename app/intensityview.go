@@ -27,6 +27,7 @@ type intensityForm struct {
 	impute    *widget.Select
 	normalize *widget.Select
 	minValid  *widget.Entry
+	validWhat *widget.Label // what minValid is a share of: a class's samples, or the events' or the censored's
 	pareto    *widget.Check
 	intensity *widget.Select // a MaxQuant file's: auto, LFQ, Intensity, iBAQ
 	design    *widget.Entry
@@ -57,6 +58,7 @@ func newIntensityForm(u *UI, changed func()) *intensityForm {
 	f.minValid = widget.NewEntry()
 	f.minValid.SetPlaceHolder("0.7")
 	f.minValid.OnSubmitted = func(string) { changed() }
+	f.validWhat = widget.NewLabel(validShare(false))
 	f.pareto = widget.NewCheck("Pareto scaling in place of z-scores (metabolomics)", nil)
 	f.intensity = widget.NewSelect(intensities, nil)
 	f.intensity.SetSelectedIndex(0)
@@ -89,7 +91,7 @@ func (f *intensityForm) prepBox(u *UI) fyne.CanvasObject {
 	form := widget.NewForm(
 		widget.NewFormItem("Missing values", container.NewBorder(nil, nil, nil, u.explain("missing values"), f.impute)),
 		widget.NewFormItem("Normalisation", container.NewBorder(nil, nil, nil, u.explain("normalisation"), f.normalize)),
-		widget.NewFormItem("Valid values", container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("share of a class (Enter applies)"), u.explain("valid values")), f.minValid)),
+		widget.NewFormItem("Valid values", container.NewBorder(nil, nil, nil, container.NewHBox(f.validWhat, u.explain("valid values")), f.minValid)),
 	)
 	return container.NewVBox(form, f.pareto)
 }
@@ -160,6 +162,7 @@ func (f *intensityForm) set(cfg experiment.Config) {
 // missing values or were preprocessed as intensities; else hides them.
 func (f *intensityForm) show(raw, data *dataset.Dataset, logged bool) {
 	f.lastOut, f.name = data.LeftOut, raw.Name
+	f.validWhat.SetText(validShare(raw.Survival != nil))
 	if len(data.LeftOut) > 0 {
 		f.leftOut.SetText(fmt.Sprintf("Save left-out list (%d)...", len(data.LeftOut)))
 		f.leftOut.Show()
@@ -172,4 +175,13 @@ func (f *intensityForm) show(raw, data *dataset.Dataset, logged bool) {
 	}
 	f.chart.SetRender(renderer(plots.SamplesFigure(raw, data, logged)))
 	f.chartBox.Show()
+}
+
+// validShare says what the valid-value filter's share is of: the samples of a class, or
+// with a survival outcome the events' or the censored follow-ups'.
+func validShare(survival bool) string {
+	if survival {
+		return "share of the events or of the censored (Enter applies)"
+	}
+	return "share of a class (Enter applies)"
 }

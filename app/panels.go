@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"steadfast/compute/experiment"
@@ -131,6 +132,8 @@ type protocolPanel struct {
 	ccards map[string]*widget.Card // the cards holding them
 	labels []string
 	folds  *widget.Entry
+	// foldsHint says what the folds need: samples of every class, or events
+	foldsHint *widget.Label
 	// classBox holds the classifiers' boxes; survival is set while those of a survival
 	// outcome are shown (the Cox model alone)
 	classBox *fyne.Container
@@ -208,10 +211,13 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		}
 	}
 	pp.classBox = cbox
+	pp.foldsHint = widget.NewLabel(foldsHint(false))
+	pp.foldsHint.Wrapping = fyne.TextWrapWord
+	pp.foldsHint.SizeName = theme.SizeNameCaptionText
 	pp.protocol.SetSelectedIndex(0)
 	form := widget.NewForm(
 		&widget.FormItem{Text: "Protocol", Widget: pp.protocol},
-		widget.NewFormItem("Folds", withHelp(widgets.Hinted(pp.folds, "stratified folds: every class needs this many samples"), explain("folds"))),
+		widget.NewFormItem("Folds", withHelp(container.NewVBox(pp.folds, pp.foldsHint), explain("folds"))),
 		widget.NewFormItem("Stability", withHelp(widgets.Hinted(pp.mode, "reference: each resample vs all samples; pairwise: all pairs of resamples"), explain("stability mode"))),
 		widget.NewFormItem("k grid", withHelp(widgets.Hinted(pp.ks, "sizes of the selections compared"), explain("k grid"))),
 		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy (or C) is measured for k in the grid up to this")),
@@ -404,6 +410,7 @@ func (pp *protocolPanel) setOutcome(survival bool) {
 		return
 	}
 	pp.survival = survival
+	pp.foldsHint.SetText(foldsHint(survival))
 	def := experiment.DefaultConfig()
 	if survival {
 		def = experiment.DefaultSurvivalConfig()
@@ -417,6 +424,14 @@ func (pp *protocolPanel) setOutcome(survival bool) {
 		}
 	}
 	pp.classBox.Refresh()
+}
+
+// foldsHint says what the folds need, for a survival outcome (survival) or classes.
+func foldsHint(survival bool) string {
+	if survival {
+		return "folds stratified by the event: every fold needs an event, so the follow-up needs this many events"
+	}
+	return "stratified folds: every class needs this many samples"
 }
 
 // ParseKs reads a k grid such as "1-50", "4,6,8,10,20-50:10" (a-b:step) or "" (the protocol's).

@@ -47,7 +47,7 @@ func (u *UI) unlessUnsaved(action string, do func()) {
 		return
 	}
 	what := "The results on screen are not saved"
-	if sig := u.sigView.of(u.result); sig != nil {
+	if sig, _ := u.survView.of(u.result); sig != nil || u.sigView.of(u.result) != nil {
 		what = "The results on screen and the signature built from them are not saved"
 	}
 	msg := widget.NewLabel(what + ". " + action + " leaves them behind: a run opened replaces them, other data make the next Run replace them.\nSave run... keeps them in one file, the signature's choice, nested estimate and permutation test with them.")

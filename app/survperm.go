@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -29,7 +31,10 @@ func (v *survivalView) permRow() fyne.CanvasObject {
 // nestSurvival sets sig's nested C when the advice chose its method and k (the advice
 // made again inside each outer training set, as the class tab's nested AUC); only
 // cancelling is an error: without the nested C the headline says it is optimistic.
-func nestSurvival(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *study.SurvivalSignature, report func(experiment.Progress)) error {
+func nestSurvival(ctx context.Context, res *experiment.Result, ds *dataset.Dataset, sig *study.SurvivalSignature, saved *study.SignatureRecord, report func(experiment.Progress)) error {
+	if sig.Restore(saved) && (sig.Nested != nil || !sig.Advised) {
+		return nil // the reopened run's nested C and permutation test, not recomputed
+	}
 	if !sig.Advised {
 		return nil
 	}
@@ -89,4 +94,33 @@ func (v *survivalView) runPermutations(n int) {
 			v.show.SetSelected(survivalShows[fig.Name])
 		}, nil
 	})
+}
+
+// setSaved offers the choice of the survival signature a reopened run kept (r, nil for
+// none) and says that Build signature restores its nested C and permutation test.
+func (v *survivalView) setSaved(r *study.SignatureRecord) {
+	v.saved = r
+	if r == nil || r.Choice.Classifier != "cox" || r.Choice.Method < 0 || r.Choice.Method >= len(v.method.Options) {
+		return
+	}
+	v.method.SetSelected(v.method.Options[r.Choice.Method])
+	v.k.SetSelected(strconv.Itoa(r.Choice.K))
+	if r.Choice.Cut.Kind == "tertiles" {
+		v.groups.SetSelectedIndex(1)
+	} else {
+		v.groups.SetSelectedIndex(0)
+	}
+	var kept []string
+	if r.SurvivalNested != nil {
+		c := r.SurvivalNested.C
+		kept = append(kept, fmt.Sprintf("its nested C %.3f (95%% CI %.3f-%.3f)", c.Mean, c.Low, c.High))
+	}
+	if r.Perm != nil {
+		kept = append(kept, fmt.Sprintf("its permutation test of C (p = %.3g)", r.Perm.P))
+	}
+	what := "its choice"
+	if len(kept) > 0 {
+		what += " and " + strings.Join(kept, " and ")
+	}
+	v.metrics.SetText("This run was saved with a survival signature: " + what + ". Press Build signature to rebuild it from the data; what took long is restored, not recomputed.")
 }

@@ -67,6 +67,8 @@ type survivalView struct {
 	// the permutation test of C (survperm.go): how many, and the button that runs it
 	perms   *widget.Entry
 	permBtn *widget.Button
+	// saved is the signature a reopened run kept (survperm.go setSaved)
+	saved *study.SignatureRecord
 }
 
 // survivalShows name the survival signature's figures in the figure choice.
@@ -158,7 +160,7 @@ func newSurvivalView(u *UI) *survivalView {
 
 // setResult offers res's methods and ks, the advice preselected and said.
 func (v *survivalView) setResult(res *experiment.Result) {
-	v.sig, v.figs, v.figure, v.val, v.valFigs = nil, nil, plots.Figure{}, nil, nil
+	v.sig, v.figs, v.figure, v.val, v.valFigs, v.saved = nil, nil, plots.Figure{}, nil, nil, nil
 	v.save.Disable()
 	v.validate.Disable()
 	v.report.Disable()
@@ -166,7 +168,7 @@ func (v *survivalView) setResult(res *experiment.Result) {
 	v.nestBtn.Hide()
 	v.stale.Hide()
 	v.chart.SetRender(nil)
-	v.show.Options = nil
+	v.show.Options, v.show.Selected = nil, "" // no figure named from the last signature
 	v.show.Refresh()
 	v.fold.Open(0)
 	var methods, ks []string
@@ -246,13 +248,14 @@ func (v *survivalView) compute() {
 			covs = append(covs, name)
 		}
 	}
+	saved := v.saved
 	v.u.startTask("Signature", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
 		report(experiment.Progress{Total: 1, Stage: "survival signature: the locked Cox model and every resample's refitted"})
 		sig, err := study.BuildSurvivalSignature(ctx, res, ds, c, o)
 		if err != nil {
 			return nil, err
 		}
-		if err := nestSurvival(ctx, res, ds, sig, report); err != nil {
+		if err := nestSurvival(ctx, res, ds, sig, saved, report); err != nil {
 			return nil, err
 		}
 		figs := plots.SurvivalSignatureFigures(res, sig)

@@ -311,6 +311,8 @@ func (u *UI) tools() *study.Tools {
 	t := &study.Tools{KChooser: u.kchooser.result, Wrapper: u.wrapper.result, MIDS: u.mids.result, SampleSize: u.samples.result}
 	if sig := u.sigView.of(u.result); sig != nil {
 		t.Signature = sig.Record()
+	} else if sig, _ := u.survView.of(u.result); sig != nil {
+		t.Signature = sig.Record()
 	}
 	if *t == (study.Tools{}) {
 		return nil
@@ -328,5 +330,9 @@ func (u *UI) setTools(t *study.Tools) {
 	u.mids.show(t.MIDS)
 	u.samples.result = t.SampleSize
 	u.samples.show()
-	u.sigView.setSaved(t.Signature)
+	if r := t.Signature; r != nil && r.Choice.Classifier == "cox" { // a survival signature's
+		u.survView.setSaved(r)
+	} else {
+		u.sigView.setSaved(r)
+	}
 }

@@ -24,6 +24,8 @@ import (
 type cohortForm struct {
 	path, class, symbols, mapping *widget.Entry
 	platform                      *widget.Entry
+	time, event                   *widget.Entry // a survival model's cohort: its outcome's columns
+	survival                      bool          // the model is a survival signature's: time and event, not a class
 	harmonize                     *widget.Select
 	accept, log2                  *widget.Check
 }
@@ -35,7 +37,17 @@ func (f *cohortForm) options() (string, study.CohortOptions, error) {
 	if path == "" {
 		return "", study.CohortOptions{}, fmt.Errorf("give the cohort's data file")
 	}
+	read := dataset.Options{SymbolsPath: strings.TrimSpace(f.symbols.Text), Platform: strings.TrimSpace(f.platform.Text)}
 	m := map[string]string{}
+	if f.survival { // as predict --time --event: both named, or both found by their names
+		read.Outcome = dataset.Outcome{Time: strings.TrimSpace(f.time.Text), Event: strings.TrimSpace(f.event.Text)}
+		if err := read.Outcome.Check(); err != nil {
+			return "", study.CohortOptions{}, err
+		}
+		return path, study.CohortOptions{Read: read, Log2: f.log2.Checked,
+			Apply: signature.ApplyOptions{Harmonize: f.harmonize.Selected, AcceptMissing: f.accept.Checked}}, nil
+	}
+	read.ClassName = strings.TrimSpace(f.class.Text)
 	for _, pair := range strings.Split(f.mapping.Text, ",") {
 		if strings.TrimSpace(pair) == "" {
 			continue
@@ -47,7 +59,7 @@ func (f *cohortForm) options() (string, study.CohortOptions, error) {
 		m[strings.TrimSpace(from)] = strings.TrimSpace(to)
 	}
 	return path, study.CohortOptions{
-		Read:  dataset.Options{ClassName: strings.TrimSpace(f.class.Text), SymbolsPath: strings.TrimSpace(f.symbols.Text), Platform: strings.TrimSpace(f.platform.Text)},
+		Read:  read,
 		Log2:  f.log2.Checked,
 		Apply: signature.ApplyOptions{Harmonize: f.harmonize.Selected, AcceptMissing: f.accept.Checked, Map: m},
 	}, nil
@@ -69,6 +81,7 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 	f := *fp
 	if f == nil {
 		f = &cohortForm{path: widget.NewEntry(), class: widget.NewEntry(), symbols: widget.NewEntry(), mapping: widget.NewEntry(), platform: widget.NewEntry(),
+			time: widget.NewEntry(), event: widget.NewEntry(),
 			harmonize: widget.NewSelect(signature.Harmonizations, nil),
 			accept:    widget.NewCheck("predict although some signature genes are missing (said in the results)", nil),
 			log2:      widget.NewCheck("log2 the cohort first (the model's data were logged before reading, the cohort's are not)", nil)}
@@ -77,20 +90,29 @@ func (u *UI) askCohort(fp **cohortForm, model *signature.Model, ok func(path str
 		f.class.SetPlaceHolder("detected (a column or row named class, a GEO characteristic); none: predictions only")
 		f.symbols.SetPlaceHolder("optional: the cohort platform's annotation, to match genes by symbol")
 		f.mapping.SetPlaceHolder("optional: tumour=tumor, healthy=normal")
+		f.time.SetPlaceHolder("found by name (time, OS.time, DFS_months); none: risk scores only")
+		f.event.SetPlaceHolder("found by name (event, status, OS); 1 event, 0 censored")
 		f.harmonize.SetSelected("none")
 		*fp = f
 	}
 	note := fmt.Sprintf("The locked model (%d genes, %s) is applied as trained: the cohort's values %s, scaled with the training means and sds unless harmonised (below). Genes are matched by id, else by gene symbol, else by current symbol.",
 		len(model.Genes), experiment.ClassifierLabel(model.Classifier), prepText(model.Prep))
+	f.survival = model.Cox != nil
+	outcome := []*widget.FormItem{widget.NewFormItem("Class", f.class), widget.NewFormItem("Class map", f.mapping)}
+	if f.survival {
+		note = strings.Replace(note, "is applied as trained", "scores each patient's risk as trained", 1) + " The cohort's follow-up time and event (1 event, 0 censored) judge the scores: Harrell's C, Kaplan-Meier risk groups."
+		outcome = []*widget.FormItem{widget.NewFormItem("Time", f.time), widget.NewFormItem("Event", f.event)}
+	}
 	label := widget.NewLabel(note)
 	label.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(
 		widget.NewFormItem("Cohort", container.NewBorder(nil, nil, nil, u.browseButton(f.path, dataExtensions), f.path)),
-		widget.NewFormItem("GEO platform", f.platform),
-		widget.NewFormItem("Class", f.class),
-		widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(f.symbols, dataExtensions), f.symbols)),
-		widget.NewFormItem("Class map", f.mapping),
-		widget.NewFormItem("Harmonisation", container.NewBorder(nil, nil, nil, u.explain("harmonisation"), f.harmonize)))
+		widget.NewFormItem("GEO platform", f.platform))
+	for _, it := range outcome {
+		form.AppendItem(it)
+	}
+	form.AppendItem(widget.NewFormItem("Gene symbols", container.NewBorder(nil, nil, nil, u.browseButton(f.symbols, dataExtensions), f.symbols)))
+	form.AppendItem(widget.NewFormItem("Harmonisation", container.NewBorder(nil, nil, nil, u.explain("harmonisation"), f.harmonize)))
 	content := container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("independent cohort"), label), form, f.accept, f.log2)
 	u.showConfirm("Validate on another cohort", "Validate", content, fyne.NewSize(720, 480), f.path, func() {
 		path, o, err := f.options()

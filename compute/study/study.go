@@ -143,25 +143,34 @@ func Plan(cfg experiment.Config, ds *dataset.Dataset) (experiment.Config, error)
 // Fit says whether the protocol of cfg suits the classes of ds before a run: "" when
 // it does, else what is wrong, naming the smallest class, and the most folds the data
 // allow (0 when none do: a class of one sample). Stratified k-fold CV needs k samples of
-// every class; Kalousis's inner folds need them in each outer training set too.
+// every class; Kalousis's inner folds need them in each outer training set too. A
+// survival outcome needs k events (dataset.ValidateSurvival), and its words are of
+// events and follow-up, not of classes.
 func Fit(cfg experiment.Config, ds *dataset.Dataset) (problem string, most int) {
 	cfg, err := cfg.ResolvedFor(ds)
 	if err != nil || len(ds.Classes) < 2 {
 		return "", 0 // Plan says what is wrong with these
 	}
 	c, k := dataset.SmallestClass(ds.ClassCounts())
+	if ds.Survival != nil {
+		k = ds.Survival.Events()
+	}
 	need := cfg.MinClassSize()
 	if k >= need {
 		return "", 0
 	}
 	most = k
 	if cfg.Protocol == experiment.Kalousis {
-		for most >= 2 && k-(k+most-1)/most < most { // the class in an outer training set
+		for most >= 2 && k-(k+most-1)/most < most { // the class (the events) in an outer training set
 			most--
 		}
 	}
 	if most < 2 {
 		most = 0
+	}
+	if sv := ds.Survival; sv != nil {
+		return fmt.Sprintf("The follow-up has %s in %s: too few for %d-fold CV, which needs an event in every test fold to measure a risk score.",
+			text.Count(k, "event"), text.Count(len(sv.Event), "patient"), need), most
 	}
 	return fmt.Sprintf("The smallest class, %q, has %d samples: too few for %d-fold stratified CV, which puts samples of every class in every fold.",
 		ds.Classes[c], k, need), most

@@ -25,7 +25,9 @@ type SignatureRecord struct {
 	Choice   signature.Choice `json:"choice"`
 	Positive string           `json:"positive,omitempty"`
 	Nested   *Nested          `json:"nested,omitempty"`
-	Perm     *Permutations    `json:"permutations,omitempty"`
+	// SurvivalNested is a survival signature's nested C (Nested is a class signature's).
+	SurvivalNested *SurvivalNested `json:"survivalNested,omitempty"`
+	Perm           *Permutations   `json:"permutations,omitempty"`
 	// Cohort is the last validation's cohort, validated again when the run is opened.
 	Cohort *CohortRecord `json:"cohort,omitempty"`
 }
@@ -113,7 +115,8 @@ func (t *Tools) check() bool {
 	if t == nil {
 		return true
 	}
-	if r := t.Signature; r != nil && (r.Perm != nil && len(r.Perm.AUCs) == 0 || r.Nested != nil && len(r.Nested.AUCs) != len(r.Nested.Repeats)) {
+	if r := t.Signature; r != nil && (r.Perm != nil && len(r.Perm.AUCs) == 0 || r.Nested != nil && len(r.Nested.AUCs) != len(r.Nested.Repeats) ||
+		r.SurvivalNested != nil && (len(r.SurvivalNested.Pooled) != len(r.SurvivalNested.Repeats) || len(r.SurvivalNested.OuterC) != len(r.SurvivalNested.Choices))) {
 		return false
 	}
 	if k := t.KChooser; k != nil && len(k.Ks) != len(k.Values) {

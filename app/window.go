@@ -179,6 +179,7 @@ func (u *UI) build() {
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
+	u.progress.Window = u.win
 	u.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), u.Run)
 	u.runBtn.Importance = widget.HighImportance
 	toolbar := container.NewHBox(

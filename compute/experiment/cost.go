@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -185,4 +186,33 @@ func (c *costs) progress(tasks []task, finished []bool, partial []float64) (floa
 		return 0, 0
 	}
 	return done / (done + left), time.Duration(left / float64(c.workers) * float64(time.Second))
+}
+
+// runOrder is the order in which to run tasks (indices into tasks): the methods' units
+// dealt in proportion (unit r of a method of n units at (r+0.5)/n of the run, ties in
+// method order), each method's in its own order. Every method is then measured from the
+// start, so the cost-weighted share done and the time left hold after a few units,
+// whereas in the plan's order (method by method) a slow method met last was priced,
+// until reached, at the cost of the fast ones before it. Outputs are stored by index:
+// the order never changes a result.
+func runOrder(tasks []task) []int {
+	count := map[int]int{}
+	rank := make([]int, len(tasks))
+	for i, t := range tasks {
+		rank[i] = count[t.method]
+		count[t.method]++
+	}
+	at := func(i int) float64 { return (float64(rank[i]) + 0.5) / float64(count[tasks[i].method]) }
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ia, ib := order[a], order[b]
+		if at(ia) != at(ib) {
+			return at(ia) < at(ib)
+		}
+		return tasks[ia].method < tasks[ib].method
+	})
+	return order
 }

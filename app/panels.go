@@ -184,7 +184,11 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
 		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
-		cols[i%2].Add(ch)
+		if c == "wekasvm" || c == "weka1nn" { // Weka's defaults: the term behind the "?"
+			cols[i%2].Add(withHelp(ch, explain("genes scaled 0-1")))
+		} else {
+			cols[i%2].Add(ch)
+		}
 		if c == "cox" { // a survival outcome's, shown with one
 			ch.Hide()
 		}
@@ -217,7 +221,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy (or C) is measured for k in the grid up to this")),
 		&widget.FormItem{Text: "Classifiers", Widget: container.NewVBox(cbox, params)},
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
-		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),
+		widget.NewFormItem("Workers", withHelp(widgets.Hinted(pp.workers, "parallel jobs (0: one per core); never change the result"), explain("workers"))),
 	)
 	pp.content = container.NewVBox(pp.fit, form, pp.help)
 	return pp

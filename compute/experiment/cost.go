@@ -150,10 +150,15 @@ func (c *costs) of(m int) (float64, bool) {
 }
 
 // progress returns the share of the work done and the time left, given which tasks
-// have finished and what share of each running one is done (see progress.Share). Until
-// some ranking has been measured, or while a method left has no prior, the share weighs
-// every unit the same and the time left is 0 (unknown).
-func (c *costs) progress(tasks []task, finished []bool, partial []float64) (float64, time.Duration) {
+// have finished, what share of each running one is done (see progress.Share) and the
+// time since the units began (elapsed; 0 when unknown). Until some ranking has been
+// measured, or while a method left has no prior, the share weighs every unit the same
+// and the time left is 0 (unknown). Once a ranking is measured and time has passed, the
+// time left is the elapsed time at the rate so far (elapsed (1 - share) / share): it
+// takes in how many units truly ran at once and what else the machine was doing, which
+// the units' own times divided by the workers do not; else it is the cost left over
+// the workers.
+func (c *costs) progress(tasks []task, finished []bool, partial []float64, elapsed time.Duration) (float64, time.Duration) {
 	done, left := 0.0, 0.0
 	known := false
 	for _, d := range c.done {
@@ -185,7 +190,11 @@ func (c *costs) progress(tasks []task, finished []bool, partial []float64) (floa
 	if done+left == 0 {
 		return 0, 0
 	}
-	return done / (done + left), time.Duration(left / float64(c.workers) * float64(time.Second))
+	f := done / (done + left)
+	if known && elapsed > 0 && f > 0 {
+		return f, time.Duration(float64(elapsed) * (1 - f) / f)
+	}
+	return f, time.Duration(left / float64(c.workers) * float64(time.Second))
 }
 
 // runOrder is the order in which to run tasks (indices into tasks): the methods' units

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"testing"
+	"time"
 )
 
 // simulateLeft runs tasks in order on workers with a fake clock, each unit taking
@@ -30,7 +31,7 @@ func simulateLeft(tasks []task, order []int, workers int, secs func(i int) float
 		now = r.end
 		finished[r.i] = true
 		c.add(tasks[r.i].method, secs(r.i))
-		f, l := c.progress(tasks, finished, partial)
+		f, l := c.progress(tasks, finished, partial, time.Duration(now*float64(time.Second)))
 		at, left, share = append(at, now), append(left, l.Seconds()), append(share, f)
 	}
 	return at, left, share, now
@@ -114,6 +115,25 @@ func TestRunOrderKeepsTheTimeLeftHonest(t *testing.T) {
 	t.Logf("in the plan's order: worst error %.1f%%", 100*w)
 	if w <= 0.25 {
 		t.Errorf("the plan's order kept the estimate within %.0f%%: the schedule does not test the order", 100*w)
+	}
+}
+
+// TestTimeLeftFollowsTheRateSoFar: once a ranking is measured, the time left is the
+// time so far at the rate so far, which counts what the units' own times do not (worked
+// by hand: 4 rankings of 10 s on 2 workers, one done after 20 s because the machine ran
+// one at a time: a quarter done, 3 x 20 s = 60 s left, where the cost left over the
+// workers says 3 x 10 / 2 = 15 s; with no time known, 15 s).
+func TestTimeLeftFollowsTheRateSoFar(t *testing.T) {
+	tasks := []task{{method: 0}, {method: 0}, {method: 0}, {method: 0}}
+	c := &costs{prior: []float64{0}, sum: []float64{0}, done: []int{0}, workers: 2}
+	finished := []bool{true, false, false, false}
+	c.add(0, 10)
+	partial := make([]float64, 4)
+	if f, left := c.progress(tasks, finished, partial, 20*time.Second); f != 0.25 || left != 60*time.Second {
+		t.Errorf("share %v, left %v; want 0.25 and 60 s", f, left)
+	}
+	if _, left := c.progress(tasks, finished, partial, 0); left != 15*time.Second {
+		t.Errorf("no time known: left %v, want 15 s", left)
 	}
 }
 

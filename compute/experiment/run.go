@@ -135,10 +135,15 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 		finished = make([]bool, len(idx))
 		partial  = make([]float64, len(idx)) // share done of each running unit
 		cost     *costs
+		began    time.Time // when the units began (after fitAllSamples)
 	)
 	report := func() { // under mu: never two calls at once
 		pr := Progress{Done: done, Total: len(idx), Stage: "ranking"}
-		pr.Fraction, pr.Left = cost.progress(mine, finished, partial)
+		var elapsed time.Duration
+		if !began.IsZero() {
+			elapsed = time.Since(began)
+		}
+		pr.Fraction, pr.Left = cost.progress(mine, finished, partial, elapsed)
 		if onProgress != nil {
 			onProgress(pr)
 		}
@@ -153,6 +158,7 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 		return err
 	}
 	order := runOrder(mine)
+	began = time.Now()
 	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(o int) error {
 		j := order[o]
 		i := idx[j]

@@ -177,18 +177,16 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	// two columns, each as wide as its widest name: more in a row widen the left panel
 	// past a laptop's share
 	cols := [2]*fyne.Container{container.NewVBox(), container.NewVBox()}
-	cbox := container.NewHBox(cols[0], cols[1])
+	// below the checks, a "?" names Weka's defaults behind the plain "scaled 0-1"
+	cbox := container.NewVBox(container.NewHBox(cols[0], cols[1]),
+		container.NewHBox(widget.NewLabel("what \"scaled 0-1\" means"), explain("scaled 0-1")))
 	defaults := experiment.DefaultConfig().Classifiers
 	params := container.NewVBox()
 	for i, c := range experiment.Classifiers {
 		ch := widget.NewCheck(experiment.ClassifierLabel(c), nil)
 		ch.Checked = slices.Contains(defaults, c)
 		pp.classifs[c] = ch
-		if c == "wekasvm" || c == "weka1nn" { // Weka's defaults: the term behind the "?"
-			cols[i%2].Add(withHelp(ch, explain("genes scaled 0-1")))
-		} else {
-			cols[i%2].Add(ch)
-		}
+		cols[i%2].Add(ch)
 		if c == "cox" { // a survival outcome's, shown with one
 			ch.Hide()
 		}

@@ -63,7 +63,7 @@ func newDataView(u *UI) *dataView {
 	v.classEntry = widget.NewSelectEntry(nil)
 	v.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
 	v.groupEntry = widget.NewSelectEntry(nil)
-	v.groupEntry.SetPlaceHolder("none: or a patient/individual annotation, kept on one side of every split")
+	v.groupEntry.SetPlaceHolder("none, or a patient column")
 	v.timeEntry, v.eventEntry = widget.NewEntry(), widget.NewEntry()
 	v.timeEntry.SetPlaceHolder("time: by name")
 	v.eventEntry.SetPlaceHolder("event: by name")

@@ -16,6 +16,9 @@ func clippedHints(root fyne.CanvasObject) map[string]string {
 	out := map[string]string{}
 	walkVisible(root, func(o fyne.CanvasObject) {
 		e, ok := o.(*widget.Entry)
+		if s, isSelect := o.(*widget.SelectEntry); isSelect { // a field with a drop-down
+			e, ok = &s.Entry, true
+		}
 		if !ok || e.PlaceHolder == "" || e.Size().Width <= 0 || e.MultiLine {
 			return
 		}

@@ -73,6 +73,8 @@ func (p *Progress) Update(done, total int, what string, fraction float64, left t
 	p.Bar.SetValue(f)
 	eta := "estimating time left"
 	switch {
+	case f >= 1: // every unit done: what follows (summaries, figures) is not counted
+		eta = "putting the results together"
 	case left > 0 && done < total:
 		eta = "about " + text.Duration(left) + " left"
 	case f > 0 && f < 1: // units done, or a share of running ones (progress inside units)

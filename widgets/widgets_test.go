@@ -75,6 +75,11 @@ func TestProgressText(t *testing.T) {
 	if got := p.Status.Text; p.Bar.Value != 0.1 || got != "ranking 10% (5/10), about 1 min 30 s left" {
 		t.Errorf("weighed: bar %v, status %q", p.Bar.Value, got)
 	}
+	// every unit done: the summaries follow, no time left to guess
+	p.Update(10, 10, "ranking", 1, 0)
+	if got := p.Status.Text; got != "ranking 100% (10/10), putting the results together" {
+		t.Errorf("all done: status %q", got)
+	}
 	test.Tap(p.Cancel)
 	if !cancelled {
 		t.Error("Cancel did not call back")

@@ -64,10 +64,10 @@ func newDataView(u *UI) *dataView {
 	v.classEntry = widget.NewSelectEntry(nil)
 	v.classEntry.SetPlaceHolder("detect (class, label, type, ...)")
 	v.groupEntry = widget.NewSelectEntry(nil)
-	v.groupEntry.SetPlaceHolder("none: or a patient/individual annotation, kept on one side of every split")
+	v.groupEntry.SetPlaceHolder("none, or a patient column")
 	v.timeEntry, v.eventEntry = widget.NewEntry(), widget.NewEntry()
-	v.timeEntry.SetPlaceHolder("time column: found by name (time, OS.time, DFS_months)")
-	v.eventEntry.SetPlaceHolder("event column (1 event, 0 censored): found by name")
+	v.timeEntry.SetPlaceHolder("time: by name")
+	v.eventEntry.SetPlaceHolder("event: by name")
 	v.survivalRow = container.NewGridWithColumns(2, v.timeEntry, v.eventEntry)
 	v.survivalRow.Hide()
 	v.outcome = widget.NewSelect([]string{outcomeClass, outcomeSurvival}, func(s string) {
@@ -97,9 +97,9 @@ func newDataView(u *UI) *dataView {
 	v.sheetEntry = widget.NewEntry()
 	v.sheetEntry.SetPlaceHolder("the active sheet (Excel workbooks)")
 	v.symbolsEntry = widget.NewEntry()
-	v.symbolsEntry.SetPlaceHolder("none: a two-column file, a GEO platform table or .annot file")
+	v.symbolsEntry.SetPlaceHolder("none: a gene annotation file")
 	v.covEntry = widget.NewEntry()
-	v.covEntry.SetPlaceHolder("those named like age, stage, IPI")
+	v.covEntry.SetPlaceHolder("by name: age, stage")
 	readForm := widget.NewForm(
 		widget.NewFormItem("Orientation", v.orientation),
 		widget.NewFormItem("Outcome", container.NewVBox(container.NewBorder(nil, nil, nil, u.explain("survival outcome"), v.outcome), v.survivalRow)),

@@ -178,6 +178,7 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 	}
 	p := u.app.Preferences()
 	p.SetString("exportDir", dir)
+	u.wroteTo(dir)
 	p.SetString("exportWidth", w)
 	p.SetString("exportHeight", h)
 	p.SetString("exportUnit", unit)
@@ -200,7 +201,7 @@ func (u *UI) exportFormats(fig plots.Figure, dir, name string, ticked map[string
 // before the program sees the name, so a slip onto the data file would lose it.)
 func (u *UI) saveAs(name string, exts []string, save func(path string) error) {
 	dir := widget.NewEntry()
-	dir.SetText(u.app.Preferences().StringWithFallback("saveDir", u.startFolder()))
+	dir.SetText(u.saveStart())
 	file := widget.NewEntry()
 	file.SetText(name)
 	var d dialog.Dialog
@@ -220,7 +221,7 @@ func (u *UI) saveAs(name string, exts []string, save func(path string) error) {
 				u.showError(err)
 				return
 			}
-			u.app.Preferences().SetString("saveDir", folder)
+			u.wroteTo(folder)
 			log.Printf("wrote %s", path)
 			d.Hide()
 		})
@@ -248,7 +249,22 @@ func (u *UI) savePath(folder, name string, exts []string) (string, error) {
 	return path, u.checkWrite(path)
 }
 
-// startFolder is where a save starts: the data file's folder, else Steadfast's.
+// wroteTo remembers folder as the last one written to (a save, an export, a report):
+// the next save starts there.
+func (u *UI) wroteTo(folder string) {
+	if abs, err := filepath.Abs(folder); err == nil {
+		folder = abs
+	}
+	u.app.Preferences().SetString("usedFolder", folder)
+}
+
+// saveStart is where a save starts: the folder last written to, else startFolder.
+func (u *UI) saveStart() string {
+	return u.app.Preferences().StringWithFallback("usedFolder", u.startFolder())
+}
+
+// startFolder is where a save starts before anything was written: the data file's
+// folder, else Steadfast's.
 func (u *UI) startFolder() string {
 	if u.path != "" && !study.IsAccession(u.path) {
 		return filepath.Dir(u.path)
@@ -256,8 +272,8 @@ func (u *UI) startFolder() string {
 	return exportDir()
 }
 
-// folderButton is a "Browse..." button whose folder dialog writes the folder chosen
-// into entry.
+// folderButton is a "Browse..." button whose folder dialog starts in the folder entry
+// names (else lastFolder) and writes the folder chosen into entry.
 func (u *UI) folderButton(entry *widget.Entry) *widget.Button {
 	return widget.NewButton("Browse...", func() {
 		fd := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
@@ -265,11 +281,26 @@ func (u *UI) folderButton(entry *widget.Entry) *widget.Button {
 				entry.SetText(l.Path())
 			}
 		}, u.win)
-		if l := u.lastFolder(); l != nil {
+		if l := browseStart(entry.Text); l != nil {
+			fd.SetLocation(l)
+		} else if l := u.lastFolder(); l != nil {
 			fd.SetLocation(l)
 		}
 		fd.Show()
 	})
+}
+
+// browseStart is the folder dir as a dialog location, nil when it is not a folder.
+func browseStart(dir string) fyne.ListableURI {
+	dir = strings.TrimSpace(dir)
+	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
+		return nil
+	}
+	l, err := storage.ListerForURI(storage.NewFileURI(dir))
+	if err != nil {
+		return nil
+	}
+	return l
 }
 
 // reads are the files the window read and still shows: the data file with its class

@@ -63,7 +63,7 @@ func newIntensityForm(u *UI, changed func()) *intensityForm {
 	f.intensity = widget.NewSelect(intensities, nil)
 	f.intensity.SetSelectedIndex(0)
 	f.design = widget.NewEntry()
-	f.design.SetPlaceHolder("none: a table naming each sample and its condition")
+	f.design.SetPlaceHolder("optional design table")
 	f.chart = u.newChart("")
 	room := canvas.NewRectangle(color.Transparent)
 	room.SetMinSize(fyne.NewSize(0, 320))

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -76,7 +77,44 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		short(fyne.NewMenuItem("Copy the genes of this tab", u.copyTabGenes), fyne.KeyC, ctrl|fyne.KeyModifierShift),
 		fyne.NewMenuItem("Open this tab's figure in its own window", func() { u.openFigureWindow(u.currentFigure(u.selectedTab())) }))
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("How to read Steadfast", u.showGuide), fyne.NewMenuItem("About Steadfast", u.showAbout))
-	return fyne.NewMainMenu(file, study, help)
+	m := fyne.NewMainMenu(file, study, help)
+	for _, menu := range m.Items {
+		u.markMenuChoices(menu.Items)
+	}
+	return m
+}
+
+// menuGuard is how long after a menu item is chosen a tap on a toolbar button is taken
+// for the same click falling through the closing menu, and ignored.
+const menuGuard = 400 * time.Millisecond
+
+// markMenuChoices makes every item of items (and of their submenus) note when it was
+// chosen, for unlessMenuClick.
+func (u *UI) markMenuChoices(items []*fyne.MenuItem) {
+	for _, it := range items {
+		if it.ChildMenu != nil {
+			u.markMenuChoices(it.ChildMenu.Items)
+		}
+		if act := it.Action; act != nil {
+			it.Action = func() {
+				u.menuChosen = time.Now()
+				act()
+				u.menuChosen = time.Now() // the action may take long (the guide renders)
+			}
+		}
+	}
+}
+
+// unlessMenuClick is f, except within menuGuard of a menu item being chosen: a menu
+// drops down over the toolbar, and the click choosing an item (Help > How to read
+// Steadfast) also reached the button beneath it (Export figure...).
+func (u *UI) unlessMenuClick(f func()) func() {
+	return func() {
+		if !u.menuChosen.IsZero() && time.Since(u.menuChosen) < menuGuard {
+			return
+		}
+		f()
+	}
 }
 
 // openExample opens the built-in example data.

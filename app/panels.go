@@ -180,7 +180,9 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 	// two columns, each as wide as its widest name: more in a row widen the left panel
 	// past a laptop's share
 	cols := [2]*fyne.Container{container.NewVBox(), container.NewVBox()}
-	cbox := container.NewHBox(cols[0], cols[1])
+	// below the checks, a "?" names Weka's defaults behind the plain "scaled 0-1"
+	cbox := container.NewVBox(container.NewHBox(cols[0], cols[1]),
+		container.NewHBox(widget.NewLabel("what \"scaled 0-1\" means"), explain("scaled 0-1")))
 	defaults := experiment.DefaultConfig().Classifiers
 	params := container.NewVBox()
 	for i, c := range experiment.Classifiers {
@@ -223,7 +225,7 @@ func newProtocolPanel(explain func(term string) *widget.Button) *protocolPanel {
 		widget.NewFormItem("Accuracy up to k", widgets.Hinted(pp.accMax, "accuracy (or C) is measured for k in the grid up to this")),
 		&widget.FormItem{Text: "Classifiers", Widget: container.NewVBox(cbox, params)},
 		widget.NewFormItem("Seed", widgets.Hinted(pp.seed, "same seed and settings, same result")),
-		widget.NewFormItem("Workers", widgets.Hinted(pp.workers, "goroutines; never changes the result")),
+		widget.NewFormItem("Workers", withHelp(widgets.Hinted(pp.workers, "parallel jobs (0: one per core); never change the result"), explain("workers"))),
 	)
 	pp.content = container.NewVBox(pp.fit, form, pp.help)
 	return pp

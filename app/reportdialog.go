@@ -118,6 +118,7 @@ func (u *UI) ShowReport() {
 				}
 			}
 			u.app.Preferences().SetString("exportDir", folder)
+			u.wroteTo(folder)
 			u.progress.Status.SetText(fmt.Sprintf("Wrote the report to %s; open the HTML in a web browser.", folder))
 			d.Hide()
 		}

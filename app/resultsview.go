@@ -165,7 +165,7 @@ func stabilityText(res *experiment.Result) string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s S_W = %s, S_R = %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
+		fmt.Fprintf(&b, "%s score agreement (S_W) %s, rank agreement (S_R) %.3f", m.Label, plots.SWText(m.SW, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }), m.SR)
 		if note := m.FewGroupsNote(); note != "" {
 			fmt.Fprintf(&b, " (note: %s)", note)
 		}

@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -87,6 +88,10 @@ type UI struct {
 	readOpt dataset.Options
 	dropped []string
 	result  *experiment.Result
+
+	// menuChosen is when a menu item was last chosen (unlessMenuClick)
+	menuChosen time.Time
+	exportBtn  *widget.Button
 
 	cancel context.CancelFunc
 	task   string // what the running task is, for the question on quitting: "A run"
@@ -180,14 +185,16 @@ func (u *UI) build() {
 	)
 
 	u.progress = widgets.NewProgress(u.Cancel)
-	u.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), u.Run)
+	u.progress.Window = u.win
+	u.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), u.unlessMenuClick(u.Run))
 	u.runBtn.Importance = widget.HighImportance
-	toolbar := container.NewHBox(
+	u.exportBtn = widget.NewButtonWithIcon("Export figure...", theme.DocumentSaveIcon(), u.unlessMenuClick(u.ShowExport))
+	toolbar := container.NewHBox( // beneath the menus: a click choosing an item is not theirs
 		u.runBtn,
-		widget.NewButtonWithIcon("Export figure...", theme.DocumentSaveIcon(), u.ShowExport),
-		widget.NewButtonWithIcon("Save run...", theme.DocumentSaveIcon(), u.ShowSaveRun),
-		widget.NewButtonWithIcon("Open run...", theme.FolderOpenIcon(), u.ShowOpenRun),
-		widget.NewButtonWithIcon("Report...", theme.DocumentIcon(), u.ShowReport),
+		u.exportBtn,
+		widget.NewButtonWithIcon("Save run...", theme.DocumentSaveIcon(), u.unlessMenuClick(u.ShowSaveRun)),
+		widget.NewButtonWithIcon("Open run...", theme.FolderOpenIcon(), u.unlessMenuClick(u.ShowOpenRun)),
+		widget.NewButtonWithIcon("Report...", theme.DocumentIcon(), u.unlessMenuClick(u.ShowReport)),
 	)
 	u.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.stale.Importance = widget.WarningImportance

@@ -249,9 +249,10 @@ func StabilityVsK(res *experiment.Result, m Measure) Figure {
 			if err != nil {
 				return nil, err
 			}
-			entry := fmt.Sprintf("%s (S_{W} %s, S_{R} %.2f)", mr.Label, SWText(mr.SW, f2), mr.SR)
+			// Kalousis's S_W and S_R in plain words (the glossary names them)
+			entry := fmt.Sprintf("%s (score agreement %s, rank agreement %.2f)", mr.Label, SWText(mr.SW, f2), mr.SR)
 			if only >= 0 { // the panel's title names the method
-				entry = fmt.Sprintf("S_{W} %s, S_{R} %.2f", SWText(mr.SW, f2), mr.SR)
+				entry = fmt.Sprintf("score agreement %s, rank agreement %.2f", SWText(mr.SW, f2), mr.SR)
 			}
 			p.Legend.Add(entry, l, sc)
 		}
@@ -334,9 +335,10 @@ func AccuracyVsK(res *experiment.Result, classifier string) Figure {
 			}
 			label := mr.Label
 			if auc, ok := mr.AUC[classifier]; ok {
-				label = fmt.Sprintf("%s (area under the %s-vs-k curve %.3f)", mr.Label, perf, auc)
+				// the curve's area over the k range: its average height, not a ROC AUC
+				label = fmt.Sprintf("%s (%s averaged over k %.3f)", mr.Label, perf, auc)
 				if only >= 0 { // the panel's title names the method
-					label = fmt.Sprintf("area under the %s-vs-k curve %.3f", perf, auc)
+					label = fmt.Sprintf("%s averaged over k %.3f", perf, auc)
 				}
 			}
 			p.Legend.Add(label, l, sc)

@@ -52,14 +52,14 @@ func TestProgressText(t *testing.T) {
 	p.start = time.Now().Add(-10 * time.Second) // 10 s for a quarter: 30 s left
 	p.since = p.start
 	p.Update(25, 100, "ranking", 0, 0)
-	if got := p.Status.Text; got != "ranking 25/100, about 30 s left" {
+	if got := p.Status.Text; got != "ranking 25% (25/100), about 30 s left" {
 		t.Errorf("status %q", got)
 	}
 	// a second stage has its own clock: 4 s for 1 of 3 units, 8 s left
 	p.Update(0, 3, "pairs", 0, 0)
 	p.since = time.Now().Add(-4 * time.Second)
 	p.Update(1, 3, "pairs", 0, 0)
-	if got := p.Status.Text; got != "pairs 1/3, about 8 s left" {
+	if got := p.Status.Text; got != "pairs 33% (1/3), about 8 s left" {
 		t.Errorf("second stage: status %q", got)
 	}
 	// a share done inside the first units, before any has finished, and no time left
@@ -67,13 +67,18 @@ func TestProgressText(t *testing.T) {
 	p.Update(0, 10, "fits", 0, 0)
 	p.since = time.Now().Add(-10 * time.Second)
 	p.Update(0, 10, "fits", 0.2, 0)
-	if got := p.Status.Text; p.Bar.Value != 0.2 || got != "fits 0/10, about 40 s left" {
+	if got := p.Status.Text; p.Bar.Value != 0.2 || got != "fits 20% (0/10), about 40 s left" {
 		t.Errorf("inside units: bar %v, status %q", p.Bar.Value, got)
 	}
 	// a weighed share and a time left from the caller are shown as given
 	p.Update(5, 10, "ranking", 0.1, 90*time.Second)
-	if got := p.Status.Text; p.Bar.Value != 0.1 || got != "ranking 5/10, about 1 min 30 s left" {
+	if got := p.Status.Text; p.Bar.Value != 0.1 || got != "ranking 10% (5/10), about 1 min 30 s left" {
 		t.Errorf("weighed: bar %v, status %q", p.Bar.Value, got)
+	}
+	// every unit done: the summaries follow, no time left to guess
+	p.Update(10, 10, "ranking", 1, 0)
+	if got := p.Status.Text; got != "ranking 100% (10/10), putting the results together" {
+		t.Errorf("all done: status %q", got)
 	}
 	test.Tap(p.Cancel)
 	if !cancelled {

@@ -96,7 +96,7 @@ var Classifiers = []string{"svm", "1nn", "3nn", "wekasvm", "weka1nn", "ktsp", "l
 
 // classifierLabels name the classifiers in figures.
 var classifierLabels = map[string]string{"svm": "linear SVM", "1nn": "1-NN", "3nn": "3-NN",
-	"wekasvm": "Weka SVM", "weka1nn": "Weka 1-NN", "ktsp": "k-TSP", "logit": "logistic regression", "rf": "random forest", "cox": "Cox model"}
+	"wekasvm": "SVM, scaled 0-1", "weka1nn": "1-NN, scaled 0-1", "ktsp": "k-TSP", "logit": "logistic regression", "rf": "random forest", "cox": "Cox model"}
 
 // ClassifierLabel is how a classifier is named in figures.
 func ClassifierLabel(c string) string {

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -149,10 +150,15 @@ func (c *costs) of(m int) (float64, bool) {
 }
 
 // progress returns the share of the work done and the time left, given which tasks
-// have finished and what share of each running one is done (see progress.Share). Until
-// some ranking has been measured, or while a method left has no prior, the share weighs
-// every unit the same and the time left is 0 (unknown).
-func (c *costs) progress(tasks []task, finished []bool, partial []float64) (float64, time.Duration) {
+// have finished, what share of each running one is done (see progress.Share) and the
+// time since the units began (elapsed; 0 when unknown). Until some ranking has been
+// measured, or while a method left has no prior, the share weighs every unit the same
+// and the time left is 0 (unknown). Once a ranking is measured and time has passed, the
+// time left is the elapsed time at the rate so far (elapsed (1 - share) / share): it
+// takes in how many units truly ran at once and what else the machine was doing, which
+// the units' own times divided by the workers do not; else it is the cost left over
+// the workers.
+func (c *costs) progress(tasks []task, finished []bool, partial []float64, elapsed time.Duration) (float64, time.Duration) {
 	done, left := 0.0, 0.0
 	known := false
 	for _, d := range c.done {
@@ -184,5 +190,38 @@ func (c *costs) progress(tasks []task, finished []bool, partial []float64) (floa
 	if done+left == 0 {
 		return 0, 0
 	}
-	return done / (done + left), time.Duration(left / float64(c.workers) * float64(time.Second))
+	f := done / (done + left)
+	if known && elapsed > 0 && f > 0 {
+		return f, time.Duration(float64(elapsed) * (1 - f) / f)
+	}
+	return f, time.Duration(left / float64(c.workers) * float64(time.Second))
+}
+
+// runOrder is the order in which to run tasks (indices into tasks): the methods' units
+// dealt in proportion (unit r of a method of n units at (r+0.5)/n of the run, ties in
+// method order), each method's in its own order. Every method is then measured from the
+// start, so the cost-weighted share done and the time left hold after a few units,
+// whereas in the plan's order (method by method) a slow method met last was priced,
+// until reached, at the cost of the fast ones before it. Outputs are stored by index:
+// the order never changes a result.
+func runOrder(tasks []task) []int {
+	count := map[int]int{}
+	rank := make([]int, len(tasks))
+	for i, t := range tasks {
+		rank[i] = count[t.method]
+		count[t.method]++
+	}
+	at := func(i int) float64 { return (float64(rank[i]) + 0.5) / float64(count[tasks[i].method]) }
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ia, ib := order[a], order[b]
+		if at(ia) != at(ib) {
+			return at(ia) < at(ib)
+		}
+		return tasks[ia].method < tasks[ib].method
+	})
+	return order
 }

@@ -18,7 +18,7 @@ func TestProgressWeighsUnitsByCost(t *testing.T) {
 	c := &costs{prior: []float64{0, 0}, sum: []float64{0, 0}, done: []int{0, 0}, workers: 1}
 	finished := make([]bool, len(tasks))
 	partial := make([]float64, len(tasks))
-	if f, left := c.progress(tasks, finished, partial); f != 0 || left != 0 {
+	if f, left := c.progress(tasks, finished, partial, 0); f != 0 || left != 0 {
 		t.Fatalf("nothing measured: %v, %v; want unknown (0, 0)", f, left)
 	}
 	for i := 0; i < 3; i++ {
@@ -26,7 +26,7 @@ func TestProgressWeighsUnitsByCost(t *testing.T) {
 		c.add(0, 1)
 	}
 	c.add(1, 9) // a ranking of the costly method measured, still running others
-	f, left := c.progress(tasks, finished, partial)
+	f, left := c.progress(tasks, finished, partial, 0)
 	if math.Abs(f-3.0/30) > 1e-12 || left != 27*time.Second {
 		t.Errorf("share %v, left %v; want 0.1 and 27 s", f, left)
 	}
@@ -43,7 +43,7 @@ func TestProgressCountsRunningShares(t *testing.T) {
 	partial := make([]float64, 2)
 	check := func(what string, wantF float64, wantLeft time.Duration) {
 		t.Helper()
-		if f, left := c.progress(tasks, finished, partial); math.Abs(f-wantF) > 1e-12 || left != wantLeft {
+		if f, left := c.progress(tasks, finished, partial, 0); math.Abs(f-wantF) > 1e-12 || left != wantLeft {
 			t.Errorf("%s: share %v, left %v; want %v and %v", what, f, left, wantF, wantLeft)
 		}
 	}
@@ -57,7 +57,7 @@ func TestProgressCountsRunningShares(t *testing.T) {
 	// of one of two: 1/8), the time left unknown
 	noPrior := []task{{method: 0}, {method: 1}}
 	c = &costs{prior: []float64{10, 0}, sum: []float64{0, 0}, done: []int{0, 0}, workers: 2}
-	if f, left := c.progress(noPrior, make([]bool, 2), []float64{0, 0.25}); f != 0.125 || left != 0 {
+	if f, left := c.progress(noPrior, make([]bool, 2), []float64{0, 0.25}, 0); f != 0.125 || left != 0 {
 		t.Errorf("a method without a cost model, nothing measured: %v, %v; want 0.125 and unknown (0)", f, left)
 	}
 }

@@ -118,8 +118,8 @@ func newDesign(cfg Config, ds *dataset.Dataset) (*design, error) {
 	return d, nil
 }
 
-// compute runs the units idx (indices into d.tasks) on cfg.Workers goroutines and
-// stores each one's output at its index in outs. Progress counts the units of idx, and
+// compute runs the units idx (indices into d.tasks) on cfg.Workers goroutines, in
+// runOrder, and stores each one's output at its index in outs. Progress counts the units of idx, and
 // is reported again whenever a running unit reports a larger share of it done
 // (progress.Share: CGS after each bootstrap); its calls are never concurrent. The first
 // unit to fail cancels the others, and its error is returned rather than the
@@ -135,10 +135,15 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 		finished = make([]bool, len(idx))
 		partial  = make([]float64, len(idx)) // share done of each running unit
 		cost     *costs
+		began    time.Time // when the units began (after fitAllSamples)
 	)
 	report := func() { // under mu: never two calls at once
 		pr := Progress{Done: done, Total: len(idx), Stage: "ranking"}
-		pr.Fraction, pr.Left = cost.progress(mine, finished, partial)
+		var elapsed time.Duration
+		if !began.IsZero() {
+			elapsed = time.Since(began)
+		}
+		pr.Fraction, pr.Left = cost.progress(mine, finished, partial, elapsed)
 		if onProgress != nil {
 			onProgress(pr)
 		}
@@ -152,7 +157,10 @@ func (d *design) compute(ctx context.Context, ds, test *dataset.Dataset, idx []i
 	if err := d.fitAllSamples(ctx, ds); err != nil {
 		return err
 	}
-	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(j int) error {
+	order := runOrder(mine)
+	began = time.Now()
+	err := parallel.For(ctx, d.cfg.Workers, len(idx), func(o int) error {
+		j := order[o]
 		i := idx[j]
 		unit := progress.WithShare(ctx, func(s float64) {
 			mu.Lock()

@@ -90,13 +90,16 @@ func nestedQuestion(res *experiment.Result, classifier string) string {
 func (v *signatureView) runNested(sig *study.Signature, res *experiment.Result) {
 	ds := v.u.data
 	v.u.startTask("Nested estimate", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		if err := sig.Nest(ctx, res, ds, func(done, total int) {
+		// sig is on screen: the estimate is computed here and set on the UI goroutine
+		n, err := study.NestedEstimate(ctx, res, ds, sig.Choice.Classifier, sig.Positive, func(done, total int) {
 			report(experiment.Progress{Done: done, Total: total, Stage: "nested estimate (the advice's choice made again in each training set)"})
-		}); err != nil {
+		})
+		if err != nil {
 			return nil, err
 		}
-		figs := plots.SignatureFigures(res, sig)
 		return func() {
+			sig.SetNested(n)
+			figs := plots.SignatureFigures(res, sig)
 			if v.sig == sig {
 				val := v.valFigs
 				v.setSignature(sig, figs)
@@ -152,16 +155,19 @@ func (v *survivalView) askNested() {
 func (v *survivalView) runNested(sig *study.SurvivalSignature, res *experiment.Result) {
 	ds := v.u.data
 	v.u.startTask("Nested C", func(ctx context.Context, report func(experiment.Progress)) (func(), error) {
-		if err := sig.Nest(ctx, res, ds, func(done, total int) {
+		// sig is on screen: the nested C is computed here and set on the UI goroutine
+		n, err := study.SurvivalNestedEstimate(ctx, res, ds, func(done, total int) {
 			report(experiment.Progress{Done: done, Total: total, Stage: "nested C (the advice's choice made again in each training set)"})
-		}); err != nil {
+		})
+		if err != nil {
 			return nil, err
 		}
-		figs := plots.SurvivalSignatureFigures(res, sig)
-		if sig.Added != nil {
-			figs = append(figs, plots.AddedValueForest(res.Data.Name, sig.Added))
-		}
 		return func() {
+			sig.SetNested(n)
+			figs := plots.SurvivalSignatureFigures(res, sig)
+			if sig.Added != nil {
+				figs = append(figs, plots.AddedValueForest(res.Data.Name, sig.Added))
+			}
 			if v.sig == sig {
 				val, valFigs := v.val, v.valFigs
 				v.setSignature(sig, figs)

@@ -244,9 +244,16 @@ func (s *Signature) Nest(ctx context.Context, res *experiment.Result, ds *datase
 	if err != nil {
 		return err
 	}
+	s.SetNested(n)
+	return nil
+}
+
+// SetNested makes n, a nested estimate of s's choice (NestedEstimate with s's
+// classifier), s's headline, as Nest does; a window computes n in the background and
+// sets it on the goroutine that shows s.
+func (s *Signature) SetNested(n *Nested) {
 	s.Nested, s.Advised = n, true
 	s.keepHeadline()
-	return nil
 }
 
 // NestedCost estimates the seconds of the nested estimate from the run's own measure:

@@ -154,9 +154,16 @@ func (s *SurvivalSignature) Nest(ctx context.Context, res *experiment.Result, ds
 	if err != nil {
 		return err
 	}
+	s.SetNested(n)
+	return nil
+}
+
+// SetNested makes n, the nested C of s's choice (SurvivalNestedEstimate), s's
+// headline, as Nest does; a window computes n in the background and sets it on the
+// goroutine that shows s.
+func (s *SurvivalSignature) SetNested(n *SurvivalNested) {
 	s.Nested, s.Advised = n, true
 	s.stampHeadline()
-	return nil
 }
 
 // SurvivalHeadline is the C every output of a survival signature leads with, and
